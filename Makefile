@@ -1,0 +1,35 @@
+# TensorIO for Swift — set-up, the main example, tests.
+#   make demo    installs what is missing, builds, and runs the number model (2 → 25)
+#   make test    installs what is missing, runs every test through LiteRT, then the concurrency
+#                tests under the thread sanitizer
+SWIFT ?= swift
+TENSORIO = .build/release/tensorio
+
+.PHONY: setup build demo test test-unit test-tsan models clean
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	$(SWIFT) build -c release --product tensorio
+
+demo: build
+	$(TENSORIO) run Tests/Fixtures/Bundles/1_in_1_out_number_test.tiobundle --input 2
+
+test: test-unit test-tsan
+
+test-unit: setup
+	$(SWIFT) test
+
+# The thread sanitizer needs its own build folder (.build-tsan) so it does not rebuild the normal one.
+test-tsan: setup
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter Concurrency
+
+# Regenerates the test models (TensorFlow from PyPI, pinned) — only needed when changing them.
+models:
+	python3 -m venv .venv-models
+	.venv-models/bin/pip install --quiet -r scripts/models/requirements.txt
+	.venv-models/bin/python scripts/models/make_test_models.py
+
+clean:
+	rm -rf .build .build-tsan

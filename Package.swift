@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "TensorIO",
+    products: [
+        .library(name: "TensorIO", targets: ["TensorIO"]),
+        .executable(name: "tensorio", targets: ["TensorIOCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // Our own declarations of the LiteRT C API and a dlopen loader: `swift build` needs no ML library.
+        .target(name: "CLiteRT"),
+        .target(
+            name: "TensorIO",
+            dependencies: [
+                "CLiteRT",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "TensorIOCLI",
+            dependencies: [
+                "TensorIO",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "TensorIOTests",
+            dependencies: ["TensorIO"]
+        ),
+        .testTarget(
+            name: "TensorIOCLITests",
+            dependencies: ["TensorIO"]
+        ),
+    ]
+)

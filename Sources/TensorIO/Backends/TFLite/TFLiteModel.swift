@@ -1,0 +1,55 @@
+import Foundation
+
+/// A TensorFlow Lite model, run by LiteRT.
+///
+/// Layers bind to the model's signature tensors by name where the names match, the rest in `model.json`
+/// order. Loading checks every layer's element count and type against its tensor. Runs from several
+/// threads or tasks are safe: they take turns on the one compiled model.
+public final class TFLiteModel: Model, @unchecked Sendable {
+    public let bundle: ModelBundle
+    public let configuration: ModelConfiguration
+
+    // Guards `compiled`; LiteRT's compiled models are not thread-safe, so runs hold it too.
+    private let lock = NSLock()
+    private var compiled: CompiledTFLiteModel?
+
+    /// Creates a model for a bundle; nothing is loaded until ``load()`` or the first run.
+    ///
+    /// - Parameters:
+    ///   - bundle: A bundle whose model file is a `.tflite` file.
+    ///   - configuration: Threads and other runtime settings.
+    public init(bundle: ModelBundle, configuration: ModelConfiguration = ModelConfiguration()) {
+        self.bundle = bundle
+        self.configuration = configuration
+    }
+
+    public var isLoaded: Bool { lock.withLock { compiled != nil } }
+
+    public func load() throws {
+        try lock.withLock { _ = try loadedModel() }
+    }
+
+    public func unload() {
+        lock.withLock { compiled = nil }
+    }
+
+    public func run(_ input: InputValue) throws -> Outputs {
+        guard bundle.model.modes.contains(.predict) else {
+            throw TensorIOError(.unsupported, "the model does not support predict (model.modes)", location: "model.modes")
+        }
+        let values = try InputMatching.values(for: input, layers: bundle.inputs)
+        return try lock.withLock { try loadedModel().run(values) }
+    }
+
+    public func tensorDescriptions() throws -> ModelTensors {
+        try lock.withLock { try loadedModel().tensors }
+    }
+
+    /// Call with the lock held.
+    private func loadedModel() throws -> CompiledTFLiteModel {
+        if let compiled { return compiled }
+        let model = try CompiledTFLiteModel(bundle: bundle, configuration: configuration)
+        compiled = model
+        return model
+    }
+}

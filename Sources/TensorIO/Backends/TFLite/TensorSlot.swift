@@ -1,0 +1,235 @@
+import CLiteRT
+import Foundation
+
+/// One input or output tensor of the running signature: what LiteRT says about it, and the buffer over
+/// 64-byte-aligned memory we own, so a run writes inputs and reads outputs without locking anything.
+final class TensorSlot {
+    /// The signature's name for the tensor.
+    let name: String
+    /// The tensor's name in the graph.
+    let tensorName: String
+    /// The element type, when TensorIO can read it.
+    let dataType: DataType?
+    /// The element type's name as LiteRT numbers it.
+    let typeName: String
+    /// The shape the compiled model uses (batch dimensions resolved).
+    let shape: [Int]
+    /// The tensor's quantization, if any.
+    let quantization: TensorQuantization?
+    /// The tensor's bytes.
+    let memory: UnsafeMutableRawPointer
+    /// LiteRT's buffer over ``memory``.
+    private(set) var buffer: LiteRtTensorBuffer?
+
+    private let runtime: LiteRTRuntime.Handle
+    private let side: String
+
+    init(
+        _ runtime: LiteRTRuntime.Handle, signature: LiteRtSignature, compiledModel: LiteRtCompiledModel,
+        signatureIndex: LiteRtParamIndex, index: Int, isInput: Bool, layout: LiteRtLayout? = nil
+    ) throws {
+        let api = runtime.api
+        self.runtime = runtime
+        side = isInput ? "input" : "output"
+
+        var namePointer: UnsafePointer<CChar>?
+        var tensor: LiteRtTensor?
+        if isInput {
+            try runtime.check(api.GetSignatureInputName(signature, index, &namePointer), "reading input \(index)'s name")
+            try runtime.check(api.GetSignatureInputTensorByIndex(signature, index, &tensor), "reading input \(index)")
+        } else {
+            try runtime.check(api.GetSignatureOutputName(signature, index, &namePointer), "reading output \(index)'s name")
+            try runtime.check(api.GetSignatureOutputTensorByIndex(signature, index, &tensor), "reading output \(index)")
+        }
+        name = namePointer.map { String(cString: $0) } ?? "\(side) \(index)"
+        guard let tensor else { throw TensorIOError(.runtimeFailure, "LiteRT returned no tensor for \(side) \"\(name)\"") }
+
+        var tensorNamePointer: UnsafePointer<CChar>?
+        try runtime.check(api.GetTensorName(tensor, &tensorNamePointer), "reading \(side) \"\(name)\"'s tensor name")
+        tensorName = tensorNamePointer.map { String(cString: $0) } ?? name
+
+        var typeId: LiteRtTensorTypeId = 0
+        try runtime.check(api.GetTensorTypeId(tensor, &typeId), "reading \(side) \"\(name)\"'s type")
+        guard typeId == kLiteRtRankedTensorType else {
+            throw TensorIOError(.unsupported, "\(side) tensor \"\(name)\" has no fixed rank, which TensorIO cannot feed")
+        }
+        var rankedType = LiteRtRankedTensorType()
+        try runtime.check(api.GetRankedTensorType(tensor, &rankedType), "reading \(side) \"\(name)\"'s type")
+        dataType = Self.dataType(rankedType.element_type)
+        typeName = dataType?.rawValue ?? Self.unsupportedTypeName(rankedType.element_type)
+
+        // The model may store -1 for the batch; the compiled model knows the real shape.
+        var realLayout = layout ?? LiteRtLayout()
+        if isInput {
+            try runtime.check(
+                api.GetCompiledModelInputTensorLayout(compiledModel, signatureIndex, index, &realLayout),
+                "reading input \"\(name)\"'s shape"
+            )
+        }
+        rankedType.layout = realLayout
+        shape = withUnsafeBytes(of: realLayout.dimensions) { raw in
+            Array(raw.bindMemory(to: Int32.self).prefix(Int(realLayout.rank))).map(Int.init)
+        }
+        quantization = try Self.quantization(runtime, tensor)
+
+        // Our own memory: zeroed, 64-byte aligned (LiteRT refuses anything else), at least as large as the
+        // compiled model asks for.
+        let elementSize = dataType?.byteCount ?? 1
+        var byteCount = max(1, shape.reduce(1, *)) * elementSize
+        var requirements: LiteRtTensorBufferRequirements?
+        let requirementStatus = isInput
+            ? api.GetCompiledModelInputBufferRequirements(compiledModel, signatureIndex, index, &requirements)
+            : api.GetCompiledModelOutputBufferRequirements(compiledModel, signatureIndex, index, &requirements)
+        if requirementStatus == kLiteRtStatusOk, let requirements {
+            var required = 0
+            if api.GetTensorBufferRequirementsBufferSize(requirements, &required) == kLiteRtStatusOk {
+                byteCount = max(byteCount, required)
+            }
+        }
+        let alignment = Int(LITERT_HOST_MEMORY_BUFFER_ALIGNMENT)
+        let capacity = (byteCount + alignment - 1) / alignment * alignment
+        memory = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: alignment)
+        memory.initializeMemory(as: UInt8.self, repeating: 0, count: capacity)
+
+        if dataType != nil {
+            var created: LiteRtTensorBuffer?
+            try runtime.check(
+                api.CreateTensorBufferFromHostMemory(&rankedType, memory, capacity, nil, &created),
+                "creating the buffer of \(side) \"\(name)\""
+            )
+            buffer = created
+        }
+    }
+
+    deinit {
+        if let buffer { runtime.api.DestroyTensorBuffer(buffer) }
+        memory.deallocate()
+    }
+
+    /// Joins a layer to this tensor after checking they agree: element type, element count, and the
+    /// quantization the layer asks for.
+    ///
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/layerMismatch``) naming the layer.
+    func binding(for layer: LayerDescription, quantizedModel: Bool, isInput: Bool) throws -> TensorBinding {
+        guard let dataType else {
+            throw TensorIOError.layerMismatch(
+                "the model's tensor \"\(name)\" holds \(typeName) values, which TensorIO cannot read or write",
+                layer: layer.name
+            )
+        }
+        let expectedType = layer.dataType(quantizedModel: quantizedModel)
+        if expectedType != dataType {
+            let reason = layer.declaredDataType != nil
+                ? "its dtype is \(expectedType)"
+                : "model.quantized is \(quantizedModel) and no dtype is given, which means \(expectedType)"
+            throw TensorIOError.layerMismatch(
+                "\(reason), but the model's tensor \"\(name)\" holds \(dataType) values", layer: layer.name
+            )
+        }
+        let tensorCount = shape.reduce(1, *)
+        let itemCount = layer.isBatched ? shape.dropFirst().reduce(1, *) : tensorCount
+        if itemCount != layer.elementCount {
+            throw TensorIOError.layerMismatch(
+                "model.json's shape \(layer.shape) has \(layer.elementCount) elements, but the model's tensor \"\(name)\" has shape \(shape) (\(itemCount) elements)",
+                layer: layer.name
+            )
+        }
+
+        let spec = isInput ? layer.quantize : layer.dequantize
+        let key = isInput ? "quantize" : "dequantize"
+        var quantizer: Quantizer?
+        var dequantizer: Dequantizer?
+        if let spec {
+            guard !dataType.isFloatingPoint else {
+                throw TensorIOError.layerMismatch(
+                    "\(key) is given, but the model's tensor \"\(name)\" holds \(dataType) values, not integers",
+                    layer: layer.name
+                )
+            }
+            let (scale, bias): (Float, Float)
+            switch spec {
+            case .standard(let range):
+                let standard = isInput ? (Quantizer(standard: range).scale, Quantizer(standard: range).bias)
+                    : (Dequantizer(standard: range).scale, Dequantizer(standard: range).bias)
+                (scale, bias) = standard
+            case .scaleAndBias(let s, let b):
+                (scale, bias) = (s, b)
+            case .fromTensor:
+                guard case .perTensor(let tensorScale, let zeroPoint) = quantization, tensorScale > 0 else {
+                    throw TensorIOError.layerMismatch(
+                        "\(key).from is \"tensor\", but the model's tensor \"\(name)\" has no per-tensor scale and zero point",
+                        layer: layer.name
+                    )
+                }
+                let resolved = isInput
+                    ? (Quantizer(tensorScale: tensorScale, zeroPoint: zeroPoint).scale,
+                       Quantizer(tensorScale: tensorScale, zeroPoint: zeroPoint).bias)
+                    : (Dequantizer(tensorScale: tensorScale, zeroPoint: zeroPoint).scale,
+                       Dequantizer(tensorScale: tensorScale, zeroPoint: zeroPoint).bias)
+                (scale, bias) = resolved
+            }
+            if isInput { quantizer = Quantizer(scale: scale, bias: bias) } else { dequantizer = Dequantizer(scale: scale, bias: bias) }
+        }
+        return TensorBinding(layer: layer, dataType: dataType, shape: shape, quantizer: quantizer, dequantizer: dequantizer)
+    }
+
+    /// What `tensorio inspect` shows for this tensor.
+    func description(layer: String) -> TensorDescription {
+        TensorDescription(
+            name: name, tensorName: tensorName == name ? nil : tensorName, layerName: layer, typeName: typeName,
+            shape: shape, quantization: quantization
+        )
+    }
+
+    // MARK: - LiteRT values
+
+    private static func dataType(_ type: LiteRtElementType) -> DataType? {
+        switch type {
+        case kLiteRtElementTypeFloat32: return .float32
+        case kLiteRtElementTypeInt32: return .int32
+        case kLiteRtElementTypeUInt8: return .uint8
+        case kLiteRtElementTypeInt64: return .int64
+        case kLiteRtElementTypeBool: return .bool
+        case kLiteRtElementTypeInt16: return .int16
+        case kLiteRtElementTypeInt8: return .int8
+        case kLiteRtElementTypeFloat16: return .float16
+        case kLiteRtElementTypeFloat64: return .float64
+        default: return nil
+        }
+    }
+
+    private static func unsupportedTypeName(_ type: LiteRtElementType) -> String {
+        switch type {
+        case kLiteRtElementTypeTfString: return "string"
+        case kLiteRtElementTypeComplex64: return "complex64"
+        case kLiteRtElementTypeComplex128: return "complex128"
+        case kLiteRtElementTypeUInt64: return "uint64"
+        case kLiteRtElementTypeUInt32: return "uint32"
+        case kLiteRtElementTypeUInt16: return "uint16"
+        case kLiteRtElementTypeInt4: return "int4"
+        case kLiteRtElementTypeBFloat16: return "bfloat16"
+        default: return "type \(type)"
+        }
+    }
+
+    private static func quantization(_ runtime: LiteRTRuntime.Handle, _ tensor: LiteRtTensor) throws -> TensorQuantization? {
+        let api = runtime.api
+        var kind: LiteRtQuantizationTypeId = kLiteRtQuantizationNone
+        guard api.GetQuantizationTypeId(tensor, &kind) == kLiteRtStatusOk else { return nil }
+        switch kind {
+        case kLiteRtQuantizationPerTensor:
+            var parameters = LiteRtQuantizationPerTensor()
+            try runtime.check(api.GetPerTensorQuantization(tensor, &parameters), "reading quantization parameters")
+            return .perTensor(scale: parameters.scale, zeroPoint: parameters.zero_point)
+        case kLiteRtQuantizationPerChannel:
+            var parameters = LiteRtQuantizationPerChannel()
+            try runtime.check(api.GetPerChannelQuantization(tensor, &parameters), "reading quantization parameters")
+            let count = Int(parameters.num_channels)
+            let scales = parameters.scales.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+            let zeroPoints = parameters.zero_points.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+            return .perChannel(dimension: Int(parameters.quantized_dimension), scales: scales, zeroPoints: zeroPoints)
+        default:
+            return nil
+        }
+    }
+}

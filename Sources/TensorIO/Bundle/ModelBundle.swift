@@ -1,0 +1,81 @@
+import Foundation
+
+/// A Tensor/IO model bundle: a `.tiobundle` folder holding `model.json`, the model file and its assets.
+///
+/// Opening a bundle reads and checks everything a model needs before it runs: the JSON against the
+/// schema, the model file, every labels file. ``makeModel(configuration:)`` then builds the model on the
+/// backend `model.json` names.
+///
+/// ```swift
+/// let bundle = try ModelBundle(at: URL(filePath: "Examples/number.tiobundle"))
+/// let model = try bundle.makeModel()
+/// let outputs = try model.run(2)
+/// ```
+public struct ModelBundle: Sendable, Hashable {
+    /// The bundle folder.
+    public let url: URL
+    /// A human-readable name.
+    public var name: String
+    /// What the model does.
+    public var details: String
+    /// A unique identifier (`id` in `model.json`).
+    public var identifier: String
+    /// The model's version.
+    public var version: String
+    /// Who made the model.
+    public var author: String
+    /// The model's licence.
+    public var license: String
+    /// Whether this bundle has no model yet (a placeholder for collecting data).
+    public var isPlaceholder: Bool
+    /// The `model` entry.
+    public var model: ModelInfo
+    /// The input layers, in `model.json` order.
+    public var inputs: LayerList
+    /// The output layers, in `model.json` order.
+    public var outputs: LayerList
+    /// Layers fed at run time besides the inputs (TensorFlow models; `placeholders` in `model.json`).
+    public var placeholders: LayerList
+    /// The operations run as targets when training (`train.ops`), if any.
+    public var trainingOperations: [String]?
+    /// The `options` entry.
+    public var options: ModelOptions
+
+    /// Opens and checks the bundle at `url`.
+    ///
+    /// - Parameter url: A `.tiobundle` (or deprecated `.tfbundle`) folder.
+    /// - Throws: ``TensorIOError`` with code ``TensorIOError/Code/invalidBundle`` listing every problem.
+    public init(at url: URL) throws {
+        self = try ModelBundleValidator(bundleAt: url).validate()
+    }
+
+    init(url: URL, description: ModelJSON) {
+        self.url = url
+        self.name = description.name
+        self.details = description.details
+        self.identifier = description.identifier
+        self.version = description.version
+        self.author = description.author
+        self.license = description.license
+        self.isPlaceholder = description.isPlaceholder
+        self.model = description.model
+        self.inputs = LayerList(description.inputs)
+        self.outputs = LayerList(description.outputs)
+        self.placeholders = LayerList(description.placeholders)
+        self.trainingOperations = description.trainingOperations
+        self.options = description.options
+    }
+
+    /// The model file or folder; `nil` for placeholder bundles.
+    public var modelFileURL: URL? {
+        isPlaceholder ? nil : url.appendingPathComponent(model.file)
+    }
+
+    /// The URL of a file in the bundle's `assets/` folder.
+    ///
+    /// - Parameter name: A file name relative to `assets/`.
+    /// - Returns: The file's URL (which may not exist).
+    public func assetURL(named name: String) -> URL {
+        url.appendingPathComponent("assets").appendingPathComponent(name)
+    }
+}

@@ -1,0 +1,35 @@
+/// The `model` entry of `model.json`: which file to run, on which backend, and how.
+public struct ModelInfo: Sendable, Hashable {
+    /// The model file (`.tflite`) or SavedModel folder, relative to the bundle.
+    public var file: String
+    /// The backend named in `model.backend`, lowercased; `nil` when the bundle leaves it out.
+    public var backend: String?
+    /// Whether the model works on quantized (uint8) values.
+    public var isQuantized: Bool
+    /// What the model can do; `[.predict]` when `model.modes` is left out.
+    public var modes: Set<ModelMode>
+    /// A free-form kind such as `image.classification.imagenet`.
+    public var type: String?
+    /// The name of a custom model type registered with ``ModelRegistry``, used instead of the backend.
+    public var className: String?
+
+    /// Creates a model entry.
+    public init(
+        file: String, backend: String? = nil, isQuantized: Bool = false,
+        modes: Set<ModelMode> = [.predict], type: String? = nil, className: String? = nil
+    ) {
+        self.file = file
+        self.backend = backend
+        self.isQuantized = isQuantized
+        self.modes = modes
+        self.type = type
+        self.className = className
+    }
+}
+
+/// Something a model can do.
+public enum ModelMode: String, Sendable, Hashable, CaseIterable {
+    case predict
+    case train
+    case eval
+}

@@ -1,0 +1,450 @@
+/// Checks a parsed `model.json` against the schema and builds a ``ModelJSON`` from it.
+///
+/// The reader does not stop at the first problem: it records every one with its JSON path, so a bundle
+/// author sees the whole list at once. It follows the original schema (no unknown keys at the top level
+/// or in a layer; required fields; enumerations) with the additions documented in docs/model-json.md.
+struct ModelJSONReader {
+    private(set) var issues: [BundleIssue] = []
+
+    /// Backend names accepted in `model.backend`, lowercased.
+    let knownBackends: Set<String>
+
+    private static let topLevelKeys: Set<String> = [
+        "name", "details", "id", "version", "author", "license", "placeholder", "model", "inputs", "outputs",
+        "options", "placeholders", "placholders", "train",
+    ]
+    private static let modelKeys: Set<String> = ["file", "backend", "quantized", "modes", "type", "class"]
+
+    /// Which side of the model a layer is on; decides which keys it may carry.
+    enum Role {
+        case input, output, placeholder
+
+        var collection: String {
+            switch self {
+            case .input: return "inputs"
+            case .output: return "outputs"
+            case .placeholder: return "placeholders"
+            }
+        }
+    }
+
+    /// Reads the whole document; returns `nil` when any issue was found.
+    mutating func read(_ root: JSONValue) -> ModelJSON? {
+        guard let object = object(root, at: "") else { return nil }
+        checkKeys(object, allowed: Self.topLevelKeys, at: "")
+
+        let name = requiredString(object, "name", at: "")
+        let details = requiredString(object, "details", at: "")
+        let identifier = requiredString(object, "id", at: "")
+        let version = requiredString(object, "version", at: "")
+        let author = requiredString(object, "author", at: "")
+        let license = requiredString(object, "license", at: "")
+        let isPlaceholder = optionalBool(object, "placeholder", at: "") ?? false
+        let model = readModel(object["model"], isPlaceholder: isPlaceholder)
+        let inputs = readLayers(object["inputs"], role: .input, required: true)
+        let outputs = readLayers(object["outputs"], role: .output, required: true)
+
+        var placeholders: [LayerDescription] = []
+        if object["placeholders"] != nil, object["placholders"] != nil {
+            issue("placholders", "give placeholders once: \"placeholders\" and its old spelling \"placholders\" are both present")
+        } else if object["placeholders"] != nil {
+            placeholders = readLayers(object["placeholders"], role: .placeholder, required: false) ?? []
+        } else if object["placholders"] != nil {
+            placeholders = readLayers(object["placholders"], role: .placeholder, required: false, key: "placholders") ?? []
+        }
+        let trainingOperations = readTrain(object["train"])
+        let options = readOptions(object["options"])
+
+        guard issues.isEmpty, let name, let details, let identifier, let version, let author, let license,
+              let model, let inputs, let outputs
+        else { return nil }
+        return ModelJSON(
+            name: name, details: details, identifier: identifier, version: version, author: author,
+            license: license, isPlaceholder: isPlaceholder, model: model, inputs: inputs, outputs: outputs,
+            placeholders: placeholders, trainingOperations: trainingOperations, options: options
+        )
+    }
+
+    // MARK: - Sections
+
+    private mutating func readModel(_ value: JSONValue?, isPlaceholder: Bool) -> ModelInfo? {
+        guard let value else {
+            issue("model", "required")
+            return nil
+        }
+        guard let object = object(value, at: "model") else { return nil }
+        checkKeys(object, allowed: Self.modelKeys, at: "model")
+
+        let file = requiredString(object, "file", at: "model")
+        if let file, !(isPlaceholder && file.isEmpty) {
+            checkRelativePath(file, at: "model.file")
+        }
+        let quantized = requiredBool(object, "quantized", at: "model")
+
+        var backend: String?
+        if let name = optionalString(object, "backend", at: "model") {
+            let lowered = name.lowercased()
+            if knownBackends.contains(lowered) {
+                backend = lowered
+            } else {
+                issue("model.backend", "\"\(name)\" is not one of \(quotedList(knownBackends.sorted()))")
+            }
+        }
+
+        var modes: Set<ModelMode> = [.predict]
+        if let value = object["modes"] {
+            modes = []
+            if case .array(let items) = value {
+                for (index, item) in items.enumerated() {
+                    let path = "model.modes[\(index)]"
+                    guard case .string(let text) = item else {
+                        issue(path, "expected a string, got \(item.typeName)")
+                        continue
+                    }
+                    if let mode = ModelMode(rawValue: text) {
+                        modes.insert(mode)
+                    } else {
+                        issue(path, "\"\(text)\" is not one of \(quotedList(ModelMode.allCases.map(\.rawValue)))")
+                    }
+                }
+            } else {
+                issue("model.modes", "expected an array, got \(value.typeName)")
+            }
+        }
+        let type = optionalString(object, "type", at: "model")
+        let className = optionalString(object, "class", at: "model")
+        if let className, className.isEmpty { issue("model.class", "must not be empty") }
+
+        guard let file, let quantized else { return nil }
+        return ModelInfo(
+            file: file, backend: backend, isQuantized: quantized, modes: modes, type: type, className: className
+        )
+    }
+
+    private mutating func readLayers(
+        _ value: JSONValue?, role: Role, required: Bool, key: String? = nil
+    ) -> [LayerDescription]? {
+        let key = key ?? role.collection
+        guard let value else {
+            if required { issue(key, "required") }
+            return nil
+        }
+        guard case .array(let items) = value else {
+            issue(key, "expected an array of layers, got \(value.typeName)")
+            return nil
+        }
+        if required, items.isEmpty { issue(key, "must list at least one layer") }
+
+        var layers: [LayerDescription] = []
+        var firstIndexByName: [String: Int] = [:]
+        for (index, item) in items.enumerated() {
+            let path = "\(key)[\(index)]"
+            guard let layer = readLayer(item, role: role, at: path) else { continue }
+            if let first = firstIndexByName[layer.name] {
+                issue("\(path).name", "\"\(layer.name)\" is already the name of \(key)[\(first)]")
+            } else {
+                firstIndexByName[layer.name] = index
+            }
+            layers.append(layer)
+        }
+        return layers
+    }
+
+    private mutating func readLayer(_ value: JSONValue, role: Role, at path: String) -> LayerDescription? {
+        guard let object = object(value, at: path) else { return nil }
+        let issuesBefore = issues.count
+
+        let name = requiredString(object, "name", at: path)
+        if let name, name.isEmpty { issue("\(path).name", "must not be empty") }
+
+        var kind: LayerDescription.Kind?
+        if let text = requiredString(object, "type", at: path) {
+            kind = LayerDescription.Kind(rawValue: text)
+            if kind == nil {
+                issue("\(path).type", "\"\(text)\" is not one of \(quotedList(LayerDescription.Kind.allCases.map(\.rawValue)))")
+            }
+        }
+
+        // Keys allowed depend on the layer's kind and side; an unknown type allows only the common ones.
+        var allowed: Set<String> = ["name", "type", "shape", "dtype"]
+        switch (kind, role) {
+        case (.array, .input), (.array, .placeholder): allowed.insert("quantize")
+        case (.array, .output): allowed.formUnion(["dequantize", "labels"])
+        case (.image, .input), (.image, .placeholder): allowed.formUnion(["format", "normalize"])
+        case (.image, .output): allowed.formUnion(["format", "denormalize"])
+        default: break
+        }
+        let roleName = role == .output ? "an output" : "an input"
+        let kindName = kind.map { "\($0.rawValue) layer" } ?? "layer"
+        checkKeys(object, allowed: allowed, at: path, context: "\(roleName) \(kindName)")
+
+        let shape = readShape(object["shape"], kind: kind, at: "\(path).shape")
+
+        var dataType: DataType?
+        if let text = optionalString(object, "dtype", at: path) {
+            dataType = DataType(rawValue: text.lowercased())
+            if dataType == nil {
+                issue("\(path).dtype", "\"\(text)\" is not one of \(quotedList(DataType.allCases.map(\.rawValue)))")
+            }
+        } else if kind == .string, object["dtype"] == nil {
+            issue("\(path).dtype", "required for string layers")
+        }
+
+        let quantize = object["quantize"].flatMap { readQuantization($0, at: "\(path).quantize") }
+        let dequantize = object["dequantize"].flatMap { readQuantization($0, at: "\(path).dequantize") }
+        let labelsFile = optionalString(object, "labels", at: path)
+        if let labelsFile { checkRelativePath(labelsFile, at: "\(path).labels") }
+
+        var pixelFormat: PixelFormat?
+        if kind == .image {
+            if let text = requiredString(object, "format", at: path) {
+                pixelFormat = PixelFormat(rawValue: text.uppercased())
+                if pixelFormat == nil {
+                    issue("\(path).format", "\"\(text)\" is not one of \(quotedList(PixelFormat.allCases.map(\.rawValue)))")
+                }
+            }
+        }
+        let normalize = object["normalize"].flatMap { readNormalization($0, at: "\(path).normalize") }
+        let denormalize = object["denormalize"].flatMap { readNormalization($0, at: "\(path).denormalize") }
+
+        guard issues.count == issuesBefore, let name, let kind, let shape else { return nil }
+        return LayerDescription(
+            name: name, kind: kind, declaredDataType: dataType, shape: shape, quantize: quantize,
+            dequantize: dequantize, labelsFile: labelsFile, pixelFormat: pixelFormat, normalize: normalize,
+            denormalize: denormalize
+        )
+    }
+
+    private mutating func readShape(_ value: JSONValue?, kind: LayerDescription.Kind?, at path: String) -> [Int]? {
+        guard let value else {
+            issue(path, "required")
+            return nil
+        }
+        guard case .array(let items) = value, !items.isEmpty else {
+            issue(path, "expected a non-empty array of sizes, got \(value.brief)")
+            return nil
+        }
+        var shape: [Int] = []
+        for (index, item) in items.enumerated() {
+            guard case .number(let number) = item, number.rounded() == number, abs(number) < 1e12 else {
+                issue("\(path)[\(index)]", "expected an integer size, got \(item.brief)")
+                return nil
+            }
+            shape.append(Int(number))
+        }
+        if kind == .image {
+            if ImageVolume(shape: shape) == nil {
+                issue(path, "\(value.brief) is not an image shape: expected [height, width, channels], or four sizes with -1 first or last")
+                return nil
+            }
+        } else {
+            for (index, size) in shape.enumerated() where size <= 0 && !(size == -1 && index == 0) {
+                issue("\(path)[\(index)]", "\(size) is not a size: sizes are positive, and only the first may be -1 (the batch dimension)")
+                return nil
+            }
+        }
+        return shape
+    }
+
+    private mutating func readQuantization(_ value: JSONValue, at path: String) -> QuantizationSpec? {
+        guard let object = object(value, at: path) else { return nil }
+        checkKeys(object, allowed: ["standard", "scale", "bias", "from"], at: path)
+        if object["standard"] != nil {
+            return readStandard(object, at: path).map { .standard($0) }
+        }
+        if let from = object["from"] {
+            guard case .string("tensor") = from else {
+                issue("\(path).from", "\(from.brief) is not one of \"tensor\"")
+                return nil
+            }
+            return .fromTensor
+        }
+        let scale = number(object, "scale", at: path)
+        let bias = number(object, "bias", at: path)
+        switch (object["scale"], object["bias"]) {
+        case (nil, nil):
+            issue(path, "give \"standard\", \"scale\" and \"bias\", or \"from\": \"tensor\"")
+        case (_, nil):
+            issue("\(path).bias", "required when scale is given")
+        case (nil, _):
+            issue("\(path).scale", "required when bias is given")
+        default:
+            break
+        }
+        guard let scale, let bias else { return nil }
+        return .scaleAndBias(scale: Float(scale), bias: Float(bias))
+    }
+
+    private mutating func readNormalization(_ value: JSONValue, at path: String) -> NormalizationSpec? {
+        guard let object = object(value, at: path) else { return nil }
+        checkKeys(object, allowed: ["standard", "scale", "bias"], at: path)
+        if object["standard"] != nil {
+            return readStandard(object, at: path).map { .standard($0) }
+        }
+        guard object["scale"] != nil || object["bias"] != nil else {
+            issue(path, "give \"standard\", or \"scale\" and/or \"bias\"")
+            return nil
+        }
+        let scale = object["scale"] == nil ? 1 : number(object, "scale", at: path)
+        var bias: ChannelBias? = ChannelBias()
+        switch object["bias"] {
+        case nil:
+            break
+        case .number(let value):
+            bias = ChannelBias(all: Float(value))
+        case .object(let channels):
+            checkKeys(channels, allowed: ["r", "g", "b"], at: "\(path).bias")
+            let red = channels["r"] == nil ? 0 : number(channels, "r", at: "\(path).bias")
+            let green = channels["g"] == nil ? 0 : number(channels, "g", at: "\(path).bias")
+            let blue = channels["b"] == nil ? 0 : number(channels, "b", at: "\(path).bias")
+            if let red, let green, let blue {
+                bias = ChannelBias(red: Float(red), green: Float(green), blue: Float(blue))
+            } else {
+                bias = nil
+            }
+        case let other?:
+            issue("\(path).bias", "expected a number or an object with r, g and b, got \(other.typeName)")
+            bias = nil
+        }
+        guard let scale, let bias else { return nil }
+        return .scaleAndBias(scale: Float(scale), bias: bias)
+    }
+
+    private mutating func readStandard(_ object: [String: JSONValue], at path: String) -> StandardRange? {
+        guard let text = requiredString(object, "standard", at: path) else { return nil }
+        let compact = text.filter { !$0.isWhitespace }
+        guard let range = StandardRange(rawValue: compact) else {
+            issue("\(path).standard", "\"\(text)\" is not one of \(quotedList(StandardRange.allCases.map(\.rawValue)))")
+            return nil
+        }
+        return range
+    }
+
+    private mutating func readTrain(_ value: JSONValue?) -> [String]? {
+        guard let value else { return nil }
+        guard let object = object(value, at: "train") else { return nil }
+        checkKeys(object, allowed: ["ops"], at: "train")
+        guard let ops = object["ops"] else {
+            issue("train.ops", "required")
+            return nil
+        }
+        guard case .array(let items) = ops else {
+            issue("train.ops", "expected an array of operation names, got \(ops.typeName)")
+            return nil
+        }
+        var names: [String] = []
+        for (index, item) in items.enumerated() {
+            guard case .string(let name) = item, !name.isEmpty else {
+                issue("train.ops[\(index)]", "expected an operation name, got \(item.brief)")
+                continue
+            }
+            names.append(name)
+        }
+        return names
+    }
+
+    private mutating func readOptions(_ value: JSONValue?) -> ModelOptions {
+        var options = ModelOptions()
+        guard let value, let object = object(value, at: "options") else { return options }
+        for (key, item) in object {
+            switch key {
+            case "device_position":
+                guard case .string(let text) = item, let position = ModelOptions.DevicePosition(rawValue: text) else {
+                    issue("options.device_position", "\(item.brief) is not one of \(quotedList(ModelOptions.DevicePosition.allCases.map(\.rawValue)))")
+                    continue
+                }
+                options.devicePosition = position
+            case "output_format":
+                guard case .string(let text) = item else {
+                    issue("options.output_format", "expected a string, got \(item.typeName)")
+                    continue
+                }
+                options.outputFormat = text
+            default:
+                options.other[key] = item
+            }
+        }
+        return options
+    }
+
+    // MARK: - Field helpers
+
+    private mutating func issue(_ path: String, _ message: String) {
+        issues.append(BundleIssue(path: path, message: message))
+    }
+
+    private mutating func object(_ value: JSONValue, at path: String) -> [String: JSONValue]? {
+        guard case .object(let object) = value else {
+            issue(path, "expected an object, got \(value.typeName)")
+            return nil
+        }
+        return object
+    }
+
+    private mutating func checkKeys(
+        _ object: [String: JSONValue], allowed: Set<String>, at path: String, context: String? = nil
+    ) {
+        for key in object.keys.sorted() where !allowed.contains(key) {
+            let place = context.map { " for \($0)" } ?? ""
+            issue(join(path, key), "unknown key\(place) (allowed: \(allowed.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    private mutating func requiredString(_ object: [String: JSONValue], _ key: String, at path: String) -> String? {
+        guard object[key] != nil else {
+            issue(join(path, key), "required")
+            return nil
+        }
+        return optionalString(object, key, at: path)
+    }
+
+    private mutating func optionalString(_ object: [String: JSONValue], _ key: String, at path: String) -> String? {
+        guard let value = object[key] else { return nil }
+        guard case .string(let text) = value else {
+            issue(join(path, key), "expected a string, got \(value.typeName)")
+            return nil
+        }
+        return text
+    }
+
+    private mutating func requiredBool(_ object: [String: JSONValue], _ key: String, at path: String) -> Bool? {
+        guard object[key] != nil else {
+            issue(join(path, key), "required")
+            return nil
+        }
+        return optionalBool(object, key, at: path)
+    }
+
+    private mutating func optionalBool(_ object: [String: JSONValue], _ key: String, at path: String) -> Bool? {
+        guard let value = object[key] else { return nil }
+        guard case .bool(let flag) = value else {
+            issue(join(path, key), "expected true or false, got \(value.brief)")
+            return nil
+        }
+        return flag
+    }
+
+    private mutating func number(_ object: [String: JSONValue], _ key: String, at path: String) -> Double? {
+        guard let value = object[key] else { return nil }
+        guard case .number(let number) = value, number.isFinite else {
+            issue(join(path, key), "expected a number, got \(value.brief)")
+            return nil
+        }
+        return number
+    }
+
+    /// File names in `model.json` must stay inside the bundle.
+    private mutating func checkRelativePath(_ path: String, at jsonPath: String) {
+        if path.isEmpty {
+            issue(jsonPath, "must not be empty")
+        } else if path.hasPrefix("/") || path.hasPrefix("~") {
+            issue(jsonPath, "\"\(path)\" is an absolute path: give a file name inside the bundle")
+        } else if path.split(separator: "/").contains("..") || path.contains("\\") || path.contains("\0") {
+            issue(jsonPath, "\"\(path)\" leaves the bundle: \"..\" and backslashes are not allowed")
+        }
+    }
+
+    private func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    private func quotedList(_ names: [String]) -> String { names.map { "\"\($0)\"" }.joined(separator: ", ") }
+}

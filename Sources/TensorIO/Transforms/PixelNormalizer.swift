@@ -1,0 +1,29 @@
+/// Turns pixel bytes into floats for an image input layer: `p × scale + bias[colour]`.
+public struct PixelNormalizer: Sendable, Hashable {
+    /// Multiplies the pixel value.
+    public var scale: Float
+    /// Added after scaling, by colour.
+    public var bias: ChannelBias
+
+    /// Creates a normalizer computing `p × scale + bias[colour]`.
+    public init(scale: Float = 1, bias: ChannelBias = ChannelBias()) {
+        self.scale = scale
+        self.bias = bias
+    }
+
+    /// Creates the normalizer a `normalize` entry describes.
+    public init(_ spec: NormalizationSpec) {
+        switch spec {
+        case .standard(.zeroToOne): self.init(scale: 1 / 255)
+        case .standard(.minusOneToOne): self.init(scale: 2 / 255, bias: ChannelBias(all: -1))
+        case .scaleAndBias(let scale, let bias): self.init(scale: scale, bias: bias)
+        }
+    }
+
+    /// Normalizes one channel value of a pixel. The bias is chosen by colour, not by tensor position, so
+    /// BGR layers get each colour's own bias (the original applied the red bias to blue).
+    @inlinable
+    public func callAsFunction(_ value: UInt8, channel: ColorChannel) -> Float {
+        Float(value) * scale + bias[channel]
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+extension TensorBinding {
+    /// Reads this output tensor's memory into the value the layer calls for: labelled scores, a single
+    /// number, an array with its shape, or raw bytes for string layers.
+    func read(from source: UnsafeRawPointer) -> Output {
+        if layer.kind == .string {
+            return .bytes(Data(bytes: source, count: byteCount))
+        }
+        let values = readValues(from: source)
+        if let labels = layer.labels, labels.count == values.count {
+            return .scores(LabeledScores(unchecked: labels, scores: values.floats))
+        }
+        if values.count == 1 {
+            return .number(values[0])
+        }
+        return .tensor(TensorArray(shape: shape, dataType: dequantizer == nil ? dataType : .float32, values: values))
+    }
+
+    private func readValues(from source: UnsafeRawPointer) -> NumericArray {
+        let count = elementCount
+        if let dequantizer, !dataType.isFloatingPoint {
+            var floats = [Float](repeating: 0, count: count)
+            switch dataType {
+            case .uint8: dequantize(source, as: UInt8.self, into: &floats, dequantizer)
+            case .int8: dequantize(source, as: Int8.self, into: &floats, dequantizer)
+            case .int16: dequantize(source, as: Int16.self, into: &floats, dequantizer)
+            case .int32: dequantize(source, as: Int32.self, into: &floats, dequantizer)
+            case .int64: dequantize(source, as: Int64.self, into: &floats, dequantizer)
+            case .bool: dequantize(source, as: UInt8.self, into: &floats, dequantizer)
+            case .float16, .float32, .float64: break
+            }
+            return .float32(floats)
+        }
+        switch dataType {
+        case .uint8: return .uint8(copy(source, as: UInt8.self, count: count))
+        case .int8: return .int8(copy(source, as: Int8.self, count: count))
+        case .int16: return .int16(copy(source, as: Int16.self, count: count))
+        case .int32: return .int32(copy(source, as: Int32.self, count: count))
+        case .int64: return .int64(copy(source, as: Int64.self, count: count))
+        case .float32: return .float32(copy(source, as: Float.self, count: count))
+        case .float64: return .float64(copy(source, as: Double.self, count: count))
+        case .float16: return .float32(copy(source, as: UInt16.self, count: count).map(HalfFloat.float(from:)))
+        case .bool: return .bool(copy(source, as: UInt8.self, count: count).map { $0 != 0 })
+        }
+    }
+
+    private func copy<T>(_ source: UnsafeRawPointer, as _: T.Type, count: Int) -> [T] {
+        Array(UnsafeBufferPointer(start: source.assumingMemoryBound(to: T.self), count: count))
+    }
+
+    private func dequantize<T: BinaryInteger>(
+        _ source: UnsafeRawPointer, as _: T.Type, into floats: inout [Float], _ dequantizer: Dequantizer
+    ) {
+        let typed = source.assumingMemoryBound(to: T.self)
+        for index in floats.indices { floats[index] = dequantizer(Float(typed[index])) }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+extension TensorBinding {
+    /// Writes a value into this input tensor's memory, converting each number to the tensor's type.
+    ///
+    /// Numbers must match the tensor's element count and raw bytes its byte count; bytes and numbers of
+    /// the tensor's own type are copied with one `memcpy`.
+    ///
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidInput``) naming the layer, what it expects
+    ///   and what was given.
+    func write(_ value: InputValue, to destination: UnsafeMutableRawPointer) throws {
+        switch value {
+        case .bytes(let data):
+            guard data.count == byteCount else {
+                throw TensorIOError.invalidInput(
+                    "expected \(byteCount) bytes (\(elementCount) \(dataType) values), got \(data.count) bytes",
+                    layer: layer.name
+                )
+            }
+            data.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress { destination.copyMemory(from: base, byteCount: data.count) }
+            }
+        case .named:
+            throw TensorIOError.invalidInput(
+                "expected \(elementCount) numbers or \(byteCount) bytes, got a dictionary", layer: layer.name
+            )
+        case .numbers, .list:
+            guard let count = value.flattenedCount else {
+                throw TensorIOError.invalidInput(
+                    "expected \(elementCount) numbers, got \(value.summary) mixing numbers with bytes or dictionaries",
+                    layer: layer.name
+                )
+            }
+            guard count == elementCount else {
+                throw TensorIOError.invalidInput(
+                    "expected \(elementCount) \(elementCount == 1 ? "number" : "numbers") (shape \(shape)), got \(count)",
+                    layer: layer.name
+                )
+            }
+            var writer = ElementWriter(
+                destination: destination, dataType: dataType, quantizer: quantizer, layerName: layer.name
+            )
+            try writer.write(value)
+        }
+    }
+}
+
+/// Converts numbers into a tensor's element type, element by element, at a moving offset (nested lists
+/// are written row after row without being joined first).
+private struct ElementWriter: NumericVisitor {
+    typealias Failure = TensorIOError
+
+    let destination: UnsafeMutableRawPointer
+    let dataType: DataType
+    let quantizer: Quantizer?
+    let layerName: String
+    var offset = 0
+
+    init(destination: UnsafeMutableRawPointer, dataType: DataType, quantizer: Quantizer?, layerName: String) {
+        self.destination = destination
+        self.dataType = dataType
+        self.quantizer = quantizer
+        self.layerName = layerName
+    }
+
+    mutating func write(_ value: InputValue) throws(TensorIOError) {
+        switch value {
+        case .numbers(let numbers):
+            try numbers.visit(&self)
+        case .list(let items):
+            for item in items { try write(item) }
+        case .bytes, .named:
+            break  // excluded by the caller's count check
+        }
+    }
+
+    mutating func visit<S: TensorScalar>(_ source: UnsafeBufferPointer<S>) throws(TensorIOError) {
+        defer { offset += source.count }
+        let start = destination + offset * dataType.byteCount
+        if quantizer == nil, S.matchingDataType == dataType, let base = source.baseAddress {
+            start.copyMemory(from: base, byteCount: source.count * dataType.byteCount)
+            return
+        }
+        switch dataType {
+        case .float32:
+            let target = start.bindMemory(to: Float.self, capacity: source.count)
+            for index in source.indices { target[index] = Float(source[index].doubleValue) }
+        case .float64:
+            let target = start.bindMemory(to: Double.self, capacity: source.count)
+            for index in source.indices { target[index] = source[index].doubleValue }
+        case .float16:
+            let target = start.bindMemory(to: UInt16.self, capacity: source.count)
+            for index in source.indices { target[index] = HalfFloat.bits(from: Float(source[index].doubleValue)) }
+        case .bool:
+            let target = start.bindMemory(to: UInt8.self, capacity: source.count)
+            for index in source.indices { target[index] = source[index].doubleValue != 0 ? 1 : 0 }
+        case .uint8: try writeIntegers(source, at: start, as: UInt8.self)
+        case .int8: try writeIntegers(source, at: start, as: Int8.self)
+        case .int16: try writeIntegers(source, at: start, as: Int16.self)
+        case .int32: try writeIntegers(source, at: start, as: Int32.self)
+        case .int64: try writeIntegers(source, at: start, as: Int64.self)
+        }
+    }
+
+    /// Quantized layers round and clamp to the type's range; other integer layers round floats to the
+    /// nearest integer and refuse values the type cannot hold.
+    private func writeIntegers<S: TensorScalar, D: FixedWidthInteger>(
+        _ source: UnsafeBufferPointer<S>, at start: UnsafeMutableRawPointer, as _: D.Type
+    ) throws(TensorIOError) {
+        let target = start.bindMemory(to: D.self, capacity: source.count)
+        if let quantizer {
+            let low = Float(D.min), high = Float(D.max)
+            for index in source.indices {
+                let value = quantizer.unrounded(Float(source[index].doubleValue)).rounded()
+                target[index] = value.isNaN ? 0 : D(max(low, min(high, value)))
+            }
+            return
+        }
+        for index in source.indices {
+            let converted: D?
+            if S.isInteger {
+                converted = source[index].exactInt64.flatMap { D(exactly: $0) }
+            } else {
+                converted = D(exactly: source[index].doubleValue.rounded())
+            }
+            guard let converted else {
+                throw TensorIOError.invalidInput(
+                    "value \(source[index]) at index \(offset + index) does not fit the layer's \(dataType) elements",
+                    layer: layerName
+                )
+            }
+            target[index] = converted
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+import Foundation
+import TensorIO
+
+/// Options every command that loads a model shares.
+struct ModelOptionGroup: ParsableArguments {
+    @Argument(help: "A .tiobundle folder.")
+    var bundle: String
+
+    @Option(name: .long, help: "CPU threads the runtime may use.")
+    var threads: Int = 1
+
+    /// Opens the bundle and builds its model.
+    func makeModel() throws -> (ModelBundle, any Model) {
+        let bundle = try ModelBundle(at: URL(fileURLWithPath: bundle))
+        let model = try bundle.makeModel(configuration: ModelConfiguration(threadCount: threads))
+        return (bundle, model)
+    }
+
+    mutating func validate() throws {
+        guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
+    }
+}

@@ -1,0 +1,168 @@
+import ArgumentParser
+import Foundation
+import TensorIO
+
+/// `tensorio inspect BUNDLE [--json]`
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Show a bundle's metadata, its layers, and the tensors the runtime reports."
+    )
+
+    @OptionGroup var model: ModelOptionGroup
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    func run() throws {
+        let (bundle, model) = try model.makeModel()
+        let tensors = try RuntimeLog.capturing { try model.tensorDescriptions() }
+        if json {
+            print(JSONText.render(jsonValue(bundle, tensors)))
+        } else {
+            print(text(bundle, tensors), terminator: "")
+        }
+    }
+
+    // MARK: - Text
+
+    private func text(_ bundle: ModelBundle, _ tensors: ModelTensors) -> String {
+        var lines = [
+            "\(bundle.name) (\(bundle.identifier)) version \(bundle.version)",
+            "  \(bundle.details)",
+            "  author: \(bundle.author); license: \(bundle.license)",
+        ]
+        if bundle.isPlaceholder {
+            lines.append("  placeholder: no model file")
+        } else {
+            let modes = bundle.model.modes.map(\.rawValue).sorted().joined(separator: ", ")
+            lines.append("  model: \(bundle.model.file), backend \(bundle.model.backend ?? "(default)"), "
+                + "quantized \(bundle.model.isQuantized), modes [\(modes)]"
+                + (bundle.model.type.map { ", type \($0)" } ?? "")
+                + (bundle.model.className.map { ", class \($0)" } ?? ""))
+        }
+        lines.append("Inputs:")
+        lines += bundle.inputs.map { "  " + layerSummary($0, quantized: bundle.model.isQuantized) }
+        lines.append("Outputs:")
+        lines += bundle.outputs.map { "  " + layerSummary($0, quantized: bundle.model.isQuantized) }
+        if !tensors.inputs.isEmpty || !tensors.outputs.isEmpty {
+            lines.append("Tensors (signature \"\(tensors.signature ?? "")\"):")
+            lines += (tensors.inputs.map { ("in ", $0) } + tensors.outputs.map { ("out", $0) }).map { side, tensor in
+                var line = "  \(side) \(tensor.name)"
+                if let tensorName = tensor.tensorName { line += " (\(tensorName))" }
+                line += ": \(tensor.typeName) \(tensor.shape) -> layer \"\(tensor.layerName)\""
+                if let quantization = tensor.quantization { line += ", " + describe(quantization) }
+                return line
+            }
+        }
+        if !bundle.options.outputFormat.isEmpty || bundle.options.devicePosition != nil || !bundle.options.other.isEmpty {
+            lines.append("Options:")
+            if let position = bundle.options.devicePosition { lines.append("  device_position: \(position.rawValue)") }
+            if !bundle.options.outputFormat.isEmpty { lines.append("  output_format: \(bundle.options.outputFormat)") }
+            for key in bundle.options.other.keys.sorted() { lines.append("  \(key): (app-specific)") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func layerSummary(_ layer: LayerDescription, quantized: Bool) -> String {
+        var parts = ["\(layer.name): \(layer.kind.rawValue) \(layer.dataType(quantizedModel: quantized)) \(layer.shape)"]
+        if let format = layer.pixelFormat { parts.append("format \(format.rawValue)") }
+        if let spec = layer.quantize { parts.append("quantize \(describe(spec))") }
+        if let spec = layer.dequantize { parts.append("dequantize \(describe(spec))") }
+        if let spec = layer.normalize { parts.append("normalize \(describe(spec))") }
+        if let spec = layer.denormalize { parts.append("denormalize \(describe(spec))") }
+        if let file = layer.labelsFile { parts.append("labels \(file) (\(layer.labels?.count ?? 0))") }
+        return parts.joined(separator: ", ")
+    }
+
+    private func describe(_ spec: QuantizationSpec) -> String {
+        switch spec {
+        case .standard(let range): return range.rawValue
+        case .scaleAndBias(let scale, let bias): return "scale \(scale) bias \(bias)"
+        case .fromTensor: return "from tensor"
+        }
+    }
+
+    private func describe(_ spec: NormalizationSpec) -> String {
+        switch spec {
+        case .standard(let range): return range.rawValue
+        case .scaleAndBias(let scale, let bias): return "scale \(scale) bias r \(bias.red) g \(bias.green) b \(bias.blue)"
+        }
+    }
+
+    private func describe(_ quantization: TensorQuantization) -> String {
+        switch quantization {
+        case .perTensor(let scale, let zeroPoint): return "quantized scale \(scale) zero point \(zeroPoint)"
+        case .perChannel(let dimension, let scales, _): return "quantized per channel (\(scales.count) along dimension \(dimension))"
+        }
+    }
+
+    // MARK: - JSON
+
+    private func jsonValue(_ bundle: ModelBundle, _ tensors: ModelTensors) -> JSONText.Value {
+        var model: [(String, JSONText.Value)] = [
+            ("file", .string(bundle.model.file)),
+            ("backend", bundle.model.backend.map { .string($0) } ?? .null),
+            ("quantized", .bool(bundle.model.isQuantized)),
+            ("modes", .array(bundle.model.modes.map(\.rawValue).sorted().map { .string($0) })),
+        ]
+        if let type = bundle.model.type { model.append(("type", .string(type))) }
+        if let className = bundle.model.className { model.append(("class", .string(className))) }
+        return .object([
+            ("name", .string(bundle.name)),
+            ("details", .string(bundle.details)),
+            ("id", .string(bundle.identifier)),
+            ("version", .string(bundle.version)),
+            ("author", .string(bundle.author)),
+            ("license", .string(bundle.license)),
+            ("placeholder", .bool(bundle.isPlaceholder)),
+            ("model", .object(model)),
+            ("inputs", .array(bundle.inputs.map { layerJSON($0, quantized: bundle.model.isQuantized) })),
+            ("outputs", .array(bundle.outputs.map { layerJSON($0, quantized: bundle.model.isQuantized) })),
+            ("tensors", .object([
+                ("signature", tensors.signature.map { .string($0) } ?? .null),
+                ("inputs", .array(tensors.inputs.map(tensorJSON))),
+                ("outputs", .array(tensors.outputs.map(tensorJSON))),
+            ])),
+            ("options", .object([
+                ("device_position", bundle.options.devicePosition.map { .string($0.rawValue) } ?? .null),
+                ("output_format", .string(bundle.options.outputFormat)),
+            ])),
+        ])
+    }
+
+    private func layerJSON(_ layer: LayerDescription, quantized: Bool) -> JSONText.Value {
+        var members: [(String, JSONText.Value)] = [
+            ("name", .string(layer.name)),
+            ("type", .string(layer.kind.rawValue)),
+            ("dtype", .string(layer.dataType(quantizedModel: quantized).rawValue)),
+            ("shape", .array(layer.shape.map { .integer(Int64($0)) })),
+        ]
+        if let format = layer.pixelFormat { members.append(("format", .string(format.rawValue))) }
+        if let labels = layer.labels { members.append(("labels", .integer(Int64(labels.count)))) }
+        return .object(members)
+    }
+
+    private func tensorJSON(_ tensor: TensorDescription) -> JSONText.Value {
+        var members: [(String, JSONText.Value)] = [
+            ("name", .string(tensor.name)),
+            ("tensor_name", .string(tensor.tensorName ?? tensor.name)),
+            ("layer", .string(tensor.layerName)),
+            ("dtype", .string(tensor.typeName)),
+            ("shape", .array(tensor.shape.map { .integer(Int64($0)) })),
+        ]
+        switch tensor.quantization {
+        case .perTensor(let scale, let zeroPoint)?:
+            members.append(("quantization", .object([("scale", .float(scale)), ("zero_point", .integer(zeroPoint))])))
+        case .perChannel(let dimension, let scales, let zeroPoints)?:
+            members.append(("quantization", .object([
+                ("dimension", .integer(Int64(dimension))),
+                ("scales", .array(scales.map { .float($0) })),
+                ("zero_points", .array(zeroPoints.map { .integer($0) })),
+            ])))
+        case nil:
+            members.append(("quantization", .null))
+        }
+        return .object(members)
+    }
+}

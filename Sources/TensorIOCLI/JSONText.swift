@@ -1,0 +1,97 @@
+import Foundation
+import TensorIO
+
+/// Writes JSON with keys in the order given (Foundation's encoder sorts or scrambles them, and the
+/// outputs must come in model.json order) and numbers in their shortest exact form.
+enum JSONText {
+    /// A JSON value to print.
+    indirect enum Value {
+        case null
+        case bool(Bool)
+        case integer(Int64)
+        case float(Float)
+        case double(Double)
+        case string(String)
+        case array([Value])
+        case object([(String, Value)])
+    }
+
+    static func render(_ value: Value) -> String {
+        var text = ""
+        write(value, into: &text)
+        return text
+    }
+
+    private static func write(_ value: Value, into text: inout String) {
+        switch value {
+        case .null: text += "null"
+        case .bool(let flag): text += flag ? "true" : "false"
+        case .integer(let number): text += String(number)
+        case .float(let number): text += format(number.isFinite ? number.description : nil)
+        case .double(let number):
+            // A double that is exactly a float (a float32 tensor's value) prints as the short float.
+            if let single = Float(exactly: number) {
+                text += format(single.isFinite ? single.description : nil)
+            } else {
+                text += format(number.isFinite ? number.description : nil)
+            }
+        case .string(let string): text += quote(string)
+        case .array(let items):
+            text += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { text += "," }
+                write(item, into: &text)
+            }
+            text += "]"
+        case .object(let members):
+            text += "{"
+            for (index, (key, item)) in members.enumerated() {
+                if index > 0 { text += "," }
+                text += quote(key) + ":"
+                write(item, into: &text)
+            }
+            text += "}"
+        }
+    }
+
+    /// Swift prints 25.0; JSON readers and people prefer 25. Infinities and NaN have no JSON form.
+    private static func format(_ description: String?) -> String {
+        guard let description else { return "null" }
+        return description.hasSuffix(".0") ? String(description.dropLast(2)) : description
+    }
+
+    private static func quote(_ string: String) -> String {
+        var result = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
+
+extension JSONText.Value {
+    /// A number from a tensor.
+    init(_ scalar: Scalar) {
+        switch scalar {
+        case .integer(let value): self = .integer(value)
+        case .floatingPoint(let value): self = .double(value)
+        case .boolean(let value): self = .bool(value)
+        }
+    }
+
+    /// Every element of an array, flattened row-major.
+    init(_ numbers: NumericArray) {
+        switch numbers {
+        case .float32(let values): self = .array(values.map { .float($0) })
+        default: self = .array((0..<numbers.count).map { JSONText.Value(numbers[$0]) })
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import TensorIO
+
+/// Runs the tool with one promise: any failure is one line on stderr and exit status 1, never a crash
+/// or a signal. Help and version requests still print as usual.
+@main
+enum Main {
+    static func main() {
+        signal(SIGPIPE, SIG_IGN)  // a closed pipe is an error to report, not a reason to die
+        do {
+            var command = try TensorIOCommand.parseAsRoot()
+            try command.run()
+        } catch let exit as ExitCode {
+            Foundation.exit(exit.rawValue)
+        } catch let error as TensorIOError {
+            fail(error.description)
+        } catch let error as CLIError {
+            fail(error.description)
+        } catch {
+            if TensorIOCommand.exitCode(for: error) == .success {
+                TensorIOCommand.exit(withError: error)  // --help, --version
+            }
+            let message = TensorIOCommand.message(for: error)
+            let firstLine = message.split(separator: "\n").first.map(String.init) ?? message
+            fail(firstLine)
+        }
+    }
+
+    private static func fail(_ message: String) -> Never {
+        let line = message.replacingOccurrences(of: "\n", with: " ")
+        FileHandle.standardError.write(Data("error: \(line)\n".utf8))
+        Foundation.exit(1)
+    }
+}

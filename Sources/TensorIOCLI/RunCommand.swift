@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import TensorIO
+
+/// `tensorio run BUNDLE [--input [NAME=]VALUE]... [--top N] [--threshold T]`
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a model once and print its outputs as one JSON object.",
+        discussion: """
+            VALUE is a JSON number or (nested) array, or @FILE: a .json file holding one, or raw \
+            little-endian bytes in the layer's element type. NAME= may be left out when the model has \
+            one input. The output object is keyed by output layer name: a number for single-element \
+            layers, a flat row-major array otherwise, label -> score for labelled layers, base64 for \
+            string layers.
+            """
+    )
+
+    @OptionGroup var model: ModelOptionGroup
+
+    @Option(name: .customLong("input"), help: ArgumentHelp("A value for an input layer.", valueName: "[NAME=]VALUE"))
+    var inputs: [String] = []
+
+    @Option(help: "For labelled outputs, print only the N best scores, best first.")
+    var top: Int?
+
+    @Option(help: "For labelled outputs, keep only scores above T.")
+    var threshold: Float?
+
+    mutating func validate() throws {
+        if let top, top < 1 { throw ValidationError("--top must be at least 1") }
+    }
+
+    func run() throws {
+        let (bundle, model) = try model.makeModel()
+        let input = try makeInput(for: bundle)
+        try RuntimeLog.capturing { try model.load() }
+        let outputs = try model.run(input)
+        print(JSONText.render(render(outputs)))
+    }
+
+    private func makeInput(for bundle: ModelBundle) throws -> InputValue {
+        let names = bundle.inputs.names
+        let arguments = try inputs.map { try InputArgument($0, layerNames: names) }
+        guard !arguments.isEmpty else {
+            throw CLIError("give a value for each input with --input [NAME=]VALUE (inputs: \(names.joined(separator: ", ")))")
+        }
+        if arguments.count == 1, arguments[0].layerName == nil {
+            guard names.count == 1 else {
+                throw CLIError("the model has \(names.count) inputs (\(names.joined(separator: ", "))): name each one, --input NAME=VALUE")
+            }
+            return arguments[0].value
+        }
+        var byName: [String: InputValue] = [:]
+        for argument in arguments {
+            guard let name = argument.layerName else {
+                throw CLIError("name each input when giving several: --input NAME=VALUE (inputs: \(names.joined(separator: ", ")))")
+            }
+            guard byName[name] == nil else { throw CLIError("--input \(name) is given twice") }
+            byName[name] = argument.value
+        }
+        return .named(byName)
+    }
+
+    private func render(_ outputs: Outputs) -> JSONText.Value {
+        .object(outputs.map { element in (element.name, render(element.value)) })
+    }
+
+    private func render(_ output: Output) -> JSONText.Value {
+        switch output {
+        case .number(let scalar):
+            return JSONText.Value(scalar)
+        case .tensor(let array):
+            return JSONText.Value(array.values)
+        case .bytes(let data):
+            return .string(data.base64EncodedString())
+        case .scores(let scores):
+            if top != nil || threshold != nil {
+                let best = scores.top(top ?? scores.count, threshold: threshold)
+                return .object(best.map { ($0.label, .float($0.score)) })
+            }
+            return .object(scores.map { ($0.label, .float($0.score)) })
+        }
+    }
+}

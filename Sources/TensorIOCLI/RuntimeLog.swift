@@ -1,0 +1,51 @@
+import Foundation
+import TensorIO
+
+/// Keeps the runtime's own stderr lines (TensorFlow Lite prints "INFO: Created TensorFlow Lite XNNPACK
+/// delegate" and its error details there, whatever the log level) off the tool's stderr, so that an error
+/// is exactly one line. What the runtime printed joins the error message when loading fails.
+///
+/// It swaps file descriptor 2 for a temporary file while `body` runs: fine for a single-threaded tool,
+/// which is why this lives in the tool and not in the library.
+enum RuntimeLog {
+    static func capturing<Result>(_ body: () throws -> Result) throws -> Result {
+        let saved = dup(STDERR_FILENO)
+        var template = Array((NSTemporaryDirectory() + "/tensorio-runtime-XXXXXX").utf8CString)
+        // The file is unlinked at once: only our descriptor keeps it, and it vanishes when closed.
+        let capture = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            guard let path = buffer.baseAddress else { return -1 }
+            let descriptor = mkstemp(path)
+            if descriptor >= 0 { unlink(path) }
+            return descriptor
+        }
+        guard saved >= 0, capture >= 0 else { return try body() }
+        fflush(nil)
+        dup2(capture, STDERR_FILENO)
+        func restore() -> String {
+            fflush(nil)
+            dup2(saved, STDERR_FILENO)
+            close(saved)
+            let size = lseek(capture, 0, SEEK_END)
+            var bytes = [UInt8](repeating: 0, count: max(0, Int(size)))
+            _ = pread(capture, &bytes, bytes.count, 0)
+            close(capture)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        do {
+            let result = try body()
+            _ = restore()
+            return result
+        } catch var error as TensorIOError {
+            let printed = restore().split(separator: "\n")
+                .filter { !$0.contains("Created TensorFlow Lite XNNPACK delegate") }
+                .joined(separator: " ")
+            if !printed.isEmpty {
+                error.runtimeMessage = [error.runtimeMessage, printed].compactMap { $0 }.joined(separator: "; ")
+            }
+            throw error
+        } catch {
+            _ = restore()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what TensorIO needs on a fresh Debian machine, once: pip (to fetch the LiteRT wheel) and the
+# LiteRT runtime itself. Safe to run again: it skips what is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: please install ${need_apt[*]} (apt-get install ${need_apt[*]})" >&2
+    exit 1
+  fi
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}"
+fi
+
+scripts/install-litert.sh

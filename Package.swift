@@ -32,9 +32,10 @@ let package = Package(
             name: "TensorIOTests",
             dependencies: ["TensorIO"]
         ),
+        // Runs the built `tensorio` executable; depending on its target makes `swift test` build it.
         .testTarget(
             name: "TensorIOCLITests",
-            dependencies: ["TensorIO"]
+            dependencies: ["TensorIO", "TensorIOCLI"]
         ),
     ]
 )

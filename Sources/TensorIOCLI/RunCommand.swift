@@ -34,8 +34,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let (bundle, model) = try model.makeModel()
         let input = try makeInput(for: bundle)
-        try RuntimeLog.capturing { try model.load() }
-        let outputs = try model.run(input)
+        let outputs = try RuntimeLog.capturing { try model.run(input) }
         print(JSONText.render(render(outputs)))
     }
 

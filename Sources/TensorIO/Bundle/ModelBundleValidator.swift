@@ -127,12 +127,6 @@ public struct ModelBundleValidator: Sendable {
     }
 
     private static func describe(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.dataCorrupted(let context):
-            let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            return underlying ?? context.debugDescription
-        default:
-            return "\(error)"
-        }
+        (error as? TensorIOError)?.message ?? error.localizedDescription
     }
 }

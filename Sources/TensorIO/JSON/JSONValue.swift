@@ -13,10 +13,32 @@ public enum JSONValue: Sendable, Hashable {
     /// Parses JSON text.
     ///
     /// - Parameter data: UTF-8 JSON text.
-    /// - Returns: The document's root value.
-    /// - Throws: `DecodingError` with the parser's description of the syntax error.
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidBundle``) saying where the syntax error is.
     public init(parsing data: Data) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: data)
+        do {
+            self = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw TensorIOError(.invalidBundle, JSONValue.describeSyntaxError(in: data))
+        }
+    }
+
+    /// Where the first syntax error is, as "line L, column C: reason". JSONDecoder does not say; the
+    /// older JSONSerialization parser gives a character offset, which is turned into a line and column.
+    private static func describeSyntaxError(in data: Data) -> String {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return "not a JSON document"
+        } catch {
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "not valid JSON"
+            guard let range = detail.range(of: #"character (\d+)"#, options: .regularExpression),
+                  let offset = Int(detail[range].dropFirst("character ".count))
+            else { return detail }
+            let prefix = data.prefix(offset)
+            let line = prefix.filter { $0 == UInt8(ascii: "\n") }.count + 1
+            let column = offset - (prefix.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+            let reason = detail.replacingOccurrences(of: #" around character \d+\.?"#, with: "", options: .regularExpression)
+            return "line \(line), column \(column): \(reason.lowercased())"
+        }
     }
 
     /// The value as written in JSON, shortened for use in messages.

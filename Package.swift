@@ -26,6 +26,7 @@ let package = Package(
             dependencies: [
                 "TensorIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

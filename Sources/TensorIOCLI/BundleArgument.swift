@@ -7,8 +7,10 @@ struct ModelOptionGroup: ParsableArguments {
     @Argument(help: "A .tiobundle folder.")
     var bundle: String
 
-    @Option(name: .long, help: "CPU threads the runtime may use.")
+    @Option(name: .long, help: "CPU threads the runtime may use (1 to 1024).")
     var threads: Int = 1
+
+    static let maximumThreads = ModelConfiguration.maximumThreadCount
 
     /// Opens the bundle and builds its model.
     func makeModel() throws -> (ModelBundle, any Model) {
@@ -19,5 +21,8 @@ struct ModelOptionGroup: ParsableArguments {
 
     mutating func validate() throws {
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
+        guard threads <= Self.maximumThreads else {
+            throw ValidationError("--threads must be at most \(Self.maximumThreads)")
+        }
     }
 }

@@ -1,5 +1,11 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc  // for `stdout`, a C global that Swift 6 otherwise refuses
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
 import ArgumentParser
 import Foundation
+import Logging
 import TensorIO
 
 /// Runs the tool with one promise: any failure is one line on stderr and exit status 1, never a crash
@@ -8,9 +14,15 @@ import TensorIO
 enum Main {
     static func main() {
         signal(SIGPIPE, SIG_IGN)  // a closed pipe is an error to report, not a reason to die
+        LoggingSystem.bootstrap(DeferredLogHandler.init)
         do {
             var command = try TensorIOCommand.parseAsRoot()
             try command.run()
+            // print() ignores write errors; a closed or full stdout must not pass for success.
+            if fflush(stdout) != 0 || ferror(stdout) != 0 {
+                fail("cannot write the output: \(String(cString: strerror(errno)))")
+            }
+            DeferredLogHandler.flush()
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)
         } catch let error as TensorIOError {

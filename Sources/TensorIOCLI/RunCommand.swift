@@ -18,13 +18,15 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var model: ModelOptionGroup
 
-    @Option(name: .customLong("input"), help: ArgumentHelp("A value for an input layer.", valueName: "[NAME=]VALUE"))
+    // Unconditional parsing: a negative number (`--input -1`, `--threshold -0.5`) is a value, not an option.
+    @Option(name: .customLong("input"), parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("A value for an input layer.", valueName: "[NAME=]VALUE"))
     var inputs: [String] = []
 
     @Option(help: "For labelled outputs, print only the N best scores, best first.")
     var top: Int?
 
-    @Option(help: "For labelled outputs, keep only scores above T.")
+    @Option(parsing: .unconditional, help: "For labelled outputs, keep only scores above T.")
     var threshold: Float?
 
     mutating func validate() throws {

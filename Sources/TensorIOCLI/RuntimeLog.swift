@@ -9,6 +9,28 @@ import TensorIO
 /// which is why this lives in the tool and not in the library.
 enum RuntimeLog {
     static func capturing<Result>(_ body: () throws -> Result) throws -> Result {
+        let (result, printed) = redirectingStandardError(body)
+        switch result {
+        case .success(let value):
+            return value
+        case .failure(var error as TensorIOError):
+            let printed = printed.split(separator: "\n")
+                .filter { !$0.contains("Created TensorFlow Lite XNNPACK delegate") }
+                .joined(separator: " ")
+            if !printed.isEmpty {
+                error.runtimeMessage = [error.runtimeMessage, printed].compactMap { $0 }.joined(separator: "; ")
+            }
+            throw error
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    /// Runs `body` with file descriptor 2 sent to an unlinked temporary file; returns its result and what
+    /// was printed there.
+    private static func redirectingStandardError<Value>(
+        _ body: () throws -> Value
+    ) -> (result: Swift.Result<Value, any Error>, printed: String) {
         let saved = dup(STDERR_FILENO)
         var template = Array((NSTemporaryDirectory() + "/tensorio-runtime-XXXXXX").utf8CString)
         // The file is unlinked at once: only our descriptor keeps it, and it vanishes when closed.
@@ -18,34 +40,21 @@ enum RuntimeLog {
             if descriptor >= 0 { unlink(path) }
             return descriptor
         }
-        guard saved >= 0, capture >= 0 else { return try body() }
+        guard saved >= 0, capture >= 0 else {
+            if saved >= 0 { close(saved) }
+            if capture >= 0 { close(capture) }
+            return (Swift.Result { try body() }, "")
+        }
         fflush(nil)
         dup2(capture, STDERR_FILENO)
-        func restore() -> String {
-            fflush(nil)
-            dup2(saved, STDERR_FILENO)
-            close(saved)
-            let size = lseek(capture, 0, SEEK_END)
-            var bytes = [UInt8](repeating: 0, count: max(0, Int(size)))
-            _ = pread(capture, &bytes, bytes.count, 0)
-            close(capture)
-            return String(decoding: bytes, as: UTF8.self)
-        }
-        do {
-            let result = try body()
-            _ = restore()
-            return result
-        } catch var error as TensorIOError {
-            let printed = restore().split(separator: "\n")
-                .filter { !$0.contains("Created TensorFlow Lite XNNPACK delegate") }
-                .joined(separator: " ")
-            if !printed.isEmpty {
-                error.runtimeMessage = [error.runtimeMessage, printed].compactMap { $0 }.joined(separator: "; ")
-            }
-            throw error
-        } catch {
-            _ = restore()
-            throw error
-        }
+        let result = Swift.Result { try body() }
+        fflush(nil)
+        dup2(saved, STDERR_FILENO)
+        close(saved)
+        let size = lseek(capture, 0, SEEK_END)
+        var bytes = [UInt8](repeating: 0, count: max(0, Int(size)))
+        _ = pread(capture, &bytes, bytes.count, 0)
+        close(capture)
+        return (result, String(decoding: bytes, as: UTF8.self))
     }
 }

@@ -27,7 +27,8 @@ struct ValidateCommand: ParsableCommand {
             problems += issues.map { "\(path): \($0)" }
             if issues.isEmpty, load {
                 do {
-                    try ModelBundle(at: url).makeModel().load()
+                    let model = try ModelBundle(at: url).makeModel()
+                    try RuntimeLog.capturing { try model.load() }
                 } catch {
                     problems.append("\(path): \(error)")
                 }

@@ -119,9 +119,9 @@ public struct ModelBundleValidator: Sendable {
         guard let text = String(data: data, encoding: .utf8) else {
             throw TensorIOError(.io, "not UTF-8 text", location: url.lastPathComponent)
         }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
-        }
+        // Swift reads "\r\n" as one Character, so splitting on "\n" alone would not split CRLF lines.
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .map(String.init)
         if lines.last == "" { lines.removeLast() }
         return lines
     }

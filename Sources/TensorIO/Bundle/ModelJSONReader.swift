@@ -190,9 +190,11 @@ struct ModelJSONReader {
             issue("\(path).dtype", "required for string layers")
         }
 
-        let quantize = object["quantize"].flatMap { readQuantization($0, at: "\(path).quantize") }
-        let dequantize = object["dequantize"].flatMap { readQuantization($0, at: "\(path).dequantize") }
-        let labelsFile = optionalString(object, "labels", at: path)
+        // Keys the layer may not carry were reported above; they are not read as well.
+        func allowedValue(_ key: String) -> JSONValue? { allowed.contains(key) ? object[key] : nil }
+        let quantize = allowedValue("quantize").flatMap { readQuantization($0, at: "\(path).quantize") }
+        let dequantize = allowedValue("dequantize").flatMap { readQuantization($0, at: "\(path).dequantize") }
+        let labelsFile = allowedValue("labels") == nil ? nil : optionalString(object, "labels", at: path)
         if let labelsFile { checkRelativePath(labelsFile, at: "\(path).labels") }
 
         var pixelFormat: PixelFormat?
@@ -204,8 +206,8 @@ struct ModelJSONReader {
                 }
             }
         }
-        let normalize = object["normalize"].flatMap { readNormalization($0, at: "\(path).normalize") }
-        let denormalize = object["denormalize"].flatMap { readNormalization($0, at: "\(path).denormalize") }
+        let normalize = allowedValue("normalize").flatMap { readNormalization($0, at: "\(path).normalize") }
+        let denormalize = allowedValue("denormalize").flatMap { readNormalization($0, at: "\(path).denormalize") }
 
         guard issues.count == issuesBefore, let name, let kind, let shape else { return nil }
         return LayerDescription(

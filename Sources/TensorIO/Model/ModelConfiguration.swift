@@ -3,10 +3,14 @@ public struct ModelConfiguration: Sendable, Hashable {
     /// How many CPU threads the runtime may use for one run.
     public var threadCount: Int
 
+    /// The most threads a model may ask for. More is never useful, and LiteRT crashes while destroying a
+    /// model when it could not create the threads it was asked for.
+    public static let maximumThreadCount = 1024
+
     /// Creates a configuration.
     ///
-    /// - Parameter threadCount: CPU threads per run; values below 1 count as 1.
+    /// - Parameter threadCount: CPU threads per run, clamped to 1…``maximumThreadCount``.
     public init(threadCount: Int = 1) {
-        self.threadCount = max(1, threadCount)
+        self.threadCount = min(max(1, threadCount), Self.maximumThreadCount)
     }
 }

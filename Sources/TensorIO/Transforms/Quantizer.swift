@@ -22,6 +22,18 @@ public struct Quantizer: Sendable, Hashable {
         }
     }
 
+    /// The quantizer a `quantize` entry describes; `nil` for ``QuantizationSpec/fromTensor`` when the
+    /// tensor's parameters are not given (or its scale is not positive).
+    public init?(_ spec: QuantizationSpec, tensorScale: Float? = nil, zeroPoint: Int64 = 0) {
+        switch spec {
+        case .standard(let range): self.init(standard: range)
+        case .scaleAndBias(let scale, let bias): self.init(scale: scale, bias: bias)
+        case .fromTensor:
+            guard let tensorScale, tensorScale > 0 else { return nil }
+            self.init(tensorScale: tensorScale, zeroPoint: zeroPoint)
+        }
+    }
+
     /// The quantizer matching a tensor's own parameters: `q = v / tensorScale + zeroPoint`.
     public init(tensorScale: Float, zeroPoint: Int64) {
         self.init(scale: 1 / tensorScale, bias: Float(zeroPoint) * tensorScale)

@@ -27,8 +27,14 @@ enum InputMatching {
         case .numbers(let numbers) where numbers.count == layers.count:
             return (0..<numbers.count).map { .numbers(NumericArray(scalar: numbers[$0])) }
         default:
+            // For a list, the count that matters here is its items, not the numbers they hold.
+            let given = if case .list(let items) = input {
+                items.count == 1 ? "a list of 1 value" : "a list of \(items.count) values"
+            } else {
+                input.summary
+            }
             throw TensorIOError.invalidInput(
-                "the model has \(layers.count) inputs (\(quoted(layers.names))): give a list of \(layers.count) values in that order or a dictionary by name; got \(input.summary)"
+                "the model has \(layers.count) inputs (\(quoted(layers.names))): give a list of \(layers.count) values in that order or a dictionary by name; got \(given)"
             )
         }
     }

@@ -84,7 +84,17 @@ private struct ElementWriter: NumericVisitor {
         switch dataType {
         case .float32:
             let target = start.bindMemory(to: Float.self, capacity: source.count)
-            for index in source.indices { target[index] = Float(source[index].doubleValue) }
+            for index in source.indices {
+                let value = source[index].doubleValue
+                let converted = Float(value)
+                if converted.isInfinite, value.isFinite {
+                    throw TensorIOError.invalidInput(
+                        "value \(value) at index \(offset + index) does not fit the layer's float32 elements",
+                        layer: layerName
+                    )
+                }
+                target[index] = converted
+            }
         case .float64:
             let target = start.bindMemory(to: Double.self, capacity: source.count)
             for index in source.indices { target[index] = source[index].doubleValue }

@@ -126,8 +126,9 @@ final class TensorSlot {
                 "\(reason), but the model's tensor \"\(name)\" holds \(dataType) values", layer: layer.name
             )
         }
+        // A batched layer's count is per item: leave out the tensor's batch dimension when it has one.
         let tensorCount = shape.reduce(1, *)
-        let itemCount = layer.isBatched ? shape.dropFirst().reduce(1, *) : tensorCount
+        let itemCount = layer.isBatched && shape.count == layer.shape.count ? shape.dropFirst().reduce(1, *) : tensorCount
         if itemCount != layer.elementCount {
             throw TensorIOError.layerMismatch(
                 "model.json's shape \(layer.shape) has \(layer.elementCount) elements, but the model's tensor \"\(name)\" has shape \(shape) (\(itemCount) elements)",
@@ -146,29 +147,19 @@ final class TensorSlot {
                     layer: layer.name
                 )
             }
-            let (scale, bias): (Float, Float)
-            switch spec {
-            case .standard(let range):
-                let standard = isInput ? (Quantizer(standard: range).scale, Quantizer(standard: range).bias)
-                    : (Dequantizer(standard: range).scale, Dequantizer(standard: range).bias)
-                (scale, bias) = standard
-            case .scaleAndBias(let s, let b):
-                (scale, bias) = (s, b)
-            case .fromTensor:
-                guard case .perTensor(let tensorScale, let zeroPoint) = quantization, tensorScale > 0 else {
-                    throw TensorIOError.layerMismatch(
-                        "\(key).from is \"tensor\", but the model's tensor \"\(name)\" has no per-tensor scale and zero point",
-                        layer: layer.name
-                    )
-                }
-                let resolved = isInput
-                    ? (Quantizer(tensorScale: tensorScale, zeroPoint: zeroPoint).scale,
-                       Quantizer(tensorScale: tensorScale, zeroPoint: zeroPoint).bias)
-                    : (Dequantizer(tensorScale: tensorScale, zeroPoint: zeroPoint).scale,
-                       Dequantizer(tensorScale: tensorScale, zeroPoint: zeroPoint).bias)
-                (scale, bias) = resolved
+            var tensorScale: Float?
+            var zeroPoint: Int64 = 0
+            if case .perTensor(let scale, let zero) = quantization {
+                (tensorScale, zeroPoint) = (scale, zero)
             }
-            if isInput { quantizer = Quantizer(scale: scale, bias: bias) } else { dequantizer = Dequantizer(scale: scale, bias: bias) }
+            quantizer = isInput ? Quantizer(spec, tensorScale: tensorScale, zeroPoint: zeroPoint) : nil
+            dequantizer = isInput ? nil : Dequantizer(spec, tensorScale: tensorScale, zeroPoint: zeroPoint)
+            if quantizer == nil, dequantizer == nil {
+                throw TensorIOError.layerMismatch(
+                    "\(key).from is \"tensor\", but the model's tensor \"\(name)\" has no per-tensor scale and zero point",
+                    layer: layer.name
+                )
+            }
         }
         return TensorBinding(layer: layer, dataType: dataType, shape: shape, quantizer: quantizer, dequantizer: dequantizer)
     }

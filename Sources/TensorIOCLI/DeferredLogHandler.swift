@@ -1,0 +1,33 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// Holds the library's log messages (warnings such as "the .tfbundle extension is deprecated") until the
+/// command ends: printed on stderr after a success, dropped after a failure, whose report must stay one line.
+struct DeferredLogHandler: LogHandler {
+    private static let pending = Mutex<[String]>([])
+
+    var logLevel: Logger.Level = .warning
+    var metadata: Logger.Metadata = [:]
+
+    init(label: String) {}
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        Self.pending.withLock { $0.append("\(event.level): \(event.message)") }
+    }
+
+    /// Prints what was held, once.
+    static func flush() {
+        let lines = pending.withLock { lines in
+            defer { lines.removeAll() }
+            return lines
+        }
+        guard !lines.isEmpty else { return }
+        FileHandle.standardError.write(Data(lines.map { $0 + "\n" }.joined().utf8))
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import Testing
+
+/// `tensorio inspect BUNDLE [--json]`: metadata, layers, and the real tensors the backend reports.
+@Suite("tensorio inspect")
+struct InspectCommandTests {
+    private func inspectJSON(_ name: String, _ extra: [String] = []) async throws -> (CLIResult, [String: Any]) {
+        let result = try await CLI.run(["inspect", CLI.bundle(name), "--json"] + extra)
+        #expect(result.exited && result.status == 0, "\(result)")
+        #expect(result.stderr.isEmpty, "\(result)")
+        #expect(result.stdoutLines.count == 1, "--json prints one line: \(result)")
+        return (result, try jsonObject(result))
+    }
+
+    private func object(_ value: Any?, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+        try #require(value as? [String: Any], "not an object: \(String(describing: value))", sourceLocation: sourceLocation)
+    }
+
+    private func objects(_ value: Any?, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
+        try #require(value as? [[String: Any]], "not an array of objects: \(String(describing: value))",
+                     sourceLocation: sourceLocation)
+    }
+
+    private func integers(_ value: Any?, sourceLocation: SourceLocation = #_sourceLocation) throws -> [Int] {
+        try numbers(value, sourceLocation: sourceLocation).map { Int($0) }
+    }
+
+    @Test("--json for the number model: metadata, layers and tensors")
+    func numberModelJSON() async throws {
+        let (result, json) = try await inspectJSON("1_in_1_out_number_test.tiobundle")
+        #expect(topLevelKeys(result.stdout) == [
+            "name", "details", "id", "version", "author", "license", "placeholder", "model", "inputs", "outputs",
+            "tensors", "options",
+        ])
+        #expect(json["name"] as? String == "1 in 1 out numeric test")
+        #expect(json["details"] as? String == "Simple model with a single valued input and single valued output")
+        #expect(json["id"] as? String == "1_in_1_out_number_test")
+        #expect(json["version"] as? String == "1")
+        #expect(json["author"] as? String == "doc.ai")
+        #expect(json["license"] as? String == "Apache 2")
+        #expect((json["placeholder"] as? NSNumber)?.boolValue == false)
+
+        let model = try object(json["model"])
+        #expect(model["file"] as? String == "model.tflite")
+        #expect(model["backend"] as? String == "tflite")
+        #expect((model["quantized"] as? NSNumber)?.boolValue == false)
+        #expect(model["modes"] as? [String] == ["predict"])
+
+        let inputs = try objects(json["inputs"])
+        #expect(inputs.count == 1)
+        #expect(inputs.first?["name"] as? String == "input")
+        #expect(inputs.first?["type"] as? String == "array")
+        #expect(inputs.first?["dtype"] as? String == "float32")
+        #expect(try integers(inputs.first?["shape"]) == [1])
+        let outputs = try objects(json["outputs"])
+        #expect(outputs.map { $0["name"] as? String } == ["output"])
+
+        let tensors = try object(json["tensors"])
+        #expect(tensors["signature"] as? String == "serving_default")
+        let input = try #require(try objects(tensors["inputs"]).first)
+        #expect(input["name"] as? String == "input")
+        #expect(input["tensor_name"] as? String == "serving_default_input:0")
+        #expect(input["layer"] as? String == "input")
+        #expect(input["dtype"] as? String == "float32")
+        #expect(try integers(input["shape"]) == [1])
+        #expect(input["quantization"] is NSNull)
+        let output = try #require(try objects(tensors["outputs"]).first)
+        #expect(output["name"] as? String == "output")
+        #expect(output["layer"] as? String == "output")
+        #expect(output["dtype"] as? String == "float32")
+        #expect(try integers(output["shape"]) == [1])
+        #expect(output["quantization"] is NSNull)
+
+        let options = try object(json["options"])
+        #expect(options["device_position"] is NSNull)
+        #expect(options["output_format"] as? String == "")
+    }
+
+    @Test("--json for the quantized model reports each tensor's scale and zero point")
+    func quantizedModelJSON() async throws {
+        let (_, json) = try await inspectJSON("quantized_uint8_test.tiobundle")
+        #expect((try object(json["model"])["quantized"] as? NSNumber)?.boolValue == true)
+        #expect(try objects(json["inputs"]).first?["dtype"] as? String == "uint8")
+        #expect(try objects(json["outputs"]).first?["dtype"] as? String == "uint8")
+
+        let tensors = try object(json["tensors"])
+        let input = try #require(try objects(tensors["inputs"]).first)
+        #expect(input["dtype"] as? String == "uint8")
+        #expect(try integers(input["shape"]) == [4])
+        let inputQuantization = try object(input["quantization"])
+        let inputScale = try #require((inputQuantization["scale"] as? NSNumber)?.doubleValue)
+        #expect(abs(inputScale - 1.0 / 255) < 1e-8, "scale \(inputScale)")
+        #expect((inputQuantization["zero_point"] as? NSNumber)?.intValue == 0)
+
+        let output = try #require(try objects(tensors["outputs"]).first)
+        #expect(output["dtype"] as? String == "uint8")
+        let outputQuantization = try object(output["quantization"])
+        let outputScale = try #require((outputQuantization["scale"] as? NSNumber)?.doubleValue)
+        #expect(abs(outputScale - 0.75 / 255) < 1e-8, "scale \(outputScale)")
+        #expect((outputQuantization["zero_point"] as? NSNumber)?.intValue == 0)
+    }
+
+    @Test("--json for output_types_test: layers in model.json order, each tensor's real dtype")
+    func outputTypesJSON() async throws {
+        let (_, json) = try await inspectJSON("output_types_test.tiobundle")
+        let names = ["as_int8", "as_int16", "as_bool", "as_float16", "as_float32"]
+        let dtypes = ["int8", "int16", "bool", "float16", "float32"]
+        let layers = try objects(json["outputs"])
+        #expect(layers.map { $0["name"] as? String } == names)
+        #expect(layers.map { $0["dtype"] as? String } == dtypes)
+
+        let tensors = try objects(try object(json["tensors"])["outputs"])
+        #expect(tensors.map { $0["layer"] as? String } == names)
+        #expect(tensors.map { $0["name"] as? String } == names)
+        #expect(tensors.map { $0["dtype"] as? String } == dtypes)
+        for tensor in tensors {
+            #expect(try integers(tensor["shape"]) == [4])
+            #expect((tensor["tensor_name"] as? String)?.hasPrefix("PartitionedCall:") == true)
+        }
+        let input = try #require(try objects(try object(json["tensors"])["inputs"]).first)
+        #expect(input["dtype"] as? String == "float32")
+    }
+
+    @Test("--json for unnamed_inputs_test shows which signature tensor each layer is bound to")
+    func unnamedInputsJSON() async throws {
+        let (_, json) = try await inspectJSON("unnamed_inputs_test.tiobundle")
+        let tensors = try object(json["tensors"])
+        let inputs = try objects(tensors["inputs"])
+        #expect(inputs.map { $0["layer"] as? String } == ["first", "second"])
+        #expect(inputs.map { $0["name"] as? String } == ["in_b", "in_a"])
+        #expect(try inputs.map { try integers($0["shape"]) } == [[1, 3], [1, 2]])
+        let outputs = try objects(tensors["outputs"])
+        #expect(outputs.map { $0["layer"] as? String } == ["result"])
+        #expect(outputs.map { $0["name"] as? String } == ["out"])
+    }
+
+    @Test("--json for the labelled model gives the label count")
+    func labelledJSON() async throws {
+        let (_, json) = try await inspectJSON("labeled_vectors_test.tiobundle")
+        let output = try #require(try objects(json["outputs"]).first)
+        #expect((output["labels"] as? NSNumber)?.intValue == 4)
+        #expect(try objects(json["inputs"]).first?["labels"] == nil)
+    }
+
+    @Test("--json for the string model: string layers over a float32 tensor")
+    func stringJSON() async throws {
+        let (_, json) = try await inspectJSON("1_in_1_out_string_test.tiobundle")
+        for layer in try objects(json["inputs"]) + objects(json["outputs"]) {
+            #expect(layer["type"] as? String == "string")
+            #expect(layer["dtype"] as? String == "float32")
+        }
+    }
+
+    @Test("--json for the placeholder: no tensors, no signature")
+    func placeholderJSON() async throws {
+        let (_, json) = try await inspectJSON("placeholder.tiobundle")
+        #expect((json["placeholder"] as? NSNumber)?.boolValue == true)
+        #expect(try object(json["model"])["file"] as? String == "")
+        let tensors = try object(json["tensors"])
+        #expect(tensors["signature"] is NSNull)
+        #expect(try objects(tensors["inputs"]).isEmpty)
+        #expect(try objects(tensors["outputs"]).isEmpty)
+        #expect(try objects(json["inputs"]).map { $0["name"] as? String } == ["input"])
+    }
+
+    @Test("--json for the 2-in-2-out models lists both layers in model.json order",
+          arguments: ["2_in_2_out_vectors_test.tiobundle", "2_in_2_out_matrices_test.tiobundle"])
+    func twoInTwoOutJSON(name: String) async throws {
+        let (_, json) = try await inspectJSON(name)
+        let shape = name.contains("matrices") ? [4, 4] : [1, 4]
+        let inputs = try objects(json["inputs"])
+        #expect(inputs.map { $0["name"] as? String } == ["input1", "input2"])
+        #expect(try inputs.map { try integers($0["shape"]) } == [shape, shape])
+        #expect(try objects(json["outputs"]).map { $0["name"] as? String } == ["output1", "output2"])
+        let tensors = try object(json["tensors"])
+        #expect(try objects(tensors["inputs"]).map { $0["layer"] as? String } == ["input1", "input2"])
+        #expect(try objects(tensors["outputs"]).map { $0["layer"] as? String } == ["output1", "output2"])
+    }
+
+    @Test("--json with --threads 2")
+    func jsonWithThreads() async throws {
+        let (_, json) = try await inspectJSON("1_in_1_out_number_test.tiobundle", ["--threads", "2"])
+        #expect(json["id"] as? String == "1_in_1_out_number_test")
+    }
+
+    @Test("text output for the number model")
+    func numberModelText() async throws {
+        let result = try await CLI.run("inspect", CLI.bundle("1_in_1_out_number_test.tiobundle"))
+        expectSuccess(result, stdout: """
+            1 in 1 out numeric test (1_in_1_out_number_test) version 1
+              Simple model with a single valued input and single valued output
+              author: doc.ai; license: Apache 2
+              model: model.tflite, backend tflite, quantized false, modes [predict]
+            Inputs:
+              input: array float32 [1]
+            Outputs:
+              output: array float32 [1]
+            Tensors (signature "serving_default"):
+              in  input (serving_default_input:0): float32 [1] -> layer "input"
+              out output (PartitionedCall:0): float32 [1] -> layer "output"
+            """)
+    }
+
+    @Test("text output for the quantized model shows the tensors' quantization")
+    func quantizedText() async throws {
+        let result = try await CLI.run("inspect", CLI.bundle("quantized_uint8_test.tiobundle"))
+        #expect(result.exited && result.status == 0, "\(result)")
+        #expect(result.stderr.isEmpty, "\(result)")
+        #expect(result.stdoutLines.contains("  input: array uint8 [4], quantize from tensor"), "\(result)")
+        #expect(result.stdoutLines.contains("  output: array uint8 [4], dequantize from tensor"), "\(result)")
+        #expect(result.stdoutLines.contains {
+            $0.hasPrefix("  in  input (serving_default_input:0): uint8 [4] -> layer \"input\", quantized scale 0.00392")
+                && $0.hasSuffix(" zero point 0")
+        }, "\(result)")
+    }
+
+    @Test("text output for the placeholder says it has no model file")
+    func placeholderText() async throws {
+        let result = try await CLI.run("inspect", CLI.bundle("placeholder.tiobundle"))
+        #expect(result.exited && result.status == 0, "\(result)")
+        #expect(result.stdoutLines.contains("  placeholder: no model file"), "\(result)")
+        #expect(!result.stdout.contains("Tensors"), "\(result)")
+    }
+
+    @Test("text output for the labelled model names the labels file")
+    func labelledText() async throws {
+        let result = try await CLI.run("inspect", CLI.bundle("labeled_vectors_test.tiobundle"))
+        #expect(result.exited && result.status == 0, "\(result)")
+        #expect(result.stdoutLines.contains("  output: array float32 [4], labels labels.txt (4)"), "\(result)")
+    }
+}

@@ -1,0 +1,274 @@
+import Foundation
+import Testing
+
+/// What one run of the `tensorio` executable did.
+struct CLIResult: CustomStringConvertible {
+    var arguments: [String]
+    /// The exit status, or the signal number when ``terminationReason`` is `.uncaughtSignal`.
+    var status: Int32
+    var terminationReason: Process.TerminationReason
+    var stdout: String
+    var stderr: String
+
+    /// The lines on stderr, without their newlines (an unterminated last line counts too).
+    var stderrLines: [String] { Self.lines(stderr) }
+
+    /// The lines on stdout, without their newlines.
+    var stdoutLines: [String] { Self.lines(stdout) }
+
+    private static func lines(_ text: String) -> [String] {
+        guard !text.isEmpty else { return [] }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        return text.hasSuffix("\n") ? Array(lines.dropLast()) : lines
+    }
+
+    /// True when the process called exit (rather than dying on a signal).
+    var exited: Bool { terminationReason == .exit }
+
+    var description: String {
+        let reason = exited ? "exit \(status)" : "SIGNAL \(status)"
+        return "tensorio \(arguments.joined(separator: " ")) → \(reason)\n--- stdout:\n\(stdout)--- stderr:\n\(stderr)---"
+    }
+}
+
+/// Runs the `tensorio` executable that `swift test` builds next to the test bundle.
+enum CLI {
+    /// The repository root, from this file's path (Tests/TensorIOCLITests/Support/CLI.swift).
+    static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // Support
+        .deletingLastPathComponent()  // TensorIOCLITests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()
+
+    /// `Tests/Fixtures/Bundles`, relative to ``repositoryRoot`` (the working directory of every run), so
+    /// that paths in the tool's output are short and predictable.
+    static let bundlesPath = "Tests/Fixtures/Bundles"
+
+    /// The path, relative to the repository root, of the fixture bundle called `name`.
+    static func bundle(_ name: String) -> String { "\(bundlesPath)/\(name)" }
+
+    /// The absolute URL of the fixture bundle called `name`.
+    static func bundleURL(_ name: String) -> URL {
+        repositoryRoot.appendingPathComponent(bundlesPath).appendingPathComponent(name)
+    }
+
+    /// A run that takes longer than this is killed (and the test fails, seeing a signal).
+    static let timeLimit: Duration = .seconds(120)
+
+    struct ExecutableNotFound: Error, CustomStringConvertible {
+        var searched: [String]
+        var description: String {
+            "the tensorio executable was not found; `swift test` builds it next to the test bundle "
+                + "(looked in: \(searched.joined(separator: ", "))). Run `swift build --product tensorio` first."
+        }
+    }
+
+    /// The `tensorio` executable: next to the test binary (`.xctest`), which is where `swift test` puts it
+    /// whatever the scratch path and configuration; else `.build/debug/tensorio` under the repository root.
+    static func executableURL() throws -> URL {
+        var folders: [URL] = []
+        // On Linux the .xctest is the test process's own executable; on macOS it is a loaded bundle.
+        if let executable = Bundle.main.executableURL { folders.append(executable.deletingLastPathComponent()) }
+        if let first = CommandLine.arguments.first, first.hasSuffix(".xctest") || first.contains(".xctest/") {
+            folders.append(URL(fileURLWithPath: first).deletingLastPathComponent())
+        }
+        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            folders.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        folders.append(repositoryRoot.appendingPathComponent(".build/debug"))
+        let candidates = folders.map { $0.appendingPathComponent("tensorio").standardizedFileURL }
+        var isDirectory: ObjCBool = false
+        for candidate in candidates
+        where FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            && FileManager.default.isExecutableFile(atPath: candidate.path) {
+            return candidate
+        }
+        throw ExecutableNotFound(searched: candidates.map(\.path))
+    }
+
+    /// Where stdout goes.
+    enum Output {
+        /// Read back into ``CLIResult/stdout``.
+        case captured
+        /// A file handle of the test's choosing (a closed pipe, /dev/full); ``CLIResult/stdout`` is empty.
+        case handle(FileHandle)
+    }
+
+    /// Runs `tensorio arguments...` in the repository root and waits for it.
+    ///
+    /// - Parameters:
+    ///   - environment: Changes to the test process's environment: a value sets a variable, `nil`
+    ///     removes it.
+    ///   - standardOutput: Where stdout goes.
+    static func run(
+        _ arguments: [String],
+        environment: [String: String?] = [:],
+        currentDirectory: URL? = nil,
+        standardOutput: Output = .captured
+    ) async throws -> CLIResult {
+        let executable = try executableURL()
+        let scratch = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tensorio-cli-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        // Files rather than pipes: nothing to drain concurrently, and no deadlock whatever the output size.
+        let stdoutURL = scratch.appendingPathComponent("stdout")
+        let stderrURL = scratch.appendingPathComponent("stderr")
+        try Data().write(to: stdoutURL)
+        try Data().write(to: stderrURL)
+        let stdoutFile = try FileHandle(forWritingTo: stdoutURL)
+        let stderrFile = try FileHandle(forWritingTo: stderrURL)
+        defer {
+            try? stdoutFile.close()
+            try? stderrFile.close()
+        }
+
+        var variables = ProcessInfo.processInfo.environment
+        for (name, value) in environment { variables[name] = value }
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = variables
+        process.currentDirectoryURL = currentDirectory ?? repositoryRoot
+        process.standardInput = FileHandle.nullDevice
+        switch standardOutput {
+        case .captured: process.standardOutput = stdoutFile
+        case .handle(let handle): process.standardOutput = handle
+        }
+        process.standardError = stderrFile
+
+        let (terminated, terminations) = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in
+            terminations.yield()
+            terminations.finish()
+        }
+        try process.run()
+        // A hung tool must fail its test (it shows as a signal), not hang the suite.
+        let pid = process.processIdentifier
+        let limit = timeLimit
+        let timer = Task.detached {
+            try await Task.sleep(for: limit)
+            kill(pid, SIGKILL)
+        }
+        for await _ in terminated {}
+        timer.cancel()
+        process.waitUntilExit()
+
+        return CLIResult(
+            arguments: arguments,
+            status: process.terminationStatus,
+            terminationReason: process.terminationReason,
+            stdout: String(decoding: try Data(contentsOf: stdoutURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: stderrURL), as: UTF8.self)
+        )
+    }
+
+    /// `run` with the arguments as a variadic list.
+    static func run(_ arguments: String..., environment: [String: String?] = [:]) async throws -> CLIResult {
+        try await run(arguments, environment: environment)
+    }
+}
+
+// MARK: - Expectations
+
+/// The run succeeded (exit 0, no signal) and printed exactly `stdout` (plus a final newline).
+func expectSuccess(
+    _ result: CLIResult, stdout expected: String, quietStderr: Bool = true,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(result.exited, "\(result)", sourceLocation: sourceLocation)
+    #expect(result.status == 0, "\(result)", sourceLocation: sourceLocation)
+    #expect(result.stdout == expected + "\n", "\(result)", sourceLocation: sourceLocation)
+    if quietStderr {
+        #expect(result.stderr.isEmpty, "\(result)", sourceLocation: sourceLocation)
+    }
+}
+
+/// The run failed as the tool promises: exit status 1 (no signal), nothing on stdout, and exactly one line
+/// on stderr, which starts with "error: " and contains each of `fragments`.
+func expectOneLineError(
+    _ result: CLIResult, containing fragments: [String] = [],
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(result.exited, "died on a signal: \(result)", sourceLocation: sourceLocation)
+    #expect(result.status == 1, "\(result)", sourceLocation: sourceLocation)
+    #expect(result.stdout.isEmpty, "\(result)", sourceLocation: sourceLocation)
+    #expect(result.stderr.hasSuffix("\n"), "\(result)", sourceLocation: sourceLocation)
+    let lines = result.stderrLines
+    #expect(lines.count == 1, "expected exactly one stderr line: \(result)", sourceLocation: sourceLocation)
+    guard let line = lines.first else { return }
+    #expect(line.hasPrefix("error: "), "\(result)", sourceLocation: sourceLocation)
+    #expect(line.count > "error: ".count + 5, "the message says nothing: \(result)", sourceLocation: sourceLocation)
+    for fragment in fragments {
+        #expect(line.contains(fragment), "missing \"\(fragment)\": \(result)", sourceLocation: sourceLocation)
+    }
+}
+
+/// Parses the run's stdout as one JSON object.
+func jsonObject(_ result: CLIResult, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+    let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8), options: [.fragmentsAllowed])
+    return try #require(parsed as? [String: Any], "stdout is not a JSON object: \(result)", sourceLocation: sourceLocation)
+}
+
+/// The numbers of a JSON array (as parsed by JSONSerialization).
+func numbers(_ value: Any?, sourceLocation: SourceLocation = #_sourceLocation) throws -> [Double] {
+    let array = try #require(value as? [Any], "not an array: \(String(describing: value))", sourceLocation: sourceLocation)
+    return try array.map {
+        try #require(($0 as? NSNumber)?.doubleValue, "not a number: \($0)", sourceLocation: sourceLocation)
+    }
+}
+
+/// The keys of the top-level JSON object in `text`, in the order written. JSONSerialization forgets the
+/// order, and the tool promises model.json order.
+func topLevelKeys(_ text: String) -> [String] {
+    var keys: [String] = []
+    var depth = 0
+    var inString = false
+    var escaped = false
+    var current = ""
+    var expectingKey = false
+    for character in text {
+        if inString {
+            if escaped {
+                escaped = false
+                current.append(character)
+            } else if character == "\\" {
+                escaped = true
+                current.append(character)
+            } else if character == "\"" {
+                inString = false
+                if expectingKey {
+                    keys.append(current)
+                    expectingKey = false
+                }
+            } else {
+                current.append(character)
+            }
+            continue
+        }
+        switch character {
+        case "\"":
+            inString = true
+            current = ""
+        case "{", "[":
+            depth += 1
+            if character == "{", depth == 1 { expectingKey = true }
+        case "}", "]":
+            depth -= 1
+        case ",":
+            if depth == 1 { expectingKey = true }
+        default:
+            break
+        }
+    }
+    return keys
+}
+
+/// A temporary folder removed by `body`'s end.
+func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tensorio-cli-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    return try await body(folder)
+}

@@ -1,0 +1,227 @@
+import Foundation
+import Testing
+
+/// `tensorio validate BUNDLE... [--load]`: exit 0 and "PATH: valid" on stdout for valid bundles; otherwise
+/// exit 1 and one line per problem on stderr, "PATH: FIELD: MESSAGE".
+@Suite("tensorio validate")
+struct ValidateCommandTests {
+    /// Every fixture that is a valid bundle.
+    static let validBundles = [
+        "1_in_1_out_number_test.tiobundle",
+        "1_in_1_out_number_int32_test.tiobundle",
+        "1_in_1_out_number_int64_test.tiobundle",
+        "1_in_1_out_number_test_no_backend.tiobundle",
+        "1_in_1_out_number_test_no_modes.tiobundle",
+        "1_in_1_out_string_test.tiobundle",
+        "1_in_1_out_tensors_test.tiobundle",
+        "1_in_1_out_vectors_test.tiobundle",
+        "2_in_2_out_matrices_test.tiobundle",
+        "2_in_2_out_vectors_test.tiobundle",
+        "deprecated.tfbundle",
+        "labeled_vectors_test.tiobundle",
+        "output_types_test.tiobundle",
+        "placeholder.tiobundle",
+        "quantized_uint8_raw_test.tiobundle",
+        "quantized_uint8_test.tiobundle",
+        "reordered_inputs_test.tiobundle",
+        "unnamed_inputs_test.tiobundle",
+    ]
+
+    /// Bundles whose library warning (swift-log, on stderr) is expected on success.
+    static let bundlesWithWarnings: Set<String> = [
+        "deprecated.tfbundle",  // the .tfbundle extension is deprecated
+        "1_in_1_out_number_test_no_backend.tiobundle",  // model.backend is not given (when the model is made)
+    ]
+
+    /// An invalid fixture, the JSON field (or file) its one problem names, and what the message says.
+    struct InvalidFixture: Sendable, CustomTestStringConvertible {
+        var bundle: String
+        var field: String
+        var message: String
+        var testDescription: String { bundle }
+    }
+
+    static let invalidBundles = [
+        InvalidFixture(bundle: "invalid-model-bad-json.tiobundle", field: "model.json",
+                       message: "is not valid JSON: line 5, column 13"),
+        InvalidFixture(bundle: "invalid-model-no-json.tiobundle", field: "model.json", message: "not found"),
+        InvalidFixture(bundle: "invalid-model-incorrect-model-file.tiobundle", field: "model.file",
+                       message: "\"missing.tflite\" is not in the bundle"),
+        InvalidFixture(bundle: "invalid-model-incorrect-labels-file.tiobundle", field: "outputs[1].labels",
+                       message: "\"missing-labels.txt\" is not in the bundle's assets folder"),
+    ]
+
+    @Test("a valid bundle prints PATH: valid", arguments: validBundles)
+    func validBundle(name: String) async throws {
+        let path = CLI.bundle(name)
+        let result = try await CLI.run("validate", path)
+        expectSuccess(result, stdout: "\(path): valid", quietStderr: name != "deprecated.tfbundle")
+    }
+
+    @Test("several valid bundles print one line each, in argument order")
+    func severalValidBundles() async throws {
+        let paths = Self.validBundles.filter { !Self.bundlesWithWarnings.contains($0) }.map(CLI.bundle)
+        let result = try await CLI.run(["validate"] + paths)
+        expectSuccess(result, stdout: paths.map { "\($0): valid" }.joined(separator: "\n"))
+    }
+
+    @Test("the exact line for the incorrect-labels fixture")
+    func incorrectLabelsExactLine() async throws {
+        let path = CLI.bundle("invalid-model-incorrect-labels-file.tiobundle")
+        let result = try await CLI.run("validate", path)
+        #expect(result.exited && result.status == 1, "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+        #expect(result.stderr == "\(path): outputs[1].labels: \"missing-labels.txt\" is not in the bundle's assets folder\n",
+                "\(result)")
+    }
+
+    @Test("an invalid bundle gives exit 1 and one line naming the field",
+          arguments: invalidBundles)
+    func invalidBundle(_ fixture: InvalidFixture) async throws {
+        let (field, message) = (fixture.field, fixture.message)
+        let path = CLI.bundle(fixture.bundle)
+        let result = try await CLI.run("validate", path)
+        #expect(result.exited, "\(result)")
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+        #expect(result.stderrLines.count == 1, "\(result)")
+        let line = try #require(result.stderrLines.first)
+        #expect(line.hasPrefix("\(path): \(field): "), "\(result)")
+        #expect(line.contains(message), "\(result)")
+    }
+
+    @Test("a complete bundle in a folder without the .tiobundle extension is invalid")
+    func folderWithoutExtension() async throws {
+        let path = CLI.bundle("invalid-model-no-ext")
+        let result = try await CLI.run("validate", path)
+        #expect(result.exited && result.status == 1, "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+        #expect(result.stderrLines.count == 1, "\(result)")
+        let line = try #require(result.stderrLines.first)
+        #expect(line.hasPrefix("\(path): "), "\(result)")
+        #expect(line.contains(".tiobundle"), "\(result)")
+    }
+
+    @Test("valid and invalid bundles together: valid ones on stdout, one stderr line per problem, exit 1")
+    func mixedBundles() async throws {
+        let valid = CLI.bundle("1_in_1_out_number_test.tiobundle")
+        let labels = CLI.bundle("invalid-model-incorrect-labels-file.tiobundle")
+        let vectors = CLI.bundle("1_in_1_out_vectors_test.tiobundle")
+        let modelFile = CLI.bundle("invalid-model-incorrect-model-file.tiobundle")
+        let result = try await CLI.run("validate", valid, labels, vectors, modelFile)
+        #expect(result.exited && result.status == 1, "\(result)")
+        #expect(result.stdoutLines == ["\(valid): valid", "\(vectors): valid"], "\(result)")
+        #expect(result.stderrLines == [
+            "\(labels): outputs[1].labels: \"missing-labels.txt\" is not in the bundle's assets folder",
+            "\(modelFile): model.file: \"missing.tflite\" is not in the bundle",
+        ], "\(result)")
+    }
+
+    @Test("every fixture at once: exit 1, each valid one on stdout, each invalid one on stderr")
+    func allFixtures() async throws {
+        let invalid = Self.invalidBundles.map(\.bundle) + ["invalid-model-no-ext"]
+        let all = (Self.validBundles + invalid).sorted()
+        let result = try await CLI.run(["validate"] + all.map(CLI.bundle))
+        #expect(result.exited && result.status == 1, "\(result)")
+        #expect(result.stdoutLines == all.filter(Self.validBundles.contains).map { "\(CLI.bundle($0)): valid" },
+                "\(result)")
+        // One line per problem and nothing else: no library warning (deprecated.tfbundle) on a failure.
+        #expect(result.stderrLines.count == invalid.count, "\(result)")
+        for (line, name) in zip(result.stderrLines, all.filter(invalid.contains)) {
+            #expect(line.hasPrefix("\(CLI.bundle(name)): "), "\(result)")
+        }
+    }
+
+    @Test("a bundle with two problems gives two lines")
+    func twoProblems() async throws {
+        try await withTemporaryDirectory { folder in
+            let bundle = folder.appendingPathComponent("two-problems.tiobundle")
+            try FileManager.default.copyItem(at: CLI.bundleURL("labeled_vectors_test.tiobundle"), to: bundle)
+            try FileManager.default.removeItem(at: bundle.appendingPathComponent("assets"))
+            let json = bundle.appendingPathComponent("model.json")
+            let text = try String(contentsOf: json, encoding: .utf8)
+                .replacingOccurrences(of: "\"file\": \"model.tflite\"", with: "\"file\": \"gone.tflite\"")
+            try text.write(to: json, atomically: true, encoding: .utf8)
+
+            let result = try await CLI.run("validate", bundle.path)
+            #expect(result.exited && result.status == 1, "\(result)")
+            #expect(result.stdout.isEmpty, "\(result)")
+            #expect(result.stderrLines == [
+                "\(bundle.path): model.file: \"gone.tflite\" is not in the bundle",
+                "\(bundle.path): outputs[0].labels: \"labels.txt\" is not in the bundle's assets folder",
+            ], "\(result)")
+        }
+    }
+
+    @Test("a bundle that does not exist is a problem line")
+    func missingBundle() async throws {
+        let path = "Tests/Fixtures/Bundles/no-such-bundle.tiobundle"
+        let result = try await CLI.run("validate", path)
+        #expect(result.exited && result.status == 1, "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+        #expect(result.stderrLines.count == 1, "\(result)")
+        #expect(result.stderrLines.first?.hasPrefix("\(path): ") == true, "\(result)")
+    }
+
+    // MARK: --load
+
+    @Test("--load loads each valid model; success prints nothing on stderr",
+          arguments: validBundles.filter { !bundlesWithWarnings.contains($0) })
+    func loadValidBundle(name: String) async throws {
+        let path = CLI.bundle(name)
+        let result = try await CLI.run("validate", "--load", path)
+        // No runtime chatter ("INFO: Created TensorFlow Lite XNNPACK delegate") either.
+        expectSuccess(result, stdout: "\(path): valid")
+    }
+
+    @Test("--load with a bundle that warns still succeeds", arguments: bundlesWithWarnings.sorted())
+    func loadBundleWithWarning(name: String) async throws {
+        let path = CLI.bundle(name)
+        let result = try await CLI.run("validate", "--load", path)
+        expectSuccess(result, stdout: "\(path): valid", quietStderr: false)
+    }
+
+    @Test("--load reports a layer whose shape disagrees with the model's tensor, as one line")
+    func loadFindsShapeMismatch() async throws {
+        try await withTemporaryDirectory { folder in
+            let bundle = folder.appendingPathComponent("wrong-shape.tiobundle")
+            try FileManager.default.copyItem(at: CLI.bundleURL("1_in_1_out_number_test.tiobundle"), to: bundle)
+            let json = bundle.appendingPathComponent("model.json")
+            let original = try String(contentsOf: json, encoding: .utf8)
+            let text = original.replacingOccurrences(of: "\"shape\": [1]", with: "\"shape\": [2]")
+            #expect(text != original)
+            try text.write(to: json, atomically: true, encoding: .utf8)
+
+            // The schema alone cannot tell.
+            let plain = try await CLI.run("validate", bundle.path)
+            expectSuccess(plain, stdout: "\(bundle.path): valid")
+
+            let loaded = try await CLI.run("validate", "--load", bundle.path)
+            #expect(loaded.exited && loaded.status == 1, "\(loaded)")
+            #expect(loaded.stdout.isEmpty, "\(loaded)")
+            #expect(loaded.stderrLines.count == 1, "\(loaded)")
+            let line = try #require(loaded.stderrLines.first)
+            #expect(line.hasPrefix("\(bundle.path): layer \"input\": "), "\(loaded)")
+            #expect(line.contains("[2]") && line.contains("[1]"), "\(loaded)")
+        }
+    }
+
+    @Test("--load with valid and invalid bundles: one line per problem, valid ones on stdout")
+    func loadMixed() async throws {
+        let valid = CLI.bundle("2_in_2_out_vectors_test.tiobundle")
+        let invalid = CLI.bundle("invalid-model-incorrect-model-file.tiobundle")
+        let result = try await CLI.run("validate", "--load", valid, invalid)
+        #expect(result.exited && result.status == 1, "\(result)")
+        #expect(result.stdoutLines == ["\(valid): valid"], "\(result)")
+        #expect(result.stderrLines == ["\(invalid): model.file: \"missing.tflite\" is not in the bundle"], "\(result)")
+    }
+
+    @Test("without --load, a missing runtime does not matter")
+    func noLoadNoRuntime() async throws {
+        let path = CLI.bundle("1_in_1_out_number_test.tiobundle")
+        let result = try await CLI.run(
+            ["validate", path], environment: ["TENSORIO_LITERT_LIBRARY": "/nonexistent/libLiteRt.so"]
+        )
+        expectSuccess(result, stdout: "\(path): valid")
+    }
+}

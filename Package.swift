@@ -14,10 +14,17 @@ let package = Package(
     targets: [
         // Our own declarations of the LiteRT C API and a dlopen loader: `swift build` needs no ML library.
         .target(name: "CLiteRT"),
+        // Image codecs and SIMD pixel work, from Debian's -dev packages (scripts/setup.sh installs them).
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
+        .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
         .target(
             name: "TensorIO",
             dependencies: [
                 "CLiteRT",
+                "CTurboJPEG",
+                "CSPNG",
+                "CYUV",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

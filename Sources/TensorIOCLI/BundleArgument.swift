@@ -13,9 +13,11 @@ struct ModelOptionGroup: ParsableArguments {
     static let maximumThreads = ModelConfiguration.maximumThreadCount
 
     /// Opens the bundle and builds its model.
-    func makeModel() throws -> (ModelBundle, any Model) {
+    func makeModel(resizeMode: ImageResizeMode = .aspectFill) throws -> (ModelBundle, any Model) {
         let bundle = try ModelBundle(at: URL(fileURLWithPath: bundle))
-        let model = try bundle.makeModel(configuration: ModelConfiguration(threadCount: threads))
+        let model = try bundle.makeModel(
+            configuration: ModelConfiguration(threadCount: threads, imageResizeMode: resizeMode)
+        )
         return (bundle, model)
     }
 

@@ -23,6 +23,21 @@ struct InputArgument {
         value = try Self.parseValue(text, argument: argument)
     }
 
+    /// Parses `--image [NAME=]PATH`, decoding the file at a reduced size when the layer is much smaller.
+    init(image argument: String, bundle: ModelBundle, resizeMode: ImageResizeMode) throws {
+        var path = argument
+        if let equals = argument.firstIndex(of: "="), bundle.inputs.index(forName: String(argument[..<equals])) != nil {
+            layerName = String(argument[..<equals])
+            path = String(argument[argument.index(after: equals)...])
+        }
+        let layer = layerName.flatMap { bundle.inputs[$0] } ?? (bundle.inputs.count == 1 ? bundle.inputs[0] : nil)
+        if let layer, layer.kind != .image {
+            throw CLIError("--image \(argument): input \"\(layer.name)\" is an \(layer.kind.rawValue) layer, not an image layer")
+        }
+        let target = layer?.imageVolume.map { ImageSize(width: $0.width, height: $0.height) }
+        value = .image(try PixelBuffer(contentsOf: URL(fileURLWithPath: path), targetSize: target, resizeMode: resizeMode))
+    }
+
     private static func parseValue(_ text: String, argument: String) throws -> InputValue {
         if text.hasPrefix("@") {
             let path = String(text.dropFirst())

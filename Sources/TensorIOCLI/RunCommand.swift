@@ -23,6 +23,14 @@ struct RunCommand: ParsableCommand {
             help: ArgumentHelp("A value for an input layer.", valueName: "[NAME=]VALUE"))
     var inputs: [String] = []
 
+    @Option(name: .customLong("image"), help: ArgumentHelp("A JPEG or PNG file for an image layer.", valueName: "[NAME=]PATH"))
+    var images: [String] = []
+
+    @Option(help: "Where image outputs are written, as NAME.png.")
+    var outputDir: String?
+
+    @OptionGroup var imageOptions: ImageOptionGroup
+
     @Option(help: "For labelled outputs, print only the N best scores, best first.")
     var top: Int?
 
@@ -34,17 +42,21 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (bundle, model) = try model.makeModel()
+        let (bundle, model) = try model.makeModel(resizeMode: imageOptions.resize.mode)
+        if bundle.outputs.contains(where: { $0.kind == .image }), outputDir == nil {
+            throw CLIError("the model has image outputs: give --output-dir DIR to write them as PNG files")
+        }
         let input = try makeInput(for: bundle)
         let outputs = try RuntimeLog.capturing { try model.run(input) }
-        print(JSONText.render(render(outputs)))
+        print(JSONText.render(try render(outputs)))
     }
 
     private func makeInput(for bundle: ModelBundle) throws -> InputValue {
         let names = bundle.inputs.names
         let arguments = try inputs.map { try InputArgument($0, layerNames: names) }
+            + images.map { try InputArgument(image: $0, bundle: bundle, resizeMode: imageOptions.resize.mode) }
         guard !arguments.isEmpty else {
-            throw CLIError("give a value for each input with --input [NAME=]VALUE (inputs: \(names.joined(separator: ", ")))")
+            throw CLIError("give a value for each input with --input [NAME=]VALUE or --image [NAME=]PATH (inputs: \(names.joined(separator: ", ")))")
         }
         if arguments.count == 1, arguments[0].layerName == nil {
             guard names.count == 1 else {
@@ -63,12 +75,23 @@ struct RunCommand: ParsableCommand {
         return .named(byName)
     }
 
-    private func render(_ outputs: Outputs) -> JSONText.Value {
-        .object(outputs.map { element in (element.name, render(element.value)) })
+    private func render(_ outputs: Outputs) throws -> JSONText.Value {
+        .object(try outputs.map { element in (element.name, try render(element.value, name: element.name)) })
     }
 
-    private func render(_ output: Output) -> JSONText.Value {
+    private func render(_ output: Output, name: String) throws -> JSONText.Value {
         switch output {
+        case .image(let image):
+            let directory = URL(fileURLWithPath: outputDir ?? ".")
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw CLIError("cannot create \(directory.path): \(error.localizedDescription)")
+            }
+            let safeName = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
+            let file = directory.appendingPathComponent(safeName + ".png")
+            try image.write(to: file)
+            return .string(file.path)
         case .number(let scalar):
             return JSONText.Value(scalar)
         case .tensor(let array):

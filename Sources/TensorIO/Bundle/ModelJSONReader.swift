@@ -203,6 +203,10 @@ struct ModelJSONReader {
                 pixelFormat = PixelFormat(rawValue: text.uppercased())
                 if pixelFormat == nil {
                     issue("\(path).format", "\"\(text)\" is not one of \(quotedList(PixelFormat.allCases.map(\.rawValue)))")
+                } else if let format = pixelFormat, let shape, let volume = ImageVolume(shape: shape),
+                          volume.channels != format.channelCount
+                {
+                    issue("\(path).format", "\(format.rawValue) images have \(format.channelCount) channel\(format.channelCount == 1 ? "" : "s"), but the shape has \(volume.channels)")
                 }
             }
         }

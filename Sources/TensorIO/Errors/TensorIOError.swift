@@ -29,6 +29,9 @@ public struct TensorIOError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let unsupported = Code("unsupported")
         /// Reading or writing a file failed.
         public static let io = Code("io")
+        /// An image could not be decoded or encoded: not an image, a format TensorIO does not read,
+        /// truncated or corrupt data, or a zero size.
+        public static let invalidImage = Code("invalid-image")
     }
 
     /// What kind of failure this is.

@@ -2,6 +2,8 @@
 public struct ModelConfiguration: Sendable, Hashable {
     /// How many CPU threads the runtime may use for one run.
     public var threadCount: Int
+    /// How images are fitted to image layers whose size differs.
+    public var imageResizeMode: ImageResizeMode
 
     /// The most threads a model may ask for. More is never useful, and LiteRT crashes while destroying a
     /// model when it could not create the threads it was asked for.
@@ -9,8 +11,11 @@ public struct ModelConfiguration: Sendable, Hashable {
 
     /// Creates a configuration.
     ///
-    /// - Parameter threadCount: CPU threads per run, clamped to 1…``maximumThreadCount``.
-    public init(threadCount: Int = 1) {
+    /// - Parameters:
+    ///   - threadCount: CPU threads per run, clamped to 1…``maximumThreadCount``.
+    ///   - imageResizeMode: How images are fitted to image layers (centre crop by default).
+    public init(threadCount: Int = 1, imageResizeMode: ImageResizeMode = .aspectFill) {
         self.threadCount = min(max(1, threadCount), Self.maximumThreadCount)
+        self.imageResizeMode = imageResizeMode
     }
 }

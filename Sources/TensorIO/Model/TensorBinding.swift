@@ -11,6 +11,8 @@ struct TensorBinding: Sendable {
     let quantizer: Quantizer?
     /// Dequantizes an integer output tensor into floats.
     let dequantizer: Dequantizer?
+    /// How images are fitted to an image input layer.
+    var resizeMode: ImageResizeMode = .aspectFill
 
     /// The number of elements in the tensor.
     var elementCount: Int { shape.reduce(1, *) }

@@ -25,6 +25,10 @@ public struct ChannelBias: Sendable, Hashable {
         self.init(red: value, green: value, blue: value)
     }
 
+    /// The bias a one-channel (gray) layer uses: the mean of the three, which is the bias itself when
+    /// one number was given.
+    public var luminance: Float { (red + green + blue) / 3 }
+
     /// The bias of one colour.
     public subscript(channel: ColorChannel) -> Float {
         switch channel {

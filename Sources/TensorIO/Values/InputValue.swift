@@ -18,12 +18,14 @@ public enum InputValue: Sendable, Hashable {
     case list([InputValue])
     /// Values by layer name.
     case named([String: InputValue])
+    /// An image, for an image layer: oriented, fitted, converted and normalized on the way in.
+    case image(PixelBuffer)
 
     /// How many numbers the value holds once flattened, or `nil` when it holds bytes or names.
     var flattenedCount: Int? {
         switch self {
         case .numbers(let numbers): return numbers.count
-        case .bytes, .named: return nil
+        case .bytes, .named, .image: return nil
         case .list(let items):
             var total = 0
             for item in items {
@@ -43,6 +45,7 @@ public enum InputValue: Sendable, Hashable {
             if let count = flattenedCount { return count == 1 ? "1 number" : "\(count) numbers" }
             return "a list of \(items.count) values"
         case .named(let values): return "a dictionary of \(values.count) values"
+        case .image(let image): return "a \(image.width)×\(image.height) image"
         }
     }
 }

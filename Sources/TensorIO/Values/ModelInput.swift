@@ -48,3 +48,7 @@ extension Dictionary: ModelInput where Key == String, Value: ModelInput {
 extension Data: ModelInput {
     public var inputValue: InputValue { .bytes(self) }
 }
+
+extension PixelBuffer: ModelInput {
+    public var inputValue: InputValue { .image(self) }
+}

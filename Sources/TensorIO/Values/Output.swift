@@ -10,6 +10,8 @@ public enum Output: Sendable, Hashable {
     case scores(LabeledScores)
     /// A string layer: raw bytes.
     case bytes(Data)
+    /// An image layer: the tensor denormalized into pixels (RGBA, or gray for one channel).
+    case image(PixelBuffer)
 
     /// A single-element layer's value as a `Double`.
     public var scalar: Double? {
@@ -26,6 +28,12 @@ public enum Output: Sendable, Hashable {
     /// A labelled layer's scores.
     public var labeled: LabeledScores? {
         if case .scores(let value) = self { return value }
+        return nil
+    }
+
+    /// An image layer's pixels.
+    public var pixelBuffer: PixelBuffer? {
+        if case .image(let value) = self { return value }
         return nil
     }
 

@@ -7,6 +7,9 @@ extension TensorBinding {
         if layer.kind == .string {
             return .bytes(Data(bytes: source, count: byteCount))
         }
+        if layer.kind == .image, let image = readImage(from: source) {
+            return .image(image)
+        }
         let values = readValues(from: source)
         if let labels = layer.labels, labels.count == values.count {
             return .scores(LabeledScores(unchecked: labels, scores: values.floats))

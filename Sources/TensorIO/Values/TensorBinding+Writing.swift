@@ -10,6 +10,8 @@ extension TensorBinding {
     ///   and what was given.
     func write(_ value: InputValue, to destination: UnsafeMutableRawPointer) throws {
         switch value {
+        case .image(let image):
+            try writeImage(image, to: destination)
         case .bytes(let data):
             guard data.count == byteCount else {
                 throw TensorIOError.invalidInput(
@@ -69,7 +71,7 @@ private struct ElementWriter: NumericVisitor {
             try numbers.visit(&self)
         case .list(let items):
             for item in items { try write(item) }
-        case .bytes, .named:
+        case .bytes, .named, .image:
             break  // excluded by the caller's count check
         }
     }

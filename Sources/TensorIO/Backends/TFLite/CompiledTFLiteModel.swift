@@ -78,7 +78,9 @@ final class CompiledTFLiteModel {
         let quantized = bundle.model.isQuantized
         let inputOrder = try Self.bind(bundle.inputs, to: inputSlots, side: "input", signature: signature.key)
         inputBindings = try zip(bundle.inputs, inputOrder).map { layer, slot in
-            (slot, try inputSlots[slot].binding(for: layer, quantizedModel: quantized, isInput: true))
+            var binding = try inputSlots[slot].binding(for: layer, quantizedModel: quantized, isInput: true)
+            binding.resizeMode = configuration.imageResizeMode
+            return (slot, binding)
         }
         let outputOrder = try Self.bind(bundle.outputs, to: outputSlots, side: "output", signature: signature.key)
         outputBindings = try zip(bundle.outputs, outputOrder).map { layer, slot in

@@ -1,0 +1,133 @@
+import CYUV
+
+extension TensorBinding {
+    /// The image layer's size and channel layout.
+    private var imageGeometry: (size: ImageSize, format: PixelFormat)? {
+        guard let volume = layer.imageVolume else { return nil }
+        return (ImageSize(width: volume.width, height: volume.height), layer.pixelFormat ?? (volume.channels == 1 ? .gray : .rgb))
+    }
+
+    /// Orients, fits and converts an image, then writes it into the tensor with the layer's normalization
+    /// fused into that one pass (alpha skipped, channels in the layer's order).
+    ///
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidInput``) when the layer is not an image
+    ///   layer or its tensor type cannot hold pixels.
+    func writeImage(_ image: PixelBuffer, to destination: UnsafeMutableRawPointer) throws {
+        guard layer.kind == .image, let (size, format) = imageGeometry else {
+            throw TensorIOError.invalidInput(
+                "expected \(elementCount) numbers or \(byteCount) bytes for this \(layer.kind.rawValue) layer, got an image",
+                layer: layer.name
+            )
+        }
+        guard dataType == .float32 || dataType == .uint8 else {
+            throw TensorIOError.invalidInput("images can fill float32 or uint8 tensors, not \(dataType)", layer: layer.name)
+        }
+        let prepared = VisionPipeline.prepare(image, target: size, mode: resizeMode)
+        let pixelCount = size.width * size.height
+        let normalizer = layer.normalize.map(PixelNormalizer.init)
+
+        prepared.bytes.withUnsafeBufferPointer { bgra in
+            guard let source = bgra.baseAddress else { return }
+            if dataType == .uint8, normalizer == nil {
+                // Raw pixels into a quantized model: libyuv writes the channels straight into the tensor.
+                let out = destination.assumingMemoryBound(to: UInt8.self)
+                let stride = Int32(size.width * 4), width = Int32(size.width), height = Int32(size.height)
+                switch format {
+                case .rgb: _ = ARGBToRAW(source, stride, out, width * 3, width, height)
+                case .bgr: _ = ARGBToRGB24(source, stride, out, width * 3, width, height)
+                case .gray: _ = ARGBToJ400(source, stride, out, width, width, height)
+                }
+                return
+            }
+            let normalizer = normalizer ?? PixelNormalizer()
+            if format == .gray {
+                var luminance = [UInt8](repeating: 0, count: pixelCount)
+                luminance.withUnsafeMutableBufferPointer { gray in
+                    _ = ARGBToJ400(source, Int32(size.width * 4), gray.baseAddress, Int32(size.width),
+                                   Int32(size.width), Int32(size.height))
+                }
+                let scale = normalizer.scale, bias = normalizer.bias.luminance
+                store(count: pixelCount, into: destination) { index in Float(luminance[index]) * scale + bias }
+                return
+            }
+            // BGRA in memory: blue at 0, green at 1, red at 2. Each tensor channel takes its colour's byte
+            // and its colour's bias, so BGR layers get the right biases.
+            let scale = normalizer.scale
+            let offsets = format.channels.map { channel in
+                switch channel {
+                case .red: return 2
+                case .green: return 1
+                case .blue: return 0
+                }
+            }
+            let biases = format.channels.map { normalizer.bias[$0] }
+            let (o0, o1, o2) = (offsets[0], offsets[1], offsets[2])
+            let (b0, b1, b2) = (biases[0], biases[1], biases[2])
+            if dataType == .float32 {
+                let out = destination.assumingMemoryBound(to: Float.self)
+                for pixel in 0..<pixelCount {
+                    let p = source + pixel * 4
+                    out[pixel * 3] = Float(p[o0]) * scale + b0
+                    out[pixel * 3 + 1] = Float(p[o1]) * scale + b1
+                    out[pixel * 3 + 2] = Float(p[o2]) * scale + b2
+                }
+            } else {
+                let out = destination.assumingMemoryBound(to: UInt8.self)
+                for pixel in 0..<pixelCount {
+                    let p = source + pixel * 4
+                    out[pixel * 3] = clampedByte(Float(p[o0]) * scale + b0)
+                    out[pixel * 3 + 1] = clampedByte(Float(p[o1]) * scale + b1)
+                    out[pixel * 3 + 2] = clampedByte(Float(p[o2]) * scale + b2)
+                }
+            }
+        }
+    }
+
+    /// Writes `count` normalized values as the tensor's type (float32, or clamped bytes).
+    private func store(count: Int, into destination: UnsafeMutableRawPointer, _ value: (Int) -> Float) {
+        if dataType == .float32 {
+            let out = destination.assumingMemoryBound(to: Float.self)
+            for index in 0..<count { out[index] = value(index) }
+        } else {
+            let out = destination.assumingMemoryBound(to: UInt8.self)
+            for index in 0..<count { out[index] = clampedByte(value(index)) }
+        }
+    }
+
+    /// Reads an image output: denormalized into RGBA (alpha 255) for three channels, gray for one.
+    /// Returns `nil` when the tensor's type cannot be read as pixels.
+    func readImage(from source: UnsafeRawPointer) -> PixelBuffer? {
+        guard let (size, format) = imageGeometry, dataType == .float32 || dataType == .uint8 else { return nil }
+        let pixelCount = size.width * size.height
+        let denormalizer = layer.denormalize.map(PixelDenormalizer.init)
+        func value(_ index: Int, _ channel: ColorChannel?) -> UInt8 {
+            if dataType == .uint8 {
+                let byte = source.load(fromByteOffset: index, as: UInt8.self)
+                guard let denormalizer else { return byte }
+                return channel.map { denormalizer(Float(byte), channel: $0) }
+                    ?? clampedByte((Float(byte) + denormalizer.bias.luminance) * denormalizer.scale)
+            }
+            let float = source.load(fromByteOffset: index * 4, as: Float.self)
+            guard let denormalizer else { return clampedByte(float) }
+            return channel.map { denormalizer(float, channel: $0) }
+                ?? clampedByte((float + denormalizer.bias.luminance) * denormalizer.scale)
+        }
+        if format == .gray {
+            let pixels = (0..<pixelCount).map { value($0, nil) }
+            return PixelBuffer(unchecked: size.width, height: size.height, format: .gray, bytes: pixels)
+        }
+        var pixels = [UInt8](repeating: 255, count: pixelCount * 4)
+        let channels = format.channels
+        for pixel in 0..<pixelCount {
+            for (index, channel) in channels.enumerated() {
+                let offset = switch channel {
+                case .red: 0
+                case .green: 1
+                case .blue: 2
+                }
+                pixels[pixel * 4 + offset] = value(pixel * 3 + index, channel)
+            }
+        }
+        return PixelBuffer(unchecked: size.width, height: size.height, format: .rgba, bytes: pixels)
+    }
+}

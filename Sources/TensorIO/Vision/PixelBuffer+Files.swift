@@ -1,0 +1,88 @@
+import Foundation
+
+extension PixelBuffer {
+    /// Decodes a JPEG or PNG file.
+    ///
+    /// JPEGs carry their EXIF orientation into ``orientation``. When `targetSize` is given, a large JPEG is
+    /// decoded at a reduced size (1/2, 1/4 or 1/8, by DCT scaling) that still covers the target once
+    /// oriented and fitted with `resizeMode`: much faster, and the result is scaled down anyway.
+    ///
+    /// - Parameters:
+    ///   - url: The image file.
+    ///   - targetSize: The size the image will be fitted to, if known.
+    ///   - resizeMode: How it will be fitted.
+    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/io`` when the file cannot be read,
+    ///   ``TensorIOError/Code/invalidImage`` when it is not a readable JPEG or PNG; both name the file.
+    public init(contentsOf url: URL, targetSize: ImageSize? = nil, resizeMode: ImageResizeMode = .aspectFill) throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw TensorIOError(.io, "cannot read the image: \(Self.reason(error))", location: url.path)
+        }
+        do {
+            try self.init(data: data, targetSize: targetSize, resizeMode: resizeMode)
+        } catch var error as TensorIOError {
+            error.location = url.path
+            throw error
+        }
+    }
+
+    /// Decodes JPEG or PNG data in memory; see ``init(contentsOf:targetSize:resizeMode:)``.
+    ///
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidImage``) when the data is not a readable
+    ///   JPEG or PNG.
+    public init(data: Data, targetSize: ImageSize? = nil, resizeMode: ImageResizeMode = .aspectFill) throws {
+        if data.isEmpty {
+            throw TensorIOError(.invalidImage, "the image is empty")
+        } else if JPEGCodec.recognizes(data) {
+            self = try JPEGCodec.decode(data) { storedWidth, storedHeight, orientation in
+                targetSize.map {
+                    VisionPipeline.minimumSourceSize(
+                        storedWidth: storedWidth, storedHeight: storedHeight, orientation: orientation,
+                        target: $0, mode: resizeMode
+                    )
+                }
+            }
+        } else if PNGCodec.recognizes(data) {
+            self = try PNGCodec.decode(data)
+        } else {
+            throw TensorIOError(.invalidImage, "not a JPEG or PNG image (unrecognised format)")
+        }
+    }
+
+    /// The image as PNG data.
+    ///
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidImage``) when encoding fails.
+    public func pngData() throws -> Data { try PNGCodec.encode(self) }
+
+    /// The image as JPEG data.
+    ///
+    /// - Parameter quality: 1…100.
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidImage``) when encoding fails.
+    public func jpegData(quality: Int = 90) throws -> Data { try JPEGCodec.encode(self, quality: quality) }
+
+    /// Writes the image as PNG, or as JPEG when the file name ends in .jpg or .jpeg. The pixels are
+    /// written as stored; the orientation is not applied.
+    ///
+    /// - Throws: ``TensorIOError`` naming the file when encoding or writing fails.
+    public func write(to url: URL) throws {
+        let ext = url.pathExtension.lowercased()
+        let data = ext == "jpg" || ext == "jpeg" ? try jpegData() : try pngData()
+        do {
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw TensorIOError(.io, "cannot write the image: \(Self.reason(error))", location: url.path)
+        }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+           underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code))
+        {
+            return String(cString: strerror(code.rawValue))
+        }
+        return nsError.localizedDescription
+    }
+}

@@ -1,0 +1,132 @@
+import CYUV
+
+/// Turns any pixel buffer into an upright BGRA image of an exact size: orientation (mirrored ones too),
+/// then the fit (centre crop, pad or stretch), for any target size, larger or smaller, square or not.
+///
+/// The crop is worked out in upright coordinates and mapped back to the stored pixels, so the image is
+/// scaled once, straight from the stored crop, and only the small scaled result is rotated or mirrored.
+enum VisionPipeline {
+    /// An upright BGRA buffer of exactly `target`'s size.
+    static func prepare(_ image: PixelBuffer, target: ImageSize, mode: ImageResizeMode) -> PixelBuffer {
+        let source = image.converted(to: .bgra)
+        let (uprightWidth, uprightHeight) = image.uprightSize
+        let plan = fit(width: uprightWidth, height: uprightHeight, target: target, mode: mode)
+
+        // The upright crop, as a rectangle of stored pixels.
+        let corner1 = image.orientation.storedPosition(u: plan.crop.x, v: plan.crop.y, width: image.width, height: image.height)
+        let corner2 = image.orientation.storedPosition(
+            u: plan.crop.x + plan.crop.width - 1, v: plan.crop.y + plan.crop.height - 1, width: image.width, height: image.height
+        )
+        let storedX = min(corner1.x, corner2.x), storedY = min(corner1.y, corner2.y)
+        let storedWidth = abs(corner1.x - corner2.x) + 1, storedHeight = abs(corner1.y - corner2.y) + 1
+
+        // Scale the stored crop to the placed size, in stored orientation.
+        let swaps = image.orientation.swapsDimensions
+        let scaledWidth = swaps ? plan.placed.height : plan.placed.width
+        let scaledHeight = swaps ? plan.placed.width : plan.placed.height
+        var scaled = [UInt8](repeating: 0, count: scaledWidth * scaledHeight * 4)
+        source.bytes.withUnsafeBufferPointer { input in
+            scaled.withUnsafeMutableBufferPointer { out in
+                guard let base = input.baseAddress else { return }
+                let origin = base + storedY * source.bytesPerRow + storedX * 4
+                _ = ARGBScale(origin, Int32(source.bytesPerRow), Int32(storedWidth), Int32(storedHeight),
+                              out.baseAddress, Int32(scaledWidth * 4), Int32(scaledWidth), Int32(scaledHeight), kFilterBox)
+            }
+        }
+        let upright = orient(scaled, width: scaledWidth, height: scaledHeight, orientation: image.orientation)
+
+        // Place it in the target (a copy only when padding).
+        guard plan.placed.width != target.width || plan.placed.height != target.height else {
+            return PixelBuffer(unchecked: target.width, height: target.height, format: .bgra, bytes: upright)
+        }
+        var padded = [UInt8](repeating: 0, count: target.width * target.height * 4)
+        for row in 0..<plan.placed.height {
+            let from = row * plan.placed.width * 4
+            let to = ((plan.offset.y + row) * target.width + plan.offset.x) * 4
+            padded.replaceSubrange(to..<(to + plan.placed.width * 4), with: upright[from..<(from + plan.placed.width * 4)])
+        }
+        return PixelBuffer(unchecked: target.width, height: target.height, format: .bgra, bytes: padded)
+    }
+
+    /// The smallest stored size a JPEG may be decoded at and still give full detail at `target`.
+    static func minimumSourceSize(
+        storedWidth: Int, storedHeight: Int, orientation: ImageOrientation, target: ImageSize, mode: ImageResizeMode
+    ) -> ImageSize {
+        let uprightWidth = orientation.swapsDimensions ? storedHeight : storedWidth
+        let uprightHeight = orientation.swapsDimensions ? storedWidth : storedHeight
+        let plan = fit(width: uprightWidth, height: uprightHeight, target: target, mode: mode)
+        // The crop must keep at least as many pixels as it is scaled to.
+        let factor = max(Double(plan.placed.width) / Double(plan.crop.width), Double(plan.placed.height) / Double(plan.crop.height))
+        let width = Int((Double(uprightWidth) * factor).rounded(.up))
+        let height = Int((Double(uprightHeight) * factor).rounded(.up))
+        return orientation.swapsDimensions ? ImageSize(width: height, height: width) : ImageSize(width: width, height: height)
+    }
+
+    // MARK: - Steps
+
+    struct Plan {
+        /// The part of the upright image used.
+        var crop: (x: Int, y: Int, width: Int, height: Int)
+        /// The size it is scaled to.
+        var placed: ImageSize
+        /// Where that sits in the target.
+        var offset: (x: Int, y: Int)
+    }
+
+    static func fit(width: Int, height: Int, target: ImageSize, mode: ImageResizeMode) -> Plan {
+        switch mode {
+        case .stretch:
+            return Plan(crop: (0, 0, width, height), placed: target, offset: (0, 0))
+        case .aspectFill:
+            let scale = max(Double(target.width) / Double(width), Double(target.height) / Double(height))
+            let cropWidth = min(width, max(1, Int((Double(target.width) / scale).rounded())))
+            let cropHeight = min(height, max(1, Int((Double(target.height) / scale).rounded())))
+            return Plan(
+                crop: ((width - cropWidth) / 2, (height - cropHeight) / 2, cropWidth, cropHeight),
+                placed: target, offset: (0, 0)
+            )
+        case .aspectFit:
+            let scale = min(Double(target.width) / Double(width), Double(target.height) / Double(height))
+            let placedWidth = min(target.width, max(1, Int((Double(width) * scale).rounded())))
+            let placedHeight = min(target.height, max(1, Int((Double(height) * scale).rounded())))
+            return Plan(
+                crop: (0, 0, width, height), placed: ImageSize(width: placedWidth, height: placedHeight),
+                offset: ((target.width - placedWidth) / 2, (target.height - placedHeight) / 2)
+            )
+        }
+    }
+
+    /// Applies an orientation to a BGRA image: rotations with libyuv, mirrors as a second step.
+    static func orient(_ pixels: [UInt8], width: Int, height: Int, orientation: ImageOrientation) -> [UInt8] {
+        let rotation: RotationMode, mirrors: Bool, flips: Bool
+        switch orientation {
+        case .up: return pixels
+        case .upMirrored: (rotation, mirrors, flips) = (kRotate0, true, false)
+        case .down: (rotation, mirrors, flips) = (kRotate180, false, false)
+        case .downMirrored: (rotation, mirrors, flips) = (kRotate0, false, true)
+        case .leftMirrored: (rotation, mirrors, flips) = (kRotate90, true, false)
+        case .right: (rotation, mirrors, flips) = (kRotate90, false, false)
+        case .rightMirrored: (rotation, mirrors, flips) = (kRotate270, true, false)
+        case .left: (rotation, mirrors, flips) = (kRotate270, false, false)
+        }
+        let swaps = rotation == kRotate90 || rotation == kRotate270
+        let outWidth = swaps ? height : width, outHeight = swaps ? width : height
+        var rotated = [UInt8](repeating: 0, count: pixels.count)
+        pixels.withUnsafeBufferPointer { input in
+            rotated.withUnsafeMutableBufferPointer { out in
+                // A negative height makes libyuv read the source bottom-up: a vertical flip for free.
+                _ = ARGBRotate(input.baseAddress, Int32(width * 4), out.baseAddress, Int32(outWidth * 4),
+                               Int32(width), flips ? -Int32(height) : Int32(height), rotation)
+            }
+        }
+        guard mirrors else { return rotated }
+        var mirrored = [UInt8](repeating: 0, count: pixels.count)
+        rotated.withUnsafeBufferPointer { input in
+            mirrored.withUnsafeMutableBufferPointer { out in
+                _ = ARGBMirror(input.baseAddress, Int32(outWidth * 4), out.baseAddress, Int32(outWidth * 4),
+                               Int32(outWidth), Int32(outHeight))
+            }
+        }
+        return mirrored
+    }
+}

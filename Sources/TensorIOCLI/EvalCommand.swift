@@ -1,0 +1,151 @@
+import ArgumentParser
+import Foundation
+import TensorIO
+
+/// `tensorio eval BUNDLE DIR [--top K] [--json]`: accuracy of an image classifier on a labelled folder.
+struct EvalCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval",
+        abstract: "Measure an image classifier's accuracy on a folder of labelled images.",
+        discussion: """
+            DIR holds one sub-folder per label, named as in the model's labels file, with JPEG or PNG \
+            images inside. Reports top-1 and top-K accuracy, the most frequent confusions and per-image \
+            latency (decode + preprocess + run) percentiles. A progress bar is drawn on stderr when it \
+            is a terminal.
+            """
+    )
+
+    @OptionGroup var model: ModelOptionGroup
+
+    @Argument(help: "A folder with one sub-folder of images per label.")
+    var directory: String
+
+    @Option(name: .customLong("top"), help: "K for top-K accuracy.")
+    var k: Int = 5
+
+    @Flag(help: "Print one JSON object instead of a report.")
+    var json = false
+
+    @OptionGroup var imageOptions: ImageOptionGroup
+
+    mutating func validate() throws {
+        guard k >= 1 else { throw ValidationError("--top must be at least 1") }
+    }
+
+    func run() throws {
+        let classifier = try ImageClassifier(model, resizeMode: imageOptions.resize.mode)
+        let output = classifier.labelledOutputs[0]
+        let labels = classifier.bundle.outputs[output]?.labels ?? []
+        let samples = try Self.samples(in: URL(fileURLWithPath: directory), labels: labels, output: output)
+
+        var progress = ProgressBar(total: samples.count)
+        var top1 = 0, topK = 0
+        var confusions: [String: [String: Int]] = [:]
+        var latencies: [Double] = []
+        latencies.reserveCapacity(samples.count)
+        for (index, sample) in samples.enumerated() {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let outputs = try classifier.classify(sample.url)
+            latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+            guard let scores = outputs[output]?.labeled else {
+                throw CLIError("the model produced no labelled scores for \(output)")
+            }
+            let best = scores.top(k).map(\.label)
+            if best.first == sample.label { top1 += 1 } else if let predicted = best.first {
+                confusions[sample.label, default: [:]][predicted, default: 0] += 1
+            }
+            if best.contains(sample.label) { topK += 1 }
+            progress.update(index + 1)
+        }
+        progress.finish()
+
+        let report = Report(
+            images: samples.count, top1: top1, topK: topK, k: k,
+            confusions: confusions.flatMap { label, predictions in predictions.map { (label, $0.key, $0.value) } }
+                .sorted { ($0.2, $1.0, $1.1) > ($1.2, $0.0, $0.1) },
+            latencies: latencies.sorted()
+        )
+        print(json ? JSONText.render(report.json) : report.text)
+    }
+
+    struct Sample {
+        let url: URL
+        let label: String
+    }
+
+    /// Every image file in the label folders, sorted so runs are repeatable.
+    static func samples(in directory: URL, labels: [String], output: String) throws -> [Sample] {
+        let fileManager = FileManager.default
+        let folders: [URL]
+        do {
+            folders = try fileManager.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles])
+                .filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }
+                .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        } catch {
+            throw CLIError("cannot read \(directory.path): \(error.localizedDescription)")
+        }
+        guard !folders.isEmpty else { throw CLIError("\(directory.path) has no label folders") }
+        let known = Set(labels)
+        var samples: [Sample] = []
+        for folder in folders {
+            let label = folder.lastPathComponent
+            guard known.contains(label) else {
+                throw CLIError("folder \"\(label)\" in \(directory.path) is not a label of output \"\(output)\"")
+            }
+            let files = (try? fileManager.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])) ?? []
+            samples += files.filter { ["jpg", "jpeg", "png"].contains($0.pathExtension.lowercased()) }
+                .sorted { $0.lastPathComponent < $1.lastPathComponent }
+                .map { Sample(url: $0, label: label) }
+        }
+        guard !samples.isEmpty else { throw CLIError("no JPEG or PNG images under \(directory.path)") }
+        return samples
+    }
+
+    struct Report {
+        let images: Int
+        let top1: Int
+        let topK: Int
+        let k: Int
+        let confusions: [(label: String, predicted: String, count: Int)]
+        let latencies: [Double]
+
+        func percentile(_ p: Double) -> Double {
+            latencies[min(latencies.count - 1, Int((p / 100 * Double(latencies.count - 1)).rounded()))]
+        }
+
+        var mean: Double { latencies.reduce(0, +) / Double(latencies.count) }
+
+        var text: String {
+            var lines = [
+                "images: \(images)",
+                String(format: "top-1 accuracy: %.4f (%d/%d)", Double(top1) / Double(images), top1, images),
+                String(format: "top-%d accuracy: %.4f (%d/%d)", k, Double(topK) / Double(images), topK, images),
+                String(format: "latency per image (ms): mean %.3f, p50 %.3f, p90 %.3f, p99 %.3f, max %.3f",
+                       mean, percentile(50), percentile(90), percentile(99), latencies.last ?? 0),
+            ]
+            if confusions.isEmpty {
+                lines.append("no confusions")
+            } else {
+                lines.append("most frequent confusions (true → predicted):")
+                lines += confusions.prefix(10).map { "  \($0.label) → \($0.predicted): \($0.count)" }
+            }
+            return lines.joined(separator: "\n")
+        }
+
+        var json: JSONText.Value {
+            .object([
+                ("images", .integer(Int64(images))),
+                ("top1", .double(Double(top1) / Double(images))),
+                ("top_k", .double(Double(topK) / Double(images))),
+                ("k", .integer(Int64(k))),
+                ("confusions", .array(confusions.map {
+                    .object([("label", .string($0.label)), ("predicted", .string($0.predicted)), ("count", .integer(Int64($0.count)))])
+                })),
+                ("latency_ms", .object([
+                    ("mean", .double(mean)), ("p50", .double(percentile(50))), ("p90", .double(percentile(90))),
+                    ("p99", .double(percentile(99))), ("max", .double(latencies.last ?? 0)),
+                ])),
+            ])
+        }
+    }
+}

@@ -5,7 +5,7 @@
 SWIFT ?= swift
 TENSORIO = .build/release/tensorio
 
-.PHONY: setup build demo test test-unit test-tsan models clean
+.PHONY: setup build demo test test-unit test-tsan models bench-images clean
 
 setup:
 	@scripts/setup.sh
@@ -30,6 +30,13 @@ models:
 	python3 -m venv .venv-models
 	.venv-models/bin/pip install --quiet -r scripts/models/requirements.txt
 	.venv-models/bin/python scripts/models/make_test_models.py
+
+# Side-by-side image benchmarks: TensorIO against Pillow + NumPy and a Python LiteRT script (one run).
+bench-images: build
+	python3 -m venv .venv-bench
+	.venv-bench/bin/pip install --quiet -r Benchmarks/python/requirements.txt
+	$(SWIFT) build -c release --product image-preprocessing-benchmark
+	.venv-bench/bin/python Benchmarks/run-image-benchmarks.py
 
 clean:
 	rm -rf .build .build-tsan

@@ -36,6 +36,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Times the image path for the side-by-side comparison in Benchmarks/run-image-benchmarks.py.
+        .executableTarget(
+            name: "image-preprocessing-benchmark",
+            dependencies: ["TensorIO"],
+            path: "Benchmarks/ImagePreprocessing"
+        ),
         .testTarget(
             name: "TensorIOTests",
             dependencies: ["TensorIO"]

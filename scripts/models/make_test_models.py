@@ -65,12 +65,19 @@ DTYPES = {
 # --------------------------------------------------------------------------
 
 def layer(name, shape, *, type_="array", dtype=None, quantize=None,
-          dequantize=None, labels=None):
+          dequantize=None, labels=None, format_=None, normalize=None,
+          denormalize=None):
     """A model.json layer description with keys in canonical order."""
     d = {"name": name, "type": type_}
     if dtype is not None:
         d["dtype"] = dtype
     d["shape"] = list(shape)
+    if format_ is not None:
+        d["format"] = format_
+    if normalize is not None:
+        d["normalize"] = normalize
+    if denormalize is not None:
+        d["denormalize"] = denormalize
     if quantize is not None:
         d["quantize"] = quantize
     if dequantize is not None:
@@ -126,6 +133,119 @@ def dump_json(obj, indent=0):
         items = [f"{inner}{dump_json(v, indent + 1)}" for v in obj]
         return "[\n" + ",\n".join(items) + "\n" + pad + "]"
     return json.dumps(obj)
+
+
+def image_layer(name, shape, format_, *, dtype=None, normalize=None,
+                denormalize=None):
+    """A model.json image layer ("type": "image", shape [h, w, c])."""
+    return layer(name, shape, type_="image", dtype=dtype, format_=format_,
+                 normalize=normalize, denormalize=denormalize)
+
+
+STANDARD_0_1 = {"standard": "[0,1]"}
+STANDARD_M1_1 = {"standard": "[-1,1]"}
+
+
+# --------------------------------------------------------------------------
+# Image layers: what TensorIO for Swift does between pixels and tensors
+# (Sources/TensorIO/Transforms/Pixel{Normalizer,Denormalizer}.swift and
+# TensorBinding+Images.swift), in float32 arithmetic, for an image that
+# already has the layer's size.
+# --------------------------------------------------------------------------
+
+F32 = np.float32
+COLOUR_INDEX = {"r": 0, "g": 1, "b": 2}           # index in an RGB pixel
+FORMAT_COLOURS = {"RGB": "rgb", "BGR": "bgr", "GRAY": ""}
+
+
+def _bias_by_colour(bias) -> dict:
+    if bias is None:
+        bias = 0
+    if isinstance(bias, dict):
+        return {c: F32(bias.get(c, 0)) for c in "rgb"}
+    return {c: F32(bias) for c in "rgb"}
+
+
+def pixel_normalizer(spec):
+    """(scale, bias by colour) of a "normalize" entry: p * scale + bias."""
+    if spec is None:
+        return F32(1), _bias_by_colour(0)
+    if "standard" in spec:
+        return {"[0,1]": (F32(1) / F32(255), _bias_by_colour(0)),
+                "[-1,1]": (F32(2) / F32(255), _bias_by_colour(-1))}[spec["standard"]]
+    return F32(spec.get("scale", 1)), _bias_by_colour(spec.get("bias"))
+
+
+def pixel_denormalizer(spec):
+    """(scale, bias by colour) of a "denormalize" entry: (v + bias) * scale."""
+    if spec is None:
+        return F32(1), _bias_by_colour(0)
+    if "standard" in spec:
+        return {"[0,1]": (F32(255), _bias_by_colour(0)),
+                "[-1,1]": (F32(127.5), _bias_by_colour(1))}[spec["standard"]]
+    return F32(spec.get("scale", 1)), _bias_by_colour(spec.get("bias"))
+
+
+def clamped_byte(values) -> np.ndarray:
+    """Round half away from zero, clamp to 0...255 (NaN -> 0), like Swift's
+    clampedByte."""
+    v = np.nan_to_num(np.asarray(values, np.float64), nan=0.0)
+    rounded = np.sign(v) * np.floor(np.abs(v) + 0.5)
+    return np.clip(rounded, 0, 255).astype(np.uint8)
+
+
+def _layer_channels(l):
+    """The colour of each tensor channel ("r", "g", "b"), or None for GRAY."""
+    colours = FORMAT_COLOURS[l["format"]]
+    return list(colours) if colours else None
+
+
+def image_to_tensor(l: dict, pixels) -> np.ndarray:
+    """Tensor values TensorIO writes for ``pixels`` (uint8 RGB [h, w, 3], or
+    gray [h, w] / [h, w, 1] for a GRAY layer) into image input layer ``l``.
+
+    TensorIO turns a colour image into gray with libyuv's full-range luma
+    (ARGBToJ400); the gray test images here are given as luma values directly
+    (a colour image with R = G = B = v has luma v)."""
+    pixels = np.asarray(pixels, np.uint8)
+    h, w, c = l["shape"]
+    dtype = DTYPES[l.get("dtype", "float32")]
+    scale, bias = pixel_normalizer(l.get("normalize"))
+    colours = _layer_channels(l)
+    if colours is None:
+        channels = pixels.reshape(h, w, 1)
+        biases = np.array([(bias["r"] + bias["g"] + bias["b"]) / F32(3)], F32)
+    else:
+        check(pixels.shape == (h, w, 3), f"{l['name']}: pixels {pixels.shape}")
+        channels = pixels[..., [COLOUR_INDEX[k] for k in colours]]
+        biases = np.array([bias[k] for k in colours], F32)
+    if dtype == np.uint8 and "normalize" not in l:
+        return channels.copy()
+    values = channels.astype(F32) * scale + biases
+    if dtype == np.float32:
+        return values.astype(F32)
+    return clamped_byte(values)
+
+
+def tensor_to_image(l: dict, values) -> np.ndarray:
+    """Pixels TensorIO reads from image output layer ``l``: uint8 RGB
+    [h, w, 3] (whatever the tensor's channel order), or [h, w, 1] for GRAY."""
+    values = np.asarray(values)
+    h, w, c = l["shape"]
+    scale, bias = pixel_denormalizer(l.get("denormalize"))
+    colours = _layer_channels(l)
+    if colours is None:
+        biases = np.array([(bias["r"] + bias["g"] + bias["b"]) / F32(3)], F32)
+    else:
+        biases = np.array([bias[k] for k in colours], F32)
+    if values.dtype == np.uint8 and "denormalize" not in l:
+        pixels = values.reshape(h, w, c)
+    else:
+        pixels = clamped_byte((values.astype(F32).reshape(h, w, c) + biases) * scale)
+    if colours is None:
+        return pixels
+    order = [colours.index(k) for k in "rgb"]
+    return pixels[..., order]
 
 
 # --------------------------------------------------------------------------
@@ -293,6 +413,104 @@ def build_output_types() -> bytes:
     return _convert(f, module)
 
 
+# ---- image models --------------------------------------------------------
+# None of these may be a pure identity: the converter folds x * 1, x + 0 and
+# tf.identity away and the output then *is* the input tensor (the
+# verification checks that every output is a tensor of its own).
+
+def build_pixelbuffer_identity() -> bytes:
+    """output = (input + 1) - 1, shape [224, 224, 3] (ADD, SUB)."""
+    module = tf.Module()
+
+    @tf.function(input_signature=[
+        tf.TensorSpec([224, 224, 3], tf.float32, name="input")])
+    def f(x):
+        return {"output": (x + 1.0) - 1.0}
+
+    module.f = f
+    return _convert(f, module)
+
+
+def build_pixelbuffer_normalization() -> bytes:
+    """output = 2 * input - 1, shape [224, 224, 3]: [0,1] -> [-1,1]."""
+    module = tf.Module()
+
+    @tf.function(input_signature=[
+        tf.TensorSpec([224, 224, 3], tf.float32, name="input")])
+    def f(x):
+        return {"output": 2.0 * x - 1.0}
+
+    module.f = f
+    return _convert(f, module)
+
+
+def build_channel_means() -> bytes:
+    """output[c] = mean of tensor channel c over the image, [4,4,3] -> [3]."""
+    module = tf.Module()
+
+    @tf.function(input_signature=[tf.TensorSpec([4, 4, 3], tf.float32, name="input")])
+    def f(x):
+        return {"output": tf.reduce_mean(x, axis=[0, 1])}
+
+    module.f = f
+    return _convert(f, module)
+
+
+def build_gray_invert() -> bytes:
+    """output = 1 - input, shape [8, 8, 1]."""
+    module = tf.Module()
+
+    @tf.function(input_signature=[tf.TensorSpec([8, 8, 1], tf.float32, name="input")])
+    def f(x):
+        return {"output": 1.0 - x}
+
+    module.f = f
+    return _convert(f, module)
+
+
+def build_uint8_passthrough() -> bytes:
+    """uint8 [6, 4, 3] in, the same values out: uint8 -> int32 -> uint8.
+
+    The "+ 0" is folded by the converter; the two CAST ops remain, so the
+    output is a tensor of its own (tf.identity would alias the input)."""
+    module = tf.Module()
+
+    @tf.function(input_signature=[tf.TensorSpec([6, 4, 3], tf.uint8, name="input")])
+    def f(x):
+        return {"output": tf.cast(tf.cast(x, tf.int32) + 0, tf.uint8)}
+
+    module.f = f
+    return _convert(f, module)
+
+
+def build_two_image_means() -> bytes:
+    """output = [mean(left), mean(right)] over all elements, [4,4,3] x 2 -> [2]."""
+    module = tf.Module()
+
+    @tf.function(input_signature=[
+        tf.TensorSpec([4, 4, 3], tf.float32, name="left"),
+        tf.TensorSpec([4, 4, 3], tf.float32, name="right"),
+    ])
+    def f(left, right):
+        return {"output": tf.stack([tf.reduce_mean(left), tf.reduce_mean(right)])}
+
+    module.f = f
+    return _convert(f, module)
+
+
+def build_asymmetric() -> bytes:
+    """output = max(input, 0) (RELU), shape [3, 2, 3]: the identity on pixel
+    values 0...255 that the converter does not fold away."""
+    module = tf.Module()
+
+    @tf.function(input_signature=[tf.TensorSpec([3, 2, 3], tf.float32, name="input")])
+    def f(x):
+        return {"output": tf.maximum(x, 0.0)}
+
+    module.f = f
+    return _convert(f, module)
+
+
 # --------------------------------------------------------------------------
 # Bundle descriptions
 # --------------------------------------------------------------------------
@@ -302,11 +520,19 @@ class Case:
     """One inference check: model.json layer name -> value."""
     inputs: dict
     outputs: dict
-    # "exact": np.array_equal, "float": rel 1e-5, "quant": +-1 quantum after
+    # "exact": np.array_equal, "float": rel 1e-5, "close": rel 1e-5 or abs
+    # 1e-6 (normalized pixels near 0), "quant": +-1 quantum after
     # dequantization, "quant_raw": +-1 in the raw integer domain.
     compare: str = "float"
     # Pass inputs as raw bytes (string layers) and decode outputs from bytes.
     as_bytes: bool = False
+    # Image input layer name -> pixels (uint8 RGB [h, w, 3], or gray [h, w]
+    # for GRAY layers). Turned into tensor values the way TensorIO does it
+    # (image_to_tensor) and fed in addition to ``inputs``.
+    images: dict = field(default_factory=dict)
+    # Image output layer name -> the pixels expected after denormalization
+    # (tensor_to_image: RGB [h, w, 3] or gray [h, w, 1]), compared exactly.
+    images_out: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -586,7 +812,186 @@ def make_bundles() -> list[Bundle]:
                            "exact")],
                notes="casts to int8/int16/float16, x > 0 as bool, x * 0.5 as float32"),
     ]
+    bundles += make_image_bundles()
     return bundles
+
+
+def solid(h, w, rgb) -> np.ndarray:
+    """An h x w RGB image of one colour."""
+    return np.broadcast_to(np.array(rgb, np.uint8), (h, w, 3)).copy()
+
+
+def make_image_bundles() -> list[Bundle]:
+    """Bundles with image layers ("type": "image")."""
+    f32 = np.float32
+    u8 = np.uint8
+    identity = build_pixelbuffer_identity()
+    normalization = build_pixelbuffer_normalization()
+    channel_means = build_channel_means()
+    gray_invert = build_gray_invert()
+    uint8_passthrough = build_uint8_passthrough()
+    two_means = build_two_image_means()
+    asymmetric = build_asymmetric()
+
+    # 224 x 224 gradient: R = column, G = row, B = (column + row) mod 256.
+    yy, xx = np.mgrid[0:224, 0:224]
+    gradient = np.stack([xx, yy, (xx + yy) % 256], axis=-1).astype(u8)
+    red = solid(224, 224, (255, 0, 0))
+    magenta = solid(224, 224, (255, 0, 255))
+
+    rgb01 = image_layer("input", [224, 224, 3], "RGB", normalize=STANDARD_0_1)
+
+    def identity_case(pixels):
+        x = image_to_tensor(rgb01, pixels)
+        return Case({}, {"output": x}, "close", images={"input": pixels},
+                    images_out={"output": pixels})
+
+    def normalization_case(pixels):
+        x = image_to_tensor(rgb01, pixels)
+        return Case({}, {"output": (F32(2) * x - F32(1)).astype(f32)}, "close",
+                    images={"input": pixels}, images_out={"output": pixels})
+
+    # BGR with per-colour bias: tensor channel 0 is blue, so output is
+    # [mean(B) - 1, mean(G) - 10, mean(R) - 100].
+    bgr_layer = image_layer("input", [4, 4, 3], "BGR",
+                            normalize={"scale": 1,
+                                       "bias": {"r": -100, "g": -10, "b": -1}})
+    i16 = np.arange(16).reshape(4, 4)          # 4 * row + column
+    bgr_gradient = np.stack([10 * i16, 255 - 10 * i16, 5 * i16 + 3],
+                            axis=-1).astype(u8)
+
+    # 8 x 8 gray: gradient 32 * row + 4 * column (0...252) and a 0/255
+    # checkerboard (255 where row + column is odd).
+    gy, gx = np.mgrid[0:8, 0:8]
+    gray_gradient = (32 * gy + 4 * gx).astype(u8)[..., None]
+    gray_checker = (((gy + gx) % 2) * 255).astype(u8)[..., None]
+    gray_layer = image_layer("input", [8, 8, 1], "GRAY", normalize=STANDARD_0_1)
+
+    def gray_case(g):
+        x = image_to_tensor(gray_layer, g)
+        return Case({}, {"output": (F32(1) - x).astype(f32)}, "close",
+                    images={"input": g}, images_out={"output": 255 - g})
+
+    # uint8 6 x 4 (height x width): element [y, x, c] = 40y + 10x + c, i.e.
+    # flat index (4y + x) * 3 + c in row-major (h, w, c) order.
+    uy, ux, uc = np.mgrid[0:6, 0:4, 0:3]
+    uint8_pixels = (40 * uy + 10 * ux + uc).astype(u8)
+    uint8_checker = np.where(((uy + ux) % 2) == 1, 255, 0).astype(u8)
+
+    left_layer = image_layer("left", [4, 4, 3], "RGB", normalize=STANDARD_0_1)
+    right_layer = image_layer("right", [4, 4, 3], "RGB", normalize=STANDARD_0_1)
+    white4 = solid(4, 4, (255, 255, 255))
+    black4 = solid(4, 4, (0, 0, 0))
+    colour4 = solid(4, 4, (51, 102, 153))   # 0.2, 0.4, 0.6 -> mean 0.4
+
+    def two_case(left, right):
+        means = [image_to_tensor(l, px).astype(np.float64).mean()
+                 for l, px in ((left_layer, left), (right_layer, right))]
+        return Case({}, {"output": np.array(means, f32)}, "close",
+                    images={"left": left, "right": right})
+
+    # 3 x 2 (height x width), raw floats: element [y, x, c] = 100y + 10x + c,
+    # flat index (2y + x) * 3 + c.
+    ay, ax, ac = np.mgrid[0:3, 0:2, 0:3]
+    asym_pixels = (100 * ay + 10 * ax + ac).astype(u8)
+
+    return [
+        Bundle("pixelbuffer_identity_test.tiobundle",
+               model_json(
+                   name="Pixel buffer identity test",
+                   details="Outputs the input image: (x + 1) - 1 on pixels "
+                           "normalized to [0,1], denormalized from [0,1]. Made "
+                           "to test the normalization and denormalization "
+                           "functions.",
+                   id_="pixelbuffer_identity_test",
+                   inputs=[rgb01],
+                   outputs=[image_layer("output", [224, 224, 3], "RGB",
+                                        denormalize=STANDARD_0_1)]),
+               tflite=identity,
+               cases=[identity_case(red), identity_case(gradient)],
+               notes="output = (input + 1) - 1; RGB [0,1] in and out"),
+        Bundle("pixelbuffer_normalization_test.tiobundle",
+               model_json(
+                   name="Pixel buffer normalization test",
+                   details="Outputs the input image mapped from [0,1] to [-1,1] "
+                           "(2x - 1) and denormalized from [-1,1]. Made to test "
+                           "the normalization and denormalization functions.",
+                   id_="pixelbuffer_normalization_test",
+                   inputs=[rgb01],
+                   outputs=[image_layer("output", [224, 224, 3], "RGB",
+                                        denormalize=STANDARD_M1_1)]),
+               tflite=normalization,
+               cases=[normalization_case(magenta), normalization_case(gradient)],
+               notes="output = 2 * input - 1; normalize [0,1], denormalize [-1,1]"),
+        Bundle("image_bgr_bias_test.tiobundle",
+               model_json(
+                   name="Image BGR bias test",
+                   details="BGR image input with a bias per colour; outputs the "
+                           "mean of each tensor channel: [mean(B) - 1, "
+                           "mean(G) - 10, mean(R) - 100]",
+                   id_="image_bgr_bias_test",
+                   inputs=[bgr_layer],
+                   outputs=[layer("output", [3])]),
+               tflite=channel_means,
+               cases=[Case({}, {"output": np.array([49, 90, 100], f32)}, "close",
+                           images={"input": solid(4, 4, (200, 100, 50))}),
+                      Case({}, {"output": np.array([39.5, 170, -25], f32)}, "close",
+                           images={"input": bgr_gradient})],
+               notes="output = per-channel mean of the BGR tensor"),
+        Bundle("image_gray_test.tiobundle",
+               model_json(
+                   name="Image gray test",
+                   details="One-channel (GRAY) image in and out; outputs the "
+                           "inverted image, 1 - x, in [0,1]",
+                   id_="image_gray_test",
+                   inputs=[gray_layer],
+                   outputs=[image_layer("output", [8, 8, 1], "GRAY",
+                                        denormalize=STANDARD_0_1)]),
+               tflite=gray_invert,
+               cases=[gray_case(gray_gradient), gray_case(gray_checker)],
+               notes="output = 1 - input; GRAY [0,1] in and out"),
+        Bundle("image_uint8_test.tiobundle",
+               model_json(
+                   name="Image uint8 test",
+                   details="Quantized model taking raw uint8 RGB pixels "
+                           "(height 6, width 4) and returning them unchanged",
+                   id_="image_uint8_test", quantized=True,
+                   inputs=[image_layer("input", [6, 4, 3], "RGB", dtype="uint8")],
+                   outputs=[image_layer("output", [6, 4, 3], "RGB", dtype="uint8")]),
+               tflite=uint8_passthrough,
+               cases=[Case({}, {"output": uint8_pixels}, "exact",
+                           images={"input": uint8_pixels},
+                           images_out={"output": uint8_pixels}),
+                      Case({}, {"output": uint8_checker}, "exact",
+                           images={"input": uint8_checker},
+                           images_out={"output": uint8_checker})],
+               notes="output = uint8(int32(input)); raw pixels in and out"),
+        Bundle("two_images_test.tiobundle",
+               model_json(
+                   name="Two images test",
+                   details="Two RGB image inputs normalized to [0,1]; outputs "
+                           "[mean(left), mean(right)] over all elements",
+                   id_="two_images_test",
+                   inputs=[left_layer, right_layer],
+                   outputs=[layer("output", [2])]),
+               tflite=two_means,
+               cases=[two_case(white4, colour4), two_case(black4, white4),
+                      two_case(colour4, black4)],
+               notes="output = [mean(left), mean(right)]"),
+        Bundle("image_asymmetric_test.tiobundle",
+               model_json(
+                   name="Image asymmetric test",
+                   details="RGB image of height 3 and width 2 as raw 0-255 "
+                           "floats; outputs the tensor unchanged (max(x, 0)) "
+                           "as an array",
+                   id_="image_asymmetric_test",
+                   inputs=[image_layer("input", [3, 2, 3], "RGB")],
+                   outputs=[layer("output", [3, 2, 3])]),
+               tflite=asymmetric,
+               cases=[Case({}, {"output": asym_pixels.astype(f32)}, "exact",
+                           images={"input": asym_pixels})],
+               notes="output = max(input, 0) = input for pixels; raw floats"),
+    ]
 
 
 def bad_json(meta: dict) -> str:
@@ -647,6 +1052,23 @@ def raw_signature(tflite_bytes: bytes):
             [by_index_out[i] for i in sg.outputs])
 
 
+def model_ops(tflite_bytes: bytes) -> tuple[list[str], str]:
+    """(["OP(version)", ...] in execution order, min_runtime_version)."""
+    model = tfl_schema.ModelT.InitFromObj(
+        tfl_schema.Model.GetRootAsModel(tflite_bytes, 0))
+    names = {v: k for k, v in vars(tfl_schema.BuiltinOperator).items()
+             if not k.startswith("_")}
+    ops = []
+    for op in model.subgraphs[0].operators:
+        code = model.operatorCodes[op.opcodeIndex]
+        ops.append(f"{names.get(code.builtinCode, code.builtinCode)}({code.version})")
+    runtime = ""
+    for m in model.metadata or []:
+        if m.name.decode() == "min_runtime_version":
+            runtime = bytes(model.buffers[m.buffer].data).split(b"\0")[0].decode()
+    return ops, runtime
+
+
 def load_interpreter(path: Path):
     it = Interpreter(model_path=str(path))
     it.allocate_tensors()
@@ -671,6 +1093,12 @@ def compare(name, got, want, mode, quant_scale=None):
         ok = np.allclose(got.astype(np.float64), want.astype(np.float64),
                          rtol=1e-5, atol=0.0)
         check(ok, f"{name}: {got.tolist()} !~ {want.tolist()}")
+    elif mode == "close":
+        ok = np.allclose(got.astype(np.float64), want.astype(np.float64),
+                         rtol=1e-5, atol=1e-6)
+        bad = np.argwhere(~np.isclose(got.astype(np.float64),
+                                      want.astype(np.float64), rtol=1e-5, atol=1e-6))
+        check(ok, f"{name}: {len(bad)} values differ, first at {bad[:1].tolist()}")
     elif mode == "quant":
         err = np.abs(got.astype(np.float64) - want.astype(np.float64))
         check(np.all(err <= quant_scale * (1 + 1e-6)),
@@ -701,6 +1129,17 @@ def verify_model(path: Path, b: Bundle, report: dict) -> list[str]:
     raw_in, sub_in, raw_out, sub_out = raw_signature(tflite_bytes)
     report.update(sig_inputs=raw_in, subgraph_inputs=sub_in,
                   sig_outputs=raw_out, subgraph_outputs=sub_out)
+    report["ops"], report["min_runtime"] = model_ops(tflite_bytes)
+    # An output folded into an input by the converter would be the same tensor.
+    in_tensors = {d["index"] for d in sig_in.values()}
+    for n, d in sig_out.items():
+        check(d["index"] not in in_tensors,
+              f"output {n} is input tensor {d['index']} (identity folded away)")
+    check(len({d["index"] for d in sig_out.values()}) == len(sig_out),
+          "two outputs share a tensor")
+    report["tensor_indices"] = (
+        {n: int(d["index"]) for n, d in sig_in.items()},
+        {n: int(d["index"]) for n, d in sig_out.items()})
 
     json_in = [l["name"] for l in meta["inputs"]]
     json_out = [l["name"] for l in meta["outputs"]]
@@ -743,6 +1182,15 @@ def verify_model(path: Path, b: Bundle, report: dict) -> list[str]:
             if "quantize" in l or "dequantize" in l:
                 s, z = d["quantization"]
                 check(s > 0, f"{l['name']}: tensor has no quantization parameters")
+            if l["type"] == "image":
+                check(len(l["shape"]) == 3, f"{l['name']}: image shape {l['shape']}")
+                check(l.get("format") in FORMAT_COLOURS,
+                      f"{l['name']}: format {l.get('format')}")
+                channels = 1 if l["format"] == "GRAY" else 3
+                check(l["shape"][2] == channels,
+                      f"{l['name']}: {l['format']} with {l['shape'][2]} channels")
+                wrong = "denormalize" if l in meta["inputs"] else "normalize"
+                check(wrong not in l, f"{l['name']}: {wrong} on the wrong side")
             if "labels" in l:
                 labels_path = path / "assets" / l["labels"]
                 if b.kind == "labeled":
@@ -760,7 +1208,12 @@ def verify_model(path: Path, b: Bundle, report: dict) -> list[str]:
 
     for case in b.cases:
         feed = {}
-        for name, value in case.inputs.items():
+        case_inputs = dict(case.inputs)
+        for name, pixels in case.images.items():
+            l = next(x for x in meta["inputs"] if x["name"] == name)
+            check(l["type"] == "image", f"{name}: pixels for a non-image layer")
+            case_inputs[name] = image_to_tensor(l, pixels)
+        for name, value in case_inputs.items():
             d = sig_in[in_map[name]]
             l = next(x for x in meta["inputs"] if x["name"] == name)
             if "quantize" in l:
@@ -806,6 +1259,9 @@ def verify_model(path: Path, b: Bundle, report: dict) -> list[str]:
                 compare(name, got, want.astype(np.uint8), "quant_raw")
             else:
                 compare(name, got, case.outputs[name], case.compare)
+            if name in case.images_out:
+                compare(f"{name} (pixels)", tensor_to_image(l, got),
+                        np.asarray(case.images_out[name], np.uint8), "exact")
         report.setdefault("results", []).append(
             {k: np.asarray(v).tolist() for k, v in got_all.items()})
         report.setdefault("fed", []).append(
@@ -918,6 +1374,16 @@ def main(argv=None) -> int:
             print(f"  {name} {layer_name}: scale={s!r} zero_point={z}")
         for fed, res in zip(r.get("fed", []), r.get("results", [])):
             print(f"    fed {fed} -> {res}")
+
+    print("\nImage bundles (signature tensor indices; ops; min runtime):")
+    for b in bundles:
+        r = reports.get(b.dirname, {})
+        if "tensor_indices" not in r or not any(
+                l["type"] == "image" for l in b.meta["inputs"] + b.meta["outputs"]):
+            continue
+        ins, outs = r["tensor_indices"]
+        print(f"  {b.dirname}: inputs {ins} -> outputs {outs}; "
+              f"{', '.join(r['ops'])}; {r['min_runtime']}")
 
     print(f"\n{len(rows) - failures} passed, {failures} failed")
     return 1 if failures else 0

@@ -1,0 +1,102 @@
+"""Side-by-side image benchmarks, in one run on one machine (run it with `make bench-images`).
+
+1. Preprocessing: decode + orient + crop/scale + normalize a JPEG into a 224x224 float tensor, for a
+   ~1 MP and a 12 MP photo: TensorIO (Swift) against Pillow + NumPy, plain and with Pillow's draft mode.
+2. Whole classification, process start to printed result: `tensorio classify` against a Python script
+   doing the same with ai_edge_litert + Pillow + NumPy.
+
+The photos are made from Examples/photos/retina.jpg (1411x1411, the largest real photo in the packages
+we can install): scaled down to 1000x1000 (1 MP) and up to 4000x3000 (12 MP), saved as JPEG quality 90.
+Prints a table and writes the figures as JSON to the path given by --json (default
+bench-results/images.json)."""
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+from PIL import Image
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def make_photos(directory):
+    os.makedirs(directory, exist_ok=True)
+    source = os.path.join(ROOT, "Examples", "photos", "retina.jpg")
+    photos = {}
+    with Image.open(source) as image:
+        image = image.convert("RGB")
+        for name, size in (("1mp", (1000, 1000)), ("12mp", (4000, 4000))):
+            path = os.path.join(directory, f"photo-{name}.jpg")
+            if not os.path.exists(path):
+                resized = image.resize(size, Image.BICUBIC)
+                if name == "12mp":
+                    resized = resized.crop((0, 500, 4000, 3500))
+                resized.save(path, quality=90)
+            photos[name] = path
+    return photos
+
+
+def run_json_lines(command):
+    output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    return {entry["file"]: entry for entry in map(json.loads, output.splitlines())}
+
+
+def time_process(command, runs):
+    times = []
+    for _ in range(runs + 1):  # the first run warms the file cache
+        start = time.perf_counter()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times[1:])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--iterations", type=int, default=30)
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--json", default=os.path.join(ROOT, "bench-results", "images.json"))
+    args = parser.parse_args()
+
+    photos = make_photos(os.path.join(ROOT, "bench-results", "photos"))
+    swift_bench = os.path.join(ROOT, ".build", "release", "image-preprocessing-benchmark")
+    tensorio = os.path.join(ROOT, ".build", "release", "tensorio")
+    python = sys.executable
+    here = os.path.dirname(os.path.abspath(__file__))
+
+    files = [photos["1mp"], photos["12mp"]]
+    swift = run_json_lines([swift_bench, str(args.iterations), *files])
+    pillow = run_json_lines([python, os.path.join(here, "python", "preprocess_pillow.py"), str(args.iterations), *files])
+    draft = run_json_lines([python, os.path.join(here, "python", "preprocess_pillow.py"), str(args.iterations), "--draft", *files])
+
+    results = {"machine": {"platform": platform.platform(), "cpus": os.cpu_count(), "python": platform.python_version()},
+               "date": time.strftime("%Y-%m-%d"), "preprocessing": {}, "classify": {}}
+    print(f"Preprocessing a JPEG into a 224x224 float tensor (median of {args.iterations}, ms)")
+    print(f"{'photo':8} {'TensorIO':>10} {'Pillow+NumPy':>14} {'ratio':>7} {'Pillow draft':>14} {'ratio':>7}")
+    for name, path in (("1 MP", files[0]), ("12 MP", files[1])):
+        ours, theirs, theirs_draft = swift[path]["median_ms"], pillow[path]["median_ms"], draft[path]["median_ms"]
+        results["preprocessing"][name] = {"tensorio_ms": ours, "pillow_numpy_ms": theirs, "pillow_draft_numpy_ms": theirs_draft,
+                                          "speedup_vs_pillow": theirs / ours, "speedup_vs_pillow_draft": theirs_draft / ours}
+        print(f"{name:8} {ours:10.2f} {theirs:14.2f} {theirs / ours:6.1f}x {theirs_draft:14.2f} {theirs_draft / ours:6.1f}x")
+
+    print(f"\nClassifying one photo, process start to printed result (median of {args.runs} runs, ms)")
+    print(f"{'bundle':28} {'tensorio classify':>18} {'Python script':>14} {'ratio':>7}")
+    cat = os.path.join(ROOT, "Examples", "photos", "cat.jpg")
+    for bundle in ("efficientnet-lite0-float32", "efficientnet-lite0-uint8"):
+        path = os.path.join(ROOT, "Examples", f"{bundle}.tiobundle")
+        ours = time_process([tensorio, "classify", path, cat], args.runs)
+        theirs = time_process([python, os.path.join(here, "python", "classify_litert.py"), path, cat], args.runs)
+        results["classify"][bundle] = {"tensorio_ms": ours, "python_ms": theirs, "speedup": theirs / ours}
+        print(f"{bundle:28} {ours:18.1f} {theirs:14.1f} {theirs / ours:6.1f}x")
+
+    os.makedirs(os.path.dirname(args.json), exist_ok=True)
+    with open(args.json, "w") as f:
+        json.dump(results, f, indent=2)
+    print(f"\nwrote {args.json}")
+
+
+if __name__ == "__main__":
+    main()

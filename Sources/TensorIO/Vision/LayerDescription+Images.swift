@@ -1,0 +1,29 @@
+extension LayerDescription {
+    /// Writes an image into memory laid out as this image layer's tensor: oriented, fitted to the layer's
+    /// size, channels in the layer's order, normalized as the layer says — what a run does, without a model.
+    ///
+    /// - Parameters:
+    ///   - image: The image.
+    ///   - buffer: Memory for `height × width × channels` elements of `dataType`.
+    ///   - dataType: `float32`, or `uint8` for quantized models.
+    ///   - resizeMode: How the image is fitted.
+    /// - Throws: ``TensorIOError`` when this is not an image layer, the type is not float32 or uint8, or
+    ///   the buffer is too small.
+    public func writeImage(
+        _ image: PixelBuffer, into buffer: UnsafeMutableRawBufferPointer, dataType: DataType = .float32,
+        resizeMode: ImageResizeMode = .aspectFill
+    ) throws {
+        guard let volume = imageVolume else {
+            throw TensorIOError.invalidInput("\(name) is not an image layer", layer: name)
+        }
+        var binding = TensorBinding(
+            layer: self, dataType: dataType, shape: [volume.height, volume.width, volume.channels],
+            quantizer: nil, dequantizer: nil
+        )
+        binding.resizeMode = resizeMode
+        guard let base = buffer.baseAddress, buffer.count >= binding.byteCount else {
+            throw TensorIOError.invalidInput("the buffer holds \(buffer.count) bytes; the layer needs \(binding.byteCount)", layer: name)
+        }
+        try binding.writeImage(image, to: base)
+    }
+}

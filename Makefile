@@ -1,5 +1,5 @@
 # TensorIO for Swift — set-up, the main example, tests.
-#   make demo    installs what is missing, builds, and runs the number model (2 → 25)
+#   make demo    installs what is missing, builds, and classifies the cat photo with EfficientNet-Lite0
 #   make test    installs what is missing, runs every test through LiteRT, then the concurrency
 #                tests under the thread sanitizer
 SWIFT ?= swift
@@ -14,7 +14,7 @@ build: setup
 	$(SWIFT) build -c release --product tensorio
 
 demo: build
-	$(TENSORIO) run Tests/Fixtures/Bundles/1_in_1_out_number_test.tiobundle --input 2
+	$(TENSORIO) classify Examples/efficientnet-lite0-float32.tiobundle Examples/photos/cat.jpg
 
 test: test-unit test-tsan
 

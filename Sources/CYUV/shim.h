@@ -3,3 +3,4 @@
 #include <libyuv/planar_functions.h>
 #include <libyuv/rotate_argb.h>
 #include <libyuv/scale_argb.h>
+#include <libyuv/scale.h>

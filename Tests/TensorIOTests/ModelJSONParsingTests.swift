@@ -349,7 +349,7 @@ struct ModelJSONParsingTests {
     @Test("pixel format CMYK is an error")
     func pixelFormatUnknown() {
         let error = Self.openingError(Self.imageDocument(input: ["format": "CMYK"]))
-        #expect(error?.issues == [BundleIssue(path: "inputs[0].format", message: #""CMYK" is not one of "RGB", "BGR""#)])
+        #expect(error?.issues == [BundleIssue(path: "inputs[0].format", message: #""CMYK" is not one of "RGB", "BGR", "GRAY""#)])
     }
 
     @Test("image shape [224,224,3,1] is invalid", arguments: [

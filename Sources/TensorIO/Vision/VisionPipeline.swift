@@ -24,14 +24,12 @@ enum VisionPipeline {
         let swaps = image.orientation.swapsDimensions
         let scaledWidth = swaps ? plan.placed.height : plan.placed.width
         let scaledHeight = swaps ? plan.placed.width : plan.placed.height
-        var scaled = [UInt8](repeating: 0, count: scaledWidth * scaledHeight * 4)
-        source.bytes.withUnsafeBufferPointer { input in
-            scaled.withUnsafeMutableBufferPointer { out in
-                guard let base = input.baseAddress else { return }
-                let origin = base + storedY * source.bytesPerRow + storedX * 4
-                _ = ARGBScale(origin, Int32(source.bytesPerRow), Int32(storedWidth), Int32(storedHeight),
-                              out.baseAddress, Int32(scaledWidth * 4), Int32(scaledWidth), Int32(scaledHeight), kFilterBox)
-            }
+        let scaled = source.bytes.withUnsafeBufferPointer { input -> [UInt8] in
+            guard let base = input.baseAddress else { return [] }
+            return scale(
+                base + storedY * source.bytesPerRow + storedX * 4, stride: source.bytesPerRow,
+                width: storedWidth, height: storedHeight, toWidth: scaledWidth, height: scaledHeight
+            )
         }
         let upright = orient(scaled, width: scaledWidth, height: scaledHeight, orientation: image.orientation)
 
@@ -94,6 +92,70 @@ enum VisionPipeline {
                 offset: ((target.width - placedWidth) / 2, (target.height - placedHeight) / 2)
             )
         }
+    }
+
+    /// Scales BGRA pixels, colour plane by colour plane.
+    ///
+    /// libyuv's interleaved `ARGBScale` blends with weights summing to 127/128 (every filter), which darkens
+    /// every resized image by about one level in 128; its single-plane `ScalePlane` is exact. So the
+    /// channels are split, scaled one by one and merged back with an opaque alpha.
+    static func scale(
+        _ source: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, toWidth outWidth: Int, height outHeight: Int
+    ) -> [UInt8] {
+        var output = [UInt8](repeating: 255, count: outWidth * outHeight * 4)
+        if width == outWidth, height == outHeight {
+            output.withUnsafeMutableBufferPointer { out in
+                _ = ARGBCopy(source, Int32(stride), out.baseAddress, Int32(outWidth * 4), Int32(width), Int32(height))
+            }
+            return output
+        }
+        // Three planes side by side in one allocation.
+        var (planeWidth, planeHeight) = (width, height)
+        var planes = [UInt8](repeating: 0, count: width * height * 3)
+        planes.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let area = width * height
+            SplitARGBPlane(source, Int32(stride), base, Int32(width), base + area, Int32(width),
+                           base + 2 * area, Int32(width), nil, 0, Int32(width), Int32(height))
+        }
+        // libyuv's box filter (an area average) divides by multiplying with a truncated 16-bit reciprocal of
+        // the box's area: exact for small boxes, up to 9% dark for a 100×75 box. So large reductions first
+        // halve the planes (an exact 2×2 average) until each box is at most 8×8.
+        while planeWidth > 8 * outWidth || planeHeight > 8 * outHeight {
+            let nextWidth = planeWidth > 2 * outWidth ? (planeWidth + 1) / 2 : planeWidth
+            let nextHeight = planeHeight > 2 * outHeight ? (planeHeight + 1) / 2 : planeHeight
+            planes = scalePlanes(planes, width: planeWidth, height: planeHeight, toWidth: nextWidth, height: nextHeight, filter: kFilterBox)
+            (planeWidth, planeHeight) = (nextWidth, nextHeight)
+        }
+        // The box filter averages every source pixel when reducing and interpolates when enlarging.
+        let scaled = scalePlanes(planes, width: planeWidth, height: planeHeight, toWidth: outWidth, height: outHeight, filter: kFilterBox)
+        scaled.withUnsafeBufferPointer { buffer in
+            output.withUnsafeMutableBufferPointer { out in
+                guard let base = buffer.baseAddress else { return }
+                let area = outWidth * outHeight
+                MergeARGBPlane(base, Int32(outWidth), base + area, Int32(outWidth), base + 2 * area, Int32(outWidth),
+                               nil, 0, out.baseAddress, Int32(outWidth * 4), Int32(outWidth), Int32(outHeight))
+            }
+        }
+        return output
+    }
+
+    /// Scales three planes stored one after another.
+    private static func scalePlanes(
+        _ planes: [UInt8], width: Int, height: Int, toWidth outWidth: Int, height outHeight: Int, filter: FilterMode
+    ) -> [UInt8] {
+        guard width != outWidth || height != outHeight else { return planes }
+        var scaled = [UInt8](repeating: 0, count: outWidth * outHeight * 3)
+        planes.withUnsafeBufferPointer { input in
+            scaled.withUnsafeMutableBufferPointer { output in
+                guard let inBase = input.baseAddress, let outBase = output.baseAddress else { return }
+                for plane in 0..<3 {
+                    ScalePlane(inBase + plane * width * height, Int32(width), Int32(width), Int32(height),
+                               outBase + plane * outWidth * outHeight, Int32(outWidth), Int32(outWidth), Int32(outHeight), filter)
+                }
+            }
+        }
+        return scaled
     }
 
     /// Applies an orientation to a BGRA image: rotations with libyuv, mirrors as a second step.

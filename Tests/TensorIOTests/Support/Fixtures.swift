@@ -48,6 +48,13 @@ enum Fixtures {
         "quantized_uint8_test.tiobundle",
         "reordered_inputs_test.tiobundle",
         "unnamed_inputs_test.tiobundle",
+        "pixelbuffer_identity_test.tiobundle",
+        "pixelbuffer_normalization_test.tiobundle",
+        "image_bgr_bias_test.tiobundle",
+        "image_gray_test.tiobundle",
+        "image_uint8_test.tiobundle",
+        "two_images_test.tiobundle",
+        "image_asymmetric_test.tiobundle",
     ]
 
     /// The fixture bundles with a `.tiobundle`/`.tfbundle` extension that must fail to open.
@@ -255,7 +262,7 @@ extension Output {
         case .number(let scalar): return [scalar.doubleValue]
         case .tensor(let array): return array.doubles
         case .scores(let scores): return scores.scores.map(Double.init)
-        case .bytes: return nil
+        case .bytes, .image: return nil
         }
     }
 }

@@ -38,7 +38,14 @@ public final class TFLiteModel: Model, @unchecked Sendable {
             throw TensorIOError(.unsupported, "the model does not support predict (model.modes)", location: "model.modes")
         }
         let values = try InputMatching.values(for: input, layers: bundle.inputs)
-        return try lock.withLock { try loadedModel().run(values) }
+        // Images are oriented and scaled before taking the lock, so concurrent callers overlap that work;
+        // only the final copy into the tensor happens under it.
+        let prepared = zip(values, bundle.inputs).map { value, layer in
+            guard case .image(let image) = value, layer.kind == .image, let volume = layer.imageVolume else { return value }
+            let target = ImageSize(width: volume.width, height: volume.height)
+            return InputValue.image(VisionPipeline.prepare(image, target: target, mode: configuration.imageResizeMode))
+        }
+        return try lock.withLock { try loadedModel().run(prepared) }
     }
 
     public func tensorDescriptions() throws -> ModelTensors {

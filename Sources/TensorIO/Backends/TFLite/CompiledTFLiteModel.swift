@@ -110,12 +110,18 @@ final class CompiledTFLiteModel {
         if let model { api.DestroyModel(model) }
     }
 
-    /// Writes the inputs (one value per input layer, in layer order), runs, and reads every output.
-    func run(_ values: [InputValue]) throws -> Outputs {
+    /// Writes the inputs (one value per input layer, in layer order), runs, and reads every output,
+    /// measuring each step into `profile` when it is not `nil`.
+    func run(_ values: [InputValue], profile: inout RunProfile?) throws -> Outputs {
+        var mark = profile == nil ? 0 : Stopwatch.now()
         for (value, input) in zip(values, inputBindings) {
             try input.binding.write(value, to: inputSlots[input.slot].memory)
         }
         guard let compiledModel else { throw TensorIOError(.runtimeFailure, "the model is not compiled") }
+        if profile != nil {
+            profile?.inputs = Stopwatch.since(mark)
+            mark = Stopwatch.now()
+        }
         let status = inputBuffers.withUnsafeMutableBufferPointer { inputs in
             outputBuffers.withUnsafeMutableBufferPointer { outputs in
                 runtime.api.RunCompiledModel(
@@ -123,10 +129,16 @@ final class CompiledTFLiteModel {
                 )
             }
         }
+        if profile != nil {
+            profile?.invoke = Stopwatch.since(mark)
+            mark = Stopwatch.now()
+        }
         try runtime.check(status, "running the model")
-        return Outputs(outputBindings.map { output in
+        let outputs = Outputs(outputBindings.map { output in
             (output.binding.layer.name, output.binding.read(from: outputSlots[output.slot].memory))
         })
+        if profile != nil { profile?.outputs = Stopwatch.since(mark) }
+        return outputs
     }
 
     // MARK: - Loading steps

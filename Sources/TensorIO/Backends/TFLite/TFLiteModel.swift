@@ -5,7 +5,7 @@ import Foundation
 /// Layers bind to the model's signature tensors by name where the names match, the rest in `model.json`
 /// order. Loading checks every layer's element count and type against its tensor. Runs from several
 /// threads or tasks are safe: they take turns on the one compiled model.
-public final class TFLiteModel: Model, @unchecked Sendable {
+public final class TFLiteModel: ProfilingModel, @unchecked Sendable {
     public let bundle: ModelBundle
     public let configuration: ModelConfiguration
 
@@ -34,9 +34,22 @@ public final class TFLiteModel: Model, @unchecked Sendable {
     }
 
     public func run(_ input: InputValue) throws -> Outputs {
+        var profile: RunProfile?
+        return try run(input, profile: &profile)
+    }
+
+    public func runProfiled(_ input: InputValue) throws -> (outputs: Outputs, profile: RunProfile) {
+        var profile: RunProfile? = RunProfile()
+        let outputs = try run(input, profile: &profile)
+        return (outputs, profile ?? RunProfile())
+    }
+
+    /// Runs, measuring each part into `profile` when it is not `nil`.
+    private func run(_ input: InputValue, profile: inout RunProfile?) throws -> Outputs {
         guard bundle.model.modes.contains(.predict) else {
             throw TensorIOError(.unsupported, "the model does not support predict (model.modes)", location: "model.modes")
         }
+        let start = profile == nil ? 0 : Stopwatch.now()
         let values = try InputMatching.values(for: input, layers: bundle.inputs)
         // Images are oriented and scaled before taking the lock, so concurrent callers overlap that work;
         // only the final copy into the tensor happens under it.
@@ -45,7 +58,16 @@ public final class TFLiteModel: Model, @unchecked Sendable {
             let target = ImageSize(width: volume.width, height: volume.height)
             return InputValue.image(VisionPipeline.prepare(image, target: target, mode: configuration.imageResizeMode))
         }
-        return try lock.withLock { try loadedModel().run(prepared) }
+        if profile != nil {
+            profile?.preparation = Stopwatch.since(start)
+            let waitStart = Stopwatch.now()
+            lock.lock()
+            profile?.waiting = Stopwatch.since(waitStart)
+        } else {
+            lock.lock()
+        }
+        defer { lock.unlock() }
+        return try loadedModel().run(prepared, profile: &profile)
     }
 
     public func tensorDescriptions() throws -> ModelTensors {

@@ -1,0 +1,42 @@
+import Dispatch
+
+/// Where the time of one run went: TensorIO's own work around the runtime, and the runtime's invoke.
+public struct RunProfile: Sendable, Hashable {
+    /// Matching the value to the layers and preparing images (orienting, scaling), before the lock.
+    public var preparation: Duration = .zero
+    /// Waiting for other callers' runs on the same model.
+    public var waiting: Duration = .zero
+    /// Converting and writing the inputs into the tensors.
+    public var inputs: Duration = .zero
+    /// The runtime's own work: the model's invoke.
+    public var invoke: Duration = .zero
+    /// Reading the outputs into Swift values.
+    public var outputs: Duration = .zero
+
+    public init() {}
+
+    /// The whole run.
+    public var total: Duration { preparation + waiting + inputs + invoke + outputs }
+
+    /// Everything but the invoke and the waiting: what TensorIO itself added to the run.
+    public var overhead: Duration { preparation + inputs + outputs }
+}
+
+/// A model that can say where the time of a run went.
+public protocol ProfilingModel: Model {
+    /// Runs the model like ``Model/run(_:)-(InputValue)`` and measures its parts.
+    ///
+    /// - Parameter input: As for ``Model/run(_:)-(InputValue)``.
+    /// - Returns: The outputs and the time each part took.
+    /// - Throws: As ``Model/run(_:)-(InputValue)`` does.
+    func runProfiled(_ input: InputValue) throws -> (outputs: Outputs, profile: RunProfile)
+}
+
+/// A monotonic nanosecond clock cheap enough to read around every step of a run.
+enum Stopwatch {
+    @inline(__always)
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    @inline(__always)
+    static func since(_ start: UInt64) -> Duration { .nanoseconds(Int64(now() &- start)) }
+}

@@ -13,10 +13,12 @@ struct ModelOptionGroup: ParsableArguments {
     static let maximumThreads = ModelConfiguration.maximumThreadCount
 
     /// Opens the bundle and builds its model.
-    func makeModel(resizeMode: ImageResizeMode = .aspectFill) throws -> (ModelBundle, any Model) {
+    func makeModel(resizeMode: ImageResizeMode = .aspectFill, concurrentRuns: Int = 1) throws -> (ModelBundle, any Model) {
         let bundle = try ModelBundle(at: URL(fileURLWithPath: bundle))
         let model = try bundle.makeModel(
-            configuration: ModelConfiguration(threadCount: threads, imageResizeMode: resizeMode)
+            configuration: ModelConfiguration(
+                threadCount: threads, imageResizeMode: resizeMode, maximumConcurrentRuns: concurrentRuns
+            )
         )
         return (bundle, model)
     }

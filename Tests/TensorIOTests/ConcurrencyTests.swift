@@ -103,6 +103,31 @@ struct ConcurrencyTests {
         #expect(found.isEmpty, "\(found.prefix(10))")
     }
 
+    @Test("a pool of 3 compiled models shared by 8 tasks, with unload() in between")
+    func pooledModel() async throws {
+        let model = try Fixtures.model(Self.number, configuration: ModelConfiguration(maximumConcurrentRuns: 3))
+        let problems = await withTaskGroup(of: [String].self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    (0..<250).compactMap { Self.checkNumber(model, task * 1000 + $0) }
+                }
+            }
+            group.addTask {
+                for _ in 0..<20 {
+                    model.unload()
+                    await Task.yield()
+                }
+                return []
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(problems.isEmpty, "\(problems.prefix(10))")
+        #expect(try model.run(Float(4))["output"]?.scalar == 45)
+        #expect(model.isLoaded)
+        model.unload()
+        #expect(!model.isLoaded)
+    }
+
     @Test("runs interleaved with unload() and load() from other tasks")
     func runsDuringUnloadAndLoad() async throws {
         let model = try Fixtures.model(Self.number)

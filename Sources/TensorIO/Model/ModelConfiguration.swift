@@ -4,6 +4,9 @@ public struct ModelConfiguration: Sendable, Hashable {
     public var threadCount: Int
     /// How images are fitted to image layers whose size differs.
     public var imageResizeMode: ImageResizeMode
+    /// How many runs of one model may execute at the same time. Each needs its own compiled model (and
+    /// its memory); with 1, concurrent callers take turns.
+    public var maximumConcurrentRuns: Int
 
     /// The most threads a model may ask for. More is never useful, and LiteRT crashes while destroying a
     /// model when it could not create the threads it was asked for.
@@ -14,8 +17,10 @@ public struct ModelConfiguration: Sendable, Hashable {
     /// - Parameters:
     ///   - threadCount: CPU threads per run, clamped to 1…``maximumThreadCount``.
     ///   - imageResizeMode: How images are fitted to image layers (centre crop by default).
-    public init(threadCount: Int = 1, imageResizeMode: ImageResizeMode = .aspectFill) {
+    ///   - maximumConcurrentRuns: Runs that may execute at once on separate compiled models, at least 1.
+    public init(threadCount: Int = 1, imageResizeMode: ImageResizeMode = .aspectFill, maximumConcurrentRuns: Int = 1) {
         self.threadCount = min(max(1, threadCount), Self.maximumThreadCount)
         self.imageResizeMode = imageResizeMode
+        self.maximumConcurrentRuns = max(1, maximumConcurrentRuns)
     }
 }

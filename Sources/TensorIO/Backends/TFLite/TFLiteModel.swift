@@ -4,33 +4,52 @@ import Foundation
 ///
 /// Layers bind to the model's signature tensors by name where the names match, the rest in `model.json`
 /// order. Loading checks every layer's element count and type against its tensor. Runs from several
-/// threads or tasks are safe: they take turns on the one compiled model.
+/// threads or tasks are safe: LiteRT's compiled models are not, so each run takes one from a small pool —
+/// one by default, so callers take turns; up to ``ModelConfiguration/maximumConcurrentRuns`` to let runs
+/// overlap on several cores, at the memory cost of one compiled model each.
 public final class TFLiteModel: ProfilingModel, @unchecked Sendable {
     public let bundle: ModelBundle
     public let configuration: ModelConfiguration
 
-    // Guards `compiled`; LiteRT's compiled models are not thread-safe, so runs hold it too.
-    private let lock = NSLock()
-    private var compiled: CompiledTFLiteModel?
+    /// The compiled models: idle ones, and how many exist in the current generation (idle or running).
+    /// `unload()` starts a new generation; instances of older ones are dropped when their run ends.
+    private struct Pool {
+        var idle: [CompiledTFLiteModel] = []
+        var created = 0
+        var generation = 0
+    }
+
+    private let condition = NSCondition()
+    private var pool = Pool()  // guarded by `condition`
 
     /// Creates a model for a bundle; nothing is loaded until ``load()`` or the first run.
     ///
     /// - Parameters:
     ///   - bundle: A bundle whose model file is a `.tflite` file.
-    ///   - configuration: Threads and other runtime settings.
+    ///   - configuration: Threads, concurrent runs and other runtime settings.
     public init(bundle: ModelBundle, configuration: ModelConfiguration = ModelConfiguration()) {
         self.bundle = bundle
         self.configuration = configuration
     }
 
-    public var isLoaded: Bool { lock.withLock { compiled != nil } }
+    public var isLoaded: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return pool.created > 0
+    }
 
     public func load() throws {
-        try lock.withLock { _ = try loadedModel() }
+        let (instance, generation) = try acquire()
+        release(instance, generation: generation)
     }
 
     public func unload() {
-        lock.withLock { compiled = nil }
+        condition.lock()
+        let dropped = pool.idle
+        pool = Pool(generation: pool.generation + 1)
+        condition.broadcast()
+        condition.unlock()
+        _ = dropped  // freed here, outside the lock
     }
 
     public func run(_ input: InputValue) throws -> Outputs {
@@ -44,6 +63,12 @@ public final class TFLiteModel: ProfilingModel, @unchecked Sendable {
         return (outputs, profile ?? RunProfile())
     }
 
+    public func tensorDescriptions() throws -> ModelTensors {
+        let (instance, generation) = try acquire()
+        defer { release(instance, generation: generation) }
+        return instance.tensors
+    }
+
     /// Runs, measuring each part into `profile` when it is not `nil`.
     private func run(_ input: InputValue, profile: inout RunProfile?) throws -> Outputs {
         guard bundle.model.modes.contains(.predict) else {
@@ -51,34 +76,56 @@ public final class TFLiteModel: ProfilingModel, @unchecked Sendable {
         }
         let start = profile == nil ? 0 : Stopwatch.now()
         let values = try InputMatching.values(for: input, layers: bundle.inputs)
-        // Images are oriented and scaled before taking the lock, so concurrent callers overlap that work;
-        // only the final copy into the tensor happens under it.
+        // Images are oriented and scaled before taking a compiled model, so concurrent callers overlap
+        // that work; only the final copy into the tensor happens on the compiled model.
         let prepared = zip(values, bundle.inputs).map { value, layer in
             guard case .image(let image) = value, layer.kind == .image, let volume = layer.imageVolume else { return value }
             let target = ImageSize(width: volume.width, height: volume.height)
             return InputValue.image(VisionPipeline.prepare(image, target: target, mode: configuration.imageResizeMode))
         }
+        var waitStart: UInt64 = 0
         if profile != nil {
             profile?.preparation = Stopwatch.since(start)
-            let waitStart = Stopwatch.now()
-            lock.lock()
-            profile?.waiting = Stopwatch.since(waitStart)
-        } else {
-            lock.lock()
+            waitStart = Stopwatch.now()
         }
-        defer { lock.unlock() }
-        return try loadedModel().run(prepared, profile: &profile)
+        let (instance, generation) = try acquire()
+        defer { release(instance, generation: generation) }
+        if profile != nil { profile?.waiting = Stopwatch.since(waitStart) }
+        return try instance.run(prepared, profile: &profile)
     }
 
-    public func tensorDescriptions() throws -> ModelTensors {
-        try lock.withLock { try loadedModel().tensors }
+    /// An idle compiled model, a new one while the pool has room, or the next one released.
+    private func acquire() throws -> (CompiledTFLiteModel, generation: Int) {
+        condition.lock()
+        while true {
+            if let instance = pool.idle.popLast() {
+                let generation = pool.generation
+                condition.unlock()
+                return (instance, generation)
+            }
+            if pool.created < configuration.maximumConcurrentRuns {
+                pool.created += 1
+                let generation = pool.generation
+                condition.unlock()
+                // Compiling takes milliseconds: other callers keep running meanwhile.
+                do {
+                    return (try CompiledTFLiteModel(bundle: bundle, configuration: configuration), generation)
+                } catch {
+                    condition.lock()
+                    if pool.generation == generation { pool.created -= 1 }
+                    condition.signal()
+                    condition.unlock()
+                    throw error
+                }
+            }
+            condition.wait()
+        }
     }
 
-    /// Call with the lock held.
-    private func loadedModel() throws -> CompiledTFLiteModel {
-        if let compiled { return compiled }
-        let model = try CompiledTFLiteModel(bundle: bundle, configuration: configuration)
-        compiled = model
-        return model
+    private func release(_ instance: CompiledTFLiteModel, generation: Int) {
+        condition.lock()
+        if generation == pool.generation { pool.idle.append(instance) }
+        condition.signal()
+        condition.unlock()
     }
 }

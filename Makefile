@@ -40,3 +40,13 @@ bench-images: build
 
 clean:
 	rm -rf .build .build-tsan
+
+# The side-by-side comparison of issue 5, in one run: TensorIO (`tensorio bench`) against a raw LiteRT C API
+# loop (the floor) and Python's ai_edge_litert Interpreter with NumPy and with Pillow; prints the table and
+# the goals, and writes bench-results/benchmarks.json. Options: make bench BENCH_ARGS="--repeats 5".
+.PHONY: bench
+bench: build
+	$(SWIFT) build -c release --product raw-litert-benchmark
+	python3 -m venv .venv-bench
+	.venv-bench/bin/pip install --quiet -r Benchmarks/python/requirements.txt
+	.venv-bench/bin/python Benchmarks/run-benchmarks.py $(BENCH_ARGS)

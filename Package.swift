@@ -42,6 +42,12 @@ let package = Package(
             dependencies: ["TensorIO"],
             path: "Benchmarks/ImagePreprocessing"
         ),
+        // The floor for Benchmarks/run-benchmarks.py: the LiteRT C API in a bare loop, nothing of TensorIO.
+        .executableTarget(
+            name: "raw-litert-benchmark",
+            dependencies: ["CLiteRT"],
+            path: "Benchmarks/RawLiteRT"
+        ),
         .testTarget(
             name: "TensorIOTests",
             dependencies: ["TensorIO"]

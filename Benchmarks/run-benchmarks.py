@@ -1,0 +1,382 @@
+"""The side-by-side benchmark of issue 5, in one run on one machine (run it with `make bench`).
+
+For each model (EfficientNet-Lite0 float32 and uint8, the 10x+5 number model, the 2-in-2-out vectors model)
+it measures, on random inputs of the right type, one CPU thread:
+  raw       the floor: .build/release/raw-litert-benchmark, the LiteRT C API in a bare loop over
+            pre-filled buffers, timing RunCompiledModel only (Benchmarks/RawLiteRT)
+  TensorIO  .build/release/tensorio bench BUNDLE --json (`run()`: write inputs, invoke, read outputs)
+  Python    Benchmarks/python/bench_litert.py: ai_edge_litert's Interpreter with NumPy arrays (set_tensor,
+            invoke, get_tensor)
+and for the EfficientNet models, end to end from the photo (decode + preprocess + run + outputs):
+`tensorio bench --image` against Python with Pillow decoding the file each run (and, for reference, NumPy
+preprocessing of an image decoded once).
+
+The machine has few, shared cores whose speed changes from one minute to the next, so the measurements are
+interleaved: each model's measurements are repeated (--repeats, 5 by default), the raw / TensorIO pair back
+to back (alternating which goes first), and each figure is the median over the repeats of the per-repeat
+medians (p50). The goal lines also show the median of the per-repeat TensorIO/raw pairs. Then `tensorio bench` runs the number model 10,000 times for
+the RSS-growth figure.
+
+Prints the tables and the issue's goals with PASS/FAIL, writes everything (every repeat's full JSON
+included) to bench-results/benchmarks.json, and exits 0 whatever the outcome: it reports, it does not gate.
+"""
+import argparse
+import importlib.metadata
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# (key, label, bundle, is an image model)
+MODELS = [
+    ("efficientnet-lite0-float32", "EfficientNet-Lite0 float32", "Examples/efficientnet-lite0-float32.tiobundle", True),
+    ("efficientnet-lite0-uint8", "EfficientNet-Lite0 uint8", "Examples/efficientnet-lite0-uint8.tiobundle", True),
+    ("number", "number model (10x+5)", "Tests/Fixtures/Bundles/1_in_1_out_number_test.tiobundle", False),
+    ("vectors-2in-2out", "2-in-2-out vectors", "Tests/Fixtures/Bundles/2_in_2_out_vectors_test.tiobundle", False),
+]
+
+# The issue's goals.
+MAX_SLOWER_THAN_RAW_PCT = 2.0
+MAX_NUMBER_OVERHEAD_US = 5.0
+MAX_RSS_GROWTH_MB = 1.0
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def run_json(command, timeout=1800):
+    """Runs a command that prints one JSON object; returns it, with the wall time, or {"error": ...}."""
+    start = time.perf_counter()
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return {"error": f"{' '.join(command)}: {error}"}
+    if done.returncode != 0:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+        return {"error": f"{' '.join(command)} exited {done.returncode}: {' | '.join(tail)}"}
+    text = done.stdout.strip()
+    try:
+        result = json.loads(text)
+    except ValueError:
+        # Tolerate lines before or after the object.
+        try:
+            result = json.loads(text[text.index("{"):text.rindex("}") + 1])
+        except ValueError:
+            return {"error": f"{' '.join(command)} printed no JSON object: {text[:200]!r}"}
+    if not isinstance(result, dict):
+        return {"error": f"{' '.join(command)} printed JSON that is not an object"}
+    result["wall_s"] = time.perf_counter() - start
+    return result
+
+
+def median_of(results, key):
+    """The median over the repeats of one figure, or None when no repeat has it."""
+    values = [r[key] for r in results if isinstance(r.get(key), (int, float))]
+    return statistics.median(values) if values else None
+
+
+def concurrency_of(result):
+    """(1-caller runs/s, N, N-caller runs/s) from tensorio's "concurrency" object, or None."""
+    figures = result.get("concurrency")
+    if not isinstance(figures, dict):
+        return None
+    callers = {}
+    for key, value in figures.items():
+        match = re.fullmatch(r"callers_(\d+)_runs_per_s", key)
+        if match and isinstance(value, (int, float)):
+            callers[int(match.group(1))] = value
+    if 1 not in callers or len(callers) < 2:
+        return None
+    most = max(callers)
+    return callers[1], most, callers[most]
+
+
+def errors_of(results):
+    return [r["error"] for r in results if "error" in r]
+
+
+def machine():
+    info = {"platform": platform.platform(), "machine": platform.machine(), "cpus": os.cpu_count(),
+            "python": platform.python_version()}
+    try:
+        with open("/proc/cpuinfo") as f:
+            names = [line.split(":", 1)[1].strip() for line in f if line.startswith("model name")]
+        if names:
+            info["cpu"] = names[0]
+    except OSError:
+        pass
+    try:
+        version = subprocess.run(["swift", "--version"], capture_output=True, text=True, timeout=60)
+        info["swift"] = (version.stdout or version.stderr).strip().splitlines()[0]
+    except (OSError, subprocess.TimeoutExpired, IndexError):
+        pass
+    for package in ("numpy", "pillow", "ai-edge-litert"):
+        try:
+            info[package] = importlib.metadata.version(package)
+        except importlib.metadata.PackageNotFoundError:
+            pass
+    info["litert_library"] = os.environ.get("TENSORIO_LITERT_LIBRARY") or os.path.join(
+        os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share"), "tensorio", "litert-2.3.0", "libLiteRt.so")
+    return info
+
+
+def fmt(value, unit="", digits=None):
+    if value is None:
+        return "—"
+    if digits is None:
+        digits = 2 if abs(value) < 100 else 1
+    return f"{value:.{digits}f}{unit}"
+
+
+def signed(value, unit="", digits=1):
+    return "—" if value is None else f"{value:+.{digits}f}{unit}"
+
+
+def ratio(numerator, denominator):
+    return numerator / denominator if numerator is not None and denominator else None
+
+
+def table(headers, rows, align=None):
+    widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows)]
+    align = align or ["<"] + [">"] * (len(headers) - 1)
+    lines = ["  ".join(f"{str(cell):{a}{w}}" for cell, a, w in zip(row, align, widths)) for row in [headers, *rows]]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description="TensorIO against raw LiteRT and Python, side by side.")
+    parser.add_argument("--repeats", type=int, default=5, help="interleaved repeats per model (default 5)")
+    parser.add_argument("--runs", type=int, default=200, help="timed runs per measurement, EfficientNet (default 200)")
+    parser.add_argument("--small-runs", type=int, default=5000, help="timed runs per measurement, small models (default 5000)")
+    parser.add_argument("--warmup", type=int, default=20, help="warm-up runs before the timed ones (default 20)")
+    parser.add_argument("--memory-runs", type=int, default=10000, help="runs of the number model for RSS growth (default 10000)")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--image", default=os.path.join(ROOT, "Examples", "photos", "cat.jpg"))
+    parser.add_argument("--models", help="comma-separated subset of: " + ", ".join(m[0] for m in MODELS))
+    parser.add_argument("--tensorio", default=os.path.join(ROOT, ".build", "release", "tensorio"))
+    parser.add_argument("--raw", default=os.path.join(ROOT, ".build", "release", "raw-litert-benchmark"))
+    parser.add_argument("--python", default=sys.executable, help="the Python with the packages of Benchmarks/python/requirements.txt")
+    parser.add_argument("--json", default=os.path.join(ROOT, "bench-results", "benchmarks.json"))
+    args = parser.parse_args()
+    if min(args.repeats, args.runs, args.small_runs, args.memory_runs, args.threads) < 1 or args.warmup < 0:
+        parser.error("--repeats, --runs, --small-runs, --memory-runs and --threads must be at least 1, --warmup at least 0")
+
+    models = MODELS
+    if args.models:
+        wanted = [name.strip() for name in args.models.split(",") if name.strip()]
+        unknown = set(wanted) - {m[0] for m in MODELS}
+        if unknown:
+            parser.error(f"unknown models: {', '.join(sorted(unknown))}")
+        models = [m for m in MODELS if m[0] in wanted]
+    for path, hint in ((args.tensorio, "swift build -c release --product tensorio"),
+                       (args.raw, "swift build -c release --product raw-litert-benchmark")):
+        if not os.access(path, os.X_OK):
+            log(f"warning: {path} is missing (build it with `{hint}`); its figures will be missing")
+
+    bench_python = os.path.join(HERE, "python", "bench_litert.py")
+    threads = str(args.threads)
+    results = {"machine": machine(), "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
+               "command": " ".join([os.path.relpath(sys.argv[0], ROOT)] + sys.argv[1:]),
+               "settings": {"repeats": args.repeats, "runs_efficientnet": args.runs, "runs_small_models": args.small_runs,
+                            "warmup": args.warmup, "memory_runs": args.memory_runs, "threads": args.threads,
+                            "image": os.path.relpath(args.image, ROOT)},
+               "models": {}}
+
+    for key, label, bundle_path, is_image in models:
+        bundle = os.path.join(ROOT, bundle_path)
+        with open(os.path.join(bundle, "model.json")) as f:
+            model_file = os.path.join(bundle, json.load(f)["model"]["file"])
+        runs = str(args.runs if is_image else args.small_runs)
+        warmup = str(args.warmup)
+        steps = {
+            "raw": [args.raw, model_file, runs, warmup, threads],
+            "tensorio": [args.tensorio, "bench", bundle, "--json", "--runs", runs, "--warmup", warmup, "--threads", threads],
+            "python": [args.python, bench_python, bundle, "--runs", runs, "--warmup", warmup, "--threads", threads]
+            + (["--image", args.image] if is_image else []),
+        }
+        if is_image:
+            steps["tensorio_image"] = steps["tensorio"] + ["--image", args.image]
+        measured = {name: [] for name in steps}
+        others = [name for name in steps if name not in ("raw", "tensorio")]
+        for repeat in range(args.repeats):
+            # The raw / TensorIO pair runs back to back, first one then the other first, so a slow spell of
+            # the machine hits both; the other measurements follow, in a rotating order.
+            pair = ["raw", "tensorio"] if repeat % 2 == 0 else ["tensorio", "raw"]
+            shift = repeat % len(others)
+            for name in pair + others[shift:] + others[:shift]:
+                result = run_json(steps[name])
+                measured[name].append(result)
+                shown = result.get("error") or f"p50 {fmt(result.get('inference_p50_us'), ' µs')}"
+                log(f"[{label}] repeat {repeat + 1}/{args.repeats} {name}: {shown}")
+
+        raw, tio, py = measured["raw"], measured["tensorio"], measured["python"]
+        summary = {
+            "raw_p50_us": median_of(raw, "inference_p50_us"),
+            "raw_avg_us": median_of(raw, "inference_avg_us"),
+            "tensorio_p50_us": median_of(tio, "inference_p50_us"),
+            "tensorio_avg_us": median_of(tio, "inference_avg_us"),
+            "python_p50_us": median_of(py, "inference_p50_us"),
+            "python_avg_us": median_of(py, "inference_avg_us"),
+            "tensorio_overhead_avg_us": median_of(tio, "tensorio_overhead_avg_us"),
+            "invoke_avg_us": median_of(tio, "invoke_avg_us"),
+            "memory_init_mb": median_of(tio, "memory_init_mb"),
+            "memory_overall_mb": median_of(tio, "memory_overall_mb"),
+            "peak_rss_mb": median_of(tio, "peak_rss_mb"),
+            "rss_growth_mb": median_of(tio, "rss_growth_mb"),
+            "repeat_p50s_us": {name: [r.get("inference_p50_us") for r in measured[name]] for name in ("raw", "tensorio", "python")},
+        }
+        s = summary
+        s["tensorio_minus_raw_us"] = None if None in (s["tensorio_p50_us"], s["raw_p50_us"]) else s["tensorio_p50_us"] - s["raw_p50_us"]
+        slower = ratio(s["tensorio_p50_us"], s["raw_p50_us"])
+        s["tensorio_vs_raw_pct"] = None if slower is None else (slower - 1) * 100
+        s["python_over_tensorio"] = ratio(s["python_p50_us"], s["tensorio_p50_us"])
+        # The same comparison repeat by repeat (each pair ran back to back): less sensitive to the machine
+        # changing speed between repeats than the ratio of the medians.
+        pairs = [(t.get("inference_p50_us"), r.get("inference_p50_us")) for t, r in zip(tio, raw)]
+        pairs = [(t, r) for t, r in pairs if isinstance(t, (int, float)) and isinstance(r, (int, float)) and r > 0]
+        s["paired_tensorio_vs_raw_pct"] = statistics.median((t / r - 1) * 100 for t, r in pairs) if pairs else None
+        s["paired_tensorio_minus_raw_us"] = statistics.median(t - r for t, r in pairs) if pairs else None
+        throughputs = [c for c in map(concurrency_of, tio) if c]
+        if throughputs:
+            s["concurrency"] = {"callers": throughputs[0][1],
+                                "callers_1_runs_per_s": statistics.median(c[0] for c in throughputs),
+                                "callers_n_runs_per_s": statistics.median(c[2] for c in throughputs)}
+        if is_image:
+            image = measured["tensorio_image"]
+            s["tensorio_end_to_end_avg_us"] = median_of(image, "end_to_end_avg_us")
+            s["python_pillow_end_to_end_avg_us"] = median_of(py, "end_to_end_pillow_avg_us")
+            s["python_pillow_end_to_end_p50_us"] = median_of(py, "end_to_end_pillow_p50_us")
+            s["python_numpy_end_to_end_avg_us"] = median_of(py, "end_to_end_numpy_avg_us")
+            s["python_numpy_end_to_end_p50_us"] = median_of(py, "end_to_end_numpy_p50_us")
+            s["pillow_over_tensorio_end_to_end"] = ratio(s["python_pillow_end_to_end_avg_us"], s["tensorio_end_to_end_avg_us"])
+            s["python_top1"] = sorted({r.get("pillow_top1") for r in py if r.get("pillow_top1") is not None})
+        errors = [e for name in measured for e in errors_of(measured[name])]
+        results["models"][key] = {"label": label, "bundle": bundle_path, "summary": summary, "runs": measured, "errors": errors}
+
+    memory = None
+    if any(m[0] == "number" for m in models):
+        number = os.path.join(ROOT, dict((m[0], m[2]) for m in MODELS)["number"])
+        log(f"[memory] tensorio bench, number model, {args.memory_runs} runs")
+        memory = run_json([args.tensorio, "bench", number, "--json", "--runs", str(args.memory_runs),
+                           "--warmup", str(args.warmup), "--threads", threads])
+        results["memory_runs"] = memory
+
+    # Tables.
+    settings = results["settings"]
+    print(f"\nInference, median µs (p50 of {settings['runs_efficientnet']} runs for EfficientNet, {settings['runs_small_models']} "
+          f"for the small models; median of {args.repeats} interleaved repeats; {args.threads} thread; random inputs)")
+    rows = []
+    for key, entry in results["models"].items():
+        s = entry["summary"]
+        rows.append([entry["label"], fmt(s["raw_p50_us"]), fmt(s["tensorio_p50_us"]), signed(s["tensorio_vs_raw_pct"], "%"),
+                     signed(s["tensorio_minus_raw_us"], digits=2), fmt(s["python_p50_us"]),
+                     fmt(s["python_over_tensorio"], "x"), fmt(s["tensorio_overhead_avg_us"]), fmt(s["invoke_avg_us"])])
+    print(table(["model", "raw LiteRT", "TensorIO", "vs raw", "Δ µs", "Python", "Python/TensorIO",
+                 "TensorIO own (avg)", "invoke (avg)"], rows))
+    print("vs raw: how much slower TensorIO's median is than the raw C API loop's; Δ µs: TensorIO − raw (the "
+          "per-call overhead);\nPython/TensorIO > 1: TensorIO is that many times faster than Python's Interpreter + NumPy; "
+          "the last two columns split TensorIO's run (avg).")
+    for key, entry in results["models"].items():
+        for name, p50s in entry["summary"]["repeat_p50s_us"].items():
+            values = [v for v in p50s if isinstance(v, (int, float))]
+            if len(values) > 1 and (max(values) - min(values)) / statistics.median(values) > 0.05:
+                print(f"noisy: {entry['label']}, {name}: the repeats' medians ranged {fmt(min(values))}–{fmt(max(values))} µs; "
+                      "the goal lines also show the back-to-back pairs")
+
+    image_rows = []
+    for key, entry in results["models"].items():
+        s = entry["summary"]
+        if "tensorio_end_to_end_avg_us" in s:
+            image_rows.append([entry["label"], fmt(s["tensorio_end_to_end_avg_us"]), fmt(s["python_pillow_end_to_end_avg_us"]),
+                               fmt(s["pillow_over_tensorio_end_to_end"], "x"), fmt(s["python_numpy_end_to_end_avg_us"])])
+    if image_rows:
+        print(f"\nEnd to end from {settings['image']}: decode + preprocess + run + outputs (average µs, median of repeats)")
+        print(table(["model", "TensorIO", "Python + Pillow", "Pillow/TensorIO", "Python NumPy (pre-decoded)"], image_rows))
+        print("Python + Pillow decodes the file each run (open, exif_transpose, crop + resize, normalize); "
+              "the NumPy column starts from an image decoded once.")
+
+    print("\nMemory (tensorio bench, MB; median of repeats)")
+    memory_rows = []
+    for key, entry in results["models"].items():
+        s = entry["summary"]
+        memory_rows.append([entry["label"], fmt(s["memory_init_mb"]), fmt(s["memory_overall_mb"]), fmt(s["peak_rss_mb"]),
+                            fmt(s["rss_growth_mb"], digits=3)])
+    if memory and "error" not in memory:
+        memory_rows.append([f"number model, {args.memory_runs} runs", fmt(memory.get("memory_init_mb")),
+                            fmt(memory.get("memory_overall_mb")), fmt(memory.get("peak_rss_mb")),
+                            fmt(memory.get("rss_growth_mb"), digits=3)])
+    print(table(["model", "init", "overall", "peak RSS", "RSS growth"], memory_rows))
+
+    print("\nThroughput, one shared model (tensorio bench; runs/s, median of repeats)")
+    concurrency_rows = []
+    for key, entry in results["models"].items():
+        c = entry["summary"].get("concurrency")
+        if c:
+            concurrency_rows.append([entry["label"], fmt(c["callers_1_runs_per_s"], digits=0), c["callers"],
+                                     fmt(c["callers_n_runs_per_s"], digits=0),
+                                     fmt(ratio(c["callers_n_runs_per_s"], c["callers_1_runs_per_s"]), "x")])
+        else:
+            concurrency_rows.append([entry["label"], "—", "—", "—", "—"])
+    print(table(["model", "1 caller", "N", "N callers", "N / 1"], concurrency_rows))
+
+    # Goals.
+    goals = []
+
+    def goal(name, value, limit, passed, shown):
+        goals.append({"goal": name, "value": value, "limit": limit,
+                      "result": "N/A" if passed is None else ("PASS" if passed else "FAIL"), "shown": shown})
+
+    for key in ("efficientnet-lite0-float32", "efficientnet-lite0-uint8"):
+        if key in results["models"]:
+            entry = results["models"][key]
+            pct = entry["summary"]["tensorio_vs_raw_pct"]
+            paired = entry["summary"]["paired_tensorio_vs_raw_pct"]
+            goal(f"{entry['label']}: TensorIO median at most {MAX_SLOWER_THAN_RAW_PCT:g}% slower than raw LiteRT", pct,
+                 MAX_SLOWER_THAN_RAW_PCT, None if pct is None else pct <= MAX_SLOWER_THAN_RAW_PCT,
+                 f"{signed(pct, '%', 2)} (median of the per-repeat pairs: {signed(paired, '%', 2)})")
+    if "number" in results["models"]:
+        overhead = results["models"]["number"]["summary"]["tensorio_minus_raw_us"]
+        paired = results["models"]["number"]["summary"]["paired_tensorio_minus_raw_us"]
+        goal(f"number model: per-call overhead over raw LiteRT at most {MAX_NUMBER_OVERHEAD_US:g} µs", overhead,
+             MAX_NUMBER_OVERHEAD_US, None if overhead is None else overhead <= MAX_NUMBER_OVERHEAD_US,
+             f"{signed(overhead, ' µs', 2)} (median of the per-repeat pairs: {signed(paired, ' µs', 2)})")
+    if memory is not None:
+        growth = memory.get("rss_growth_mb")
+        goal(f"RSS after {args.memory_runs} runs of the number model within {MAX_RSS_GROWTH_MB:g} MB of RSS after warm-up",
+             growth, MAX_RSS_GROWTH_MB, None if growth is None else abs(growth) <= MAX_RSS_GROWTH_MB, signed(growth, " MB", 3))
+    for key, entry in results["models"].items():
+        c = entry["summary"].get("concurrency")
+        value = ratio(c["callers_n_runs_per_s"], c["callers_1_runs_per_s"]) if c else None
+        goal(f"{entry['label']}: throughput with {c['callers'] if c else 'N'} concurrent callers no worse than 1 caller",
+             value, 1.0, None if value is None else value >= 1.0, fmt(value, "x"))
+    results["goals"] = goals
+
+    print("\nGoals (issue 5)")
+    for g in goals:
+        print(f"  {g['result']:4}  {g['goal']}: {g['shown']}")
+
+    problems = [e for entry in results["models"].values() for e in entry["errors"]]
+    if memory is not None and "error" in memory:
+        problems.append(memory["error"])
+    if problems:
+        print("\nMeasurements that failed (their figures show as —):")
+        for problem in problems:
+            print(f"  {problem}")
+
+    os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+    with open(args.json, "w") as f:
+        json.dump(results, f, indent=2)
+    print(f"\nwrote {os.path.relpath(args.json, ROOT) if args.json.startswith(ROOT) else args.json}")
+
+
+if __name__ == "__main__":
+    main()

@@ -35,6 +35,9 @@ enum JPEGCodec {
             let orientation = ExifOrientation.read(from: raw) ?? .up
             let minimum = minimumSize(Int(width), Int(height), orientation)
             let (scaledWidth, scaledHeight) = scaledSize(width: Int(width), height: Int(height), minimum: minimum)
+            guard scaledWidth * scaledHeight <= PixelBuffer.maximumPixelCount else {
+                throw TensorIOError(.invalidImage, "the JPEG is too large (\(width)×\(height) pixels)")
+            }
             let isGray = colorspace == Int32(TJCS_GRAY.rawValue)
             let format: PixelBuffer.Format = isGray ? .gray : .bgra
             let pixelFormat = isGray ? TJPF_GRAY : TJPF_BGRA

@@ -22,6 +22,9 @@ enum PNGCodec {
             var header = spng_ihdr()
             try check(spng_get_ihdr(context, &header), "not a readable PNG")
             guard header.width > 0, header.height > 0 else { throw TensorIOError(.invalidImage, "the PNG has a zero size") }
+            guard Int(header.width) * Int(header.height) <= PixelBuffer.maximumPixelCount else {
+                throw TensorIOError(.invalidImage, "the PNG is too large (\(header.width)×\(header.height) pixels)")
+            }
             let isGray = header.color_type == UInt8(SPNG_COLOR_TYPE_GRAYSCALE.rawValue) && header.bit_depth <= 8
             let (format, spngFormat) = isGray ? (PixelBuffer.Format.gray, SPNG_FMT_G8) : (.rgba, SPNG_FMT_RGBA8)
             var size = 0

@@ -47,6 +47,10 @@ public struct PixelBuffer: Sendable, Hashable {
     /// The pixels, row after row, ``bytesPerRow`` bytes per row.
     public private(set) var bytes: [UInt8]
 
+    /// The most pixels a decoded image may have (256 megapixels, 1 GiB as RGBA): a damaged or hostile
+    /// header cannot make TensorIO allocate more.
+    public static let maximumPixelCount = 1 << 28
+
     /// Bytes from one row's start to the next.
     public var bytesPerRow: Int { width * format.bytesPerPixel }
 

@@ -126,6 +126,13 @@ struct ImageBadInputTests {
         #expect(error?.message.isEmpty == false)
     }
 
+    @Test("a PNG header claiming a huge image is refused before anything is allocated")
+    func hugePNG() throws {
+        let error = try Self.decodeFile("huge.png", HandMadePNG.withHeader(width: 60_000, height: 60_000))
+        #expect(error?.code == .invalidImage)
+        #expect(error?.message.contains("too large") == true, "\(String(describing: error))")
+    }
+
     @Test("the hand-made PNG is well formed: with a 1 × 1 header it is only short of pixel data")
     func handMadePNGIsValid() throws {
         // A sanity check of the zero-size test: with width and height 1 the header is accepted, and

@@ -10,6 +10,9 @@ extension TensorBinding {
         if layer.kind == .image, let image = readImage(from: source) {
             return .image(image)
         }
+        if elementCount == 1, layer.labels == nil {
+            return .number(readScalar(from: source))  // no array for a single value
+        }
         let values = readValues(from: source)
         if let labels = layer.labels, labels.count == values.count {
             return .scores(LabeledScores(unchecked: labels, scores: values.floats))
@@ -18,6 +21,31 @@ extension TensorBinding {
             return .number(values[0])
         }
         return .tensor(TensorArray(shape: shape, dataType: dequantizer == nil ? dataType : .float32, values: values))
+    }
+
+    private func readScalar(from source: UnsafeRawPointer) -> Scalar {
+        if let dequantizer, !dataType.isFloatingPoint {
+            let raw: Float = switch dataType {
+            case .uint8, .bool: Float(source.load(as: UInt8.self))
+            case .int8: Float(source.load(as: Int8.self))
+            case .int16: Float(source.load(as: Int16.self))
+            case .int32: Float(source.load(as: Int32.self))
+            case .int64: Float(source.load(as: Int64.self))
+            case .float16, .float32, .float64: 0
+            }
+            return .floatingPoint(Double(dequantizer(raw)))
+        }
+        switch dataType {
+        case .uint8: return .integer(Int64(source.load(as: UInt8.self)))
+        case .int8: return .integer(Int64(source.load(as: Int8.self)))
+        case .int16: return .integer(Int64(source.load(as: Int16.self)))
+        case .int32: return .integer(Int64(source.load(as: Int32.self)))
+        case .int64: return .integer(source.load(as: Int64.self))
+        case .float16: return .floatingPoint(Double(HalfFloat.float(from: source.load(as: UInt16.self))))
+        case .float32: return .floatingPoint(Double(source.load(as: Float.self)))
+        case .float64: return .floatingPoint(source.load(as: Double.self))
+        case .bool: return .boolean(source.load(as: UInt8.self) != 0)
+        }
     }
 
     private func readValues(from source: UnsafeRawPointer) -> NumericArray {

@@ -22,6 +22,10 @@ public final class TFLiteModel: ProfilingModel, @unchecked Sendable {
     private let condition = NSCondition()
     private var pool = Pool()  // guarded by `condition`
 
+    /// Read from the bundle once, not on every run.
+    private let predicts: Bool
+    private let hasImageInputs: Bool
+
     /// Creates a model for a bundle; nothing is loaded until ``load()`` or the first run.
     ///
     /// - Parameters:
@@ -30,6 +34,8 @@ public final class TFLiteModel: ProfilingModel, @unchecked Sendable {
     public init(bundle: ModelBundle, configuration: ModelConfiguration = ModelConfiguration()) {
         self.bundle = bundle
         self.configuration = configuration
+        predicts = bundle.model.modes.contains(.predict)
+        hasImageInputs = bundle.inputs.contains { $0.kind == .image }
     }
 
     public var isLoaded: Bool {
@@ -71,14 +77,14 @@ public final class TFLiteModel: ProfilingModel, @unchecked Sendable {
 
     /// Runs, measuring each part into `profile` when it is not `nil`.
     private func run(_ input: InputValue, profile: inout RunProfile?) throws -> Outputs {
-        guard bundle.model.modes.contains(.predict) else {
+        guard predicts else {
             throw TensorIOError(.unsupported, "the model does not support predict (model.modes)", location: "model.modes")
         }
         let start = profile == nil ? 0 : Stopwatch.now()
         let values = try InputMatching.values(for: input, layers: bundle.inputs)
         // Images are oriented and scaled before taking a compiled model, so concurrent callers overlap
         // that work; only the final copy into the tensor happens on the compiled model.
-        let prepared = zip(values, bundle.inputs).map { value, layer in
+        let prepared = !hasImageInputs ? values : zip(values, bundle.inputs).map { value, layer in
             guard case .image(let image) = value, layer.kind == .image, let volume = layer.imageVolume else { return value }
             let target = ImageSize(width: volume.width, height: volume.height)
             return InputValue.image(VisionPipeline.prepare(image, target: target, mode: configuration.imageResizeMode))

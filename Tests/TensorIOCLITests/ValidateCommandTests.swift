@@ -25,6 +25,13 @@ struct ValidateCommandTests {
         "quantized_uint8_test.tiobundle",
         "reordered_inputs_test.tiobundle",
         "unnamed_inputs_test.tiobundle",
+        "pixelbuffer_identity_test.tiobundle",
+        "pixelbuffer_normalization_test.tiobundle",
+        "image_bgr_bias_test.tiobundle",
+        "image_gray_test.tiobundle",
+        "image_uint8_test.tiobundle",
+        "two_images_test.tiobundle",
+        "image_asymmetric_test.tiobundle",
     ]
 
     /// Bundles whose library warning (swift-log, on stderr) is expected on success.

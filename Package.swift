@@ -14,6 +14,8 @@ let package = Package(
     targets: [
         // Our own declarations of the LiteRT C API and a dlopen loader: `swift build` needs no ML library.
         .target(name: "CLiteRT"),
+        // The same for the TensorFlow C API (the "tensorflow" backend), from tensorflow-cpu's wheel.
+        .target(name: "CTensorFlow"),
         // Image codecs and SIMD pixel work, from Debian's -dev packages (scripts/setup.sh installs them).
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
@@ -22,6 +24,7 @@ let package = Package(
             name: "TensorIO",
             dependencies: [
                 "CLiteRT",
+                "CTensorFlow",
                 "CTurboJPEG",
                 "CSPNG",
                 "CYUV",

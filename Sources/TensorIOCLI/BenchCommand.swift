@@ -49,9 +49,9 @@ struct BenchCommand: ParsableCommand {
         let initMicroseconds = Self.microseconds(since: start)
         let memoryInit = ProcessMemory.residentMB() - memoryStart
 
-        let imageLayer = bundle.inputs.first { $0.kind == .image }
+        let imageLayer = bundle.predictionInputs.first { $0.kind == .image }
         let imageURL = image.map { URL(fileURLWithPath: $0) }
-        if imageURL != nil, bundle.inputs.count != 1 || imageLayer == nil {
+        if imageURL != nil, bundle.predictionInputs.count != 1 || imageLayer == nil {
             throw CLIError("--image needs a model with one input, an image layer")
         }
         let targetSize = imageLayer?.imageVolume.map { ImageSize(width: $0.width, height: $0.height) }

@@ -26,11 +26,11 @@ struct InputArgument {
     /// Parses `--image [NAME=]PATH`, decoding the file at a reduced size when the layer is much smaller.
     init(image argument: String, bundle: ModelBundle, resizeMode: ImageResizeMode) throws {
         var path = argument
-        if let equals = argument.firstIndex(of: "="), bundle.inputs.index(forName: String(argument[..<equals])) != nil {
+        if let equals = argument.firstIndex(of: "="), bundle.predictionInputs.index(forName: String(argument[..<equals])) != nil {
             layerName = String(argument[..<equals])
             path = String(argument[argument.index(after: equals)...])
         }
-        let layer = layerName.flatMap { bundle.inputs[$0] } ?? (bundle.inputs.count == 1 ? bundle.inputs[0] : nil)
+        let layer = layerName.flatMap { bundle.predictionInputs[$0] } ?? (bundle.predictionInputs.count == 1 ? bundle.predictionInputs[0] : nil)
         if let layer, layer.kind != .image {
             throw CLIError("--image \(argument): input \"\(layer.name)\" is an \(layer.kind.rawValue) layer, not an image layer")
         }

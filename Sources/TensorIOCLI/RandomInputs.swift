@@ -7,7 +7,7 @@ enum RandomInputs {
     static func value(for bundle: ModelBundle) throws -> InputValue {
         var generator = SystemRandomNumberGenerator()
         var values: [String: InputValue] = [:]
-        for layer in bundle.inputs {
+        for layer in bundle.predictionInputs {
             let count = layer.elementCount
             switch layer.dataType(quantizedModel: bundle.model.isQuantized) {
             case .float16, .float32, .float64:

@@ -43,7 +43,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let (bundle, model) = try model.makeModel(resizeMode: imageOptions.resize.mode)
-        if bundle.outputs.contains(where: { $0.kind == .image }), outputDir == nil {
+        if bundle.predictionOutputs.contains(where: { $0.kind == .image }), outputDir == nil {
             throw CLIError("the model has image outputs: give --output-dir DIR to write them as PNG files")
         }
         let input = try makeInput(for: bundle)
@@ -52,7 +52,7 @@ struct RunCommand: ParsableCommand {
     }
 
     private func makeInput(for bundle: ModelBundle) throws -> InputValue {
-        let names = bundle.inputs.names
+        let names = bundle.predictionInputs.names
         let arguments = try inputs.map { try InputArgument($0, layerNames: names) }
             + images.map { try InputArgument(image: $0, bundle: bundle, resizeMode: imageOptions.resize.mode) }
         guard !arguments.isEmpty else {

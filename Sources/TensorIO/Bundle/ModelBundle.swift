@@ -36,8 +36,8 @@ public struct ModelBundle: Sendable, Hashable {
     public var outputs: LayerList
     /// Layers fed at run time besides the inputs (TensorFlow models; `placeholders` in `model.json`).
     public var placeholders: LayerList
-    /// The operations run as targets when training (`train.ops`), if any.
-    public var trainingOperations: [String]?
+    /// How the model trains (`train`), if it does.
+    public var training: TrainingDescription?
     /// The `options` entry.
     public var options: ModelOptions
 
@@ -62,9 +62,12 @@ public struct ModelBundle: Sendable, Hashable {
         self.inputs = LayerList(description.inputs)
         self.outputs = LayerList(description.outputs)
         self.placeholders = LayerList(description.placeholders)
-        self.trainingOperations = description.trainingOperations
+        self.training = description.training
         self.options = description.options
     }
+
+    /// The operations run as targets when training (`train.ops`), if any.
+    public var trainingOperations: [String]? { training?.operations }
 
     /// The model file or folder; `nil` for placeholder bundles.
     public var modelFileURL: URL? {

@@ -11,6 +11,6 @@ struct ModelJSON: Sendable {
     var inputs: [LayerDescription]
     var outputs: [LayerDescription]
     var placeholders: [LayerDescription]
-    var trainingOperations: [String]?
+    var training: TrainingDescription?
     var options: ModelOptions
 }

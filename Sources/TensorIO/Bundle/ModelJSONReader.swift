@@ -52,7 +52,7 @@ struct ModelJSONReader {
         } else if object["placholders"] != nil {
             placeholders = readLayers(object["placholders"], role: .placeholder, required: false, key: "placholders") ?? []
         }
-        let trainingOperations = readTrain(object["train"])
+        let training = readTrain(object["train"], inputs: inputs ?? [], outputs: outputs ?? [])
         let options = readOptions(object["options"])
 
         guard issues.isEmpty, let name, let details, let identifier, let version, let author, let license,
@@ -61,7 +61,7 @@ struct ModelJSONReader {
         return ModelJSON(
             name: name, details: details, identifier: identifier, version: version, author: author,
             license: license, isPlaceholder: isPlaceholder, model: model, inputs: inputs, outputs: outputs,
-            placeholders: placeholders, trainingOperations: trainingOperations, options: options
+            placeholders: placeholders, training: training, options: options
         )
     }
 
@@ -326,22 +326,39 @@ struct ModelJSONReader {
         return range
     }
 
-    private mutating func readTrain(_ value: JSONValue?) -> [String]? {
+    private mutating func readTrain(
+        _ value: JSONValue?, inputs: [LayerDescription], outputs: [LayerDescription]
+    ) -> TrainingDescription? {
         guard let value else { return nil }
         guard let object = object(value, at: "train") else { return nil }
-        checkKeys(object, allowed: ["ops"], at: "train")
-        guard let ops = object["ops"] else {
+        checkKeys(object, allowed: ["ops", "inputs", "outputs"], at: "train")
+        guard object["ops"] != nil else {
             issue("train.ops", "required")
             return nil
         }
-        guard case .array(let items) = ops else {
-            issue("train.ops", "expected an array of operation names, got \(ops.typeName)")
+        let operations = readNames(object["ops"], at: "train.ops", what: "operation name") ?? []
+        let inputNames = readNames(object["inputs"], at: "train.inputs", what: "input layer name") ?? []
+        let outputNames = readNames(object["outputs"], at: "train.outputs", what: "output layer name") ?? []
+        for (index, name) in inputNames.enumerated() where !inputs.contains(where: { $0.name == name }) {
+            issue("train.inputs[\(index)]", "\"\(name)\" is not one of the inputs")
+        }
+        for (index, name) in outputNames.enumerated() where !outputs.contains(where: { $0.name == name }) {
+            issue("train.outputs[\(index)]", "\"\(name)\" is not one of the outputs")
+        }
+        return TrainingDescription(operations: operations, trainingOnlyInputs: inputNames, trainingOnlyOutputs: outputNames)
+    }
+
+    /// An array of non-empty strings, or `nil` (with an issue) when it is something else.
+    private mutating func readNames(_ value: JSONValue?, at path: String, what: String) -> [String]? {
+        guard let value else { return nil }
+        guard case .array(let items) = value else {
+            issue(path, "expected an array of \(what)s, got \(value.typeName)")
             return nil
         }
         var names: [String] = []
         for (index, item) in items.enumerated() {
             guard case .string(let name) = item, !name.isEmpty else {
-                issue("train.ops[\(index)]", "expected an operation name, got \(item.brief)")
+                issue("\(path)[\(index)]", "expected an \(what), got \(item.brief)")
                 continue
             }
             names.append(name)

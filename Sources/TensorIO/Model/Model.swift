@@ -39,6 +39,29 @@ public protocol Model: AnyObject, Sendable {
     /// - Returns: Descriptions of the model's input and output tensors.
     /// - Throws: ``TensorIOError`` when the model cannot be loaded.
     func tensorDescriptions() throws -> ModelTensors
+
+    /// Runs the model on several items at once, one result per item.
+    ///
+    /// Backends that can feed a batch dimension (`-1` first in a layer's shape) run the items together;
+    /// others run them one after another. Either way the results are the same.
+    ///
+    /// - Parameter batch: Items keyed by input layer name.
+    /// - Returns: The outputs of each item, in item order.
+    /// - Throws: ``TensorIOError`` naming the item and layer when a value does not fit.
+    func run(_ batch: Batch) throws -> [Outputs]
+}
+
+extension Model {
+    public func run(_ batch: Batch) throws -> [Outputs] {
+        try batch.indices.map { index in
+            do {
+                return try run(.named(batch[index]))
+            } catch var error as TensorIOError {
+                error.location = ["item \(index)", error.location].compactMap { $0 }.joined(separator: ", ")
+                throw error
+            }
+        }
+    }
 }
 
 extension Model {
@@ -52,9 +75,9 @@ extension Model {
         try run(input.inputValue)
     }
 
-    /// The input layers, in `model.json` order.
-    public var inputs: LayerList { bundle.inputs }
+    /// The input layers a run takes, in `model.json` order (training-only layers left out).
+    public var inputs: LayerList { bundle.predictionInputs }
 
-    /// The output layers, in `model.json` order.
-    public var outputs: LayerList { bundle.outputs }
+    /// The output layers a run returns, in `model.json` order (training-only layers left out).
+    public var outputs: LayerList { bundle.predictionOutputs }
 }

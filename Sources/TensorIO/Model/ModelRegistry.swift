@@ -2,7 +2,7 @@ import Logging
 
 /// The backends and custom model types a bundle can name.
 ///
-/// `model.backend` picks a backend (`tflite` is built in); `model.class` picks a model type registered by
+/// `model.backend` picks a backend (`tflite` and `tensorflow` are built in); `model.class` picks a model type registered by
 /// name, which then takes precedence over the backend, as in the original.
 ///
 /// ```swift
@@ -36,6 +36,9 @@ public final class ModelRegistry: Sendable {
     public init() {
         register(backend: "tflite") { bundle, configuration in
             TFLiteModel(bundle: bundle, configuration: configuration)
+        }
+        register(backend: "tensorflow") { bundle, configuration in
+            TensorFlowModel(bundle: bundle, configuration: configuration)
         }
     }
 

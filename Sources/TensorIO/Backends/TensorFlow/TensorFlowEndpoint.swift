@@ -1,0 +1,189 @@
+import CTensorFlow
+
+/// A layer joined to the graph endpoint it feeds or fetches, checked when the model loads.
+struct TensorFlowEndpoint: @unchecked Sendable {
+    let layer: LayerDescription
+    let output: TF_Output
+    let dataType: DataType
+    /// What the graph knows of the shape (`-1` where unknown), or `nil` when not even the rank is known.
+    let staticShape: [Int]?
+    let quantizer: Quantizer?
+    let dequantizer: Dequantizer?
+    let resizeMode: ImageResizeMode
+
+    /// Resolves `layer.name` in the graph and checks its type and, where the graph knows it, its size.
+    ///
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/layerMismatch``) naming the layer.
+    init(
+        layer: LayerDescription, in session: TensorFlowSession, quantizedModel: Bool, isInput: Bool,
+        resizeMode: ImageResizeMode
+    ) throws {
+        guard let output = session.endpoint(named: layer.name) else {
+            throw TensorIOError.layerMismatch(
+                "the graph (tags \(session.tags)) has no operation named \"\(layer.name)\"; a layer's name is the graph's operation name, optionally with an output index (\"name:0\")",
+                layer: layer.name
+            )
+        }
+        let graphType = session.elementType(of: output)
+        guard let dataType = DataType(tensorFlowType: graphType) else {
+            throw TensorIOError.layerMismatch(
+                "the graph's tensor holds \(DataType.tensorFlowTypeName(graphType)) values, which TensorIO cannot read or write",
+                layer: layer.name
+            )
+        }
+        let expected = layer.dataType(quantizedModel: quantizedModel)
+        guard expected == dataType else {
+            let reason = layer.declaredDataType != nil
+                ? "its dtype is \(expected)"
+                : "model.quantized is \(quantizedModel) and no dtype is given, which means \(expected)"
+            throw TensorIOError.layerMismatch("\(reason), but the graph's tensor holds \(dataType) values", layer: layer.name)
+        }
+        let staticShape = session.staticShape(of: output)
+        // Compare sizes where the graph fixes every dimension but (perhaps) the batch.
+        if let staticShape, staticShape.dropFirst().allSatisfy({ $0 >= 0 }) {
+            let rest = staticShape.dropFirst().reduce(1, *)
+            let fits = switch staticShape.first {
+            case -1: rest == layer.elementCount
+            case let first?: first * rest == layer.elementCount || (layer.isBatched && rest == layer.elementCount)
+            case nil: layer.elementCount == 1  // a scalar
+            }
+            guard fits else {
+                throw TensorIOError.layerMismatch(
+                    "model.json's shape \(layer.shape) has \(layer.elementCount) elements per item, but the graph's tensor has shape \(staticShape)",
+                    layer: layer.name
+                )
+            }
+        }
+        var quantizer: Quantizer?
+        var dequantizer: Dequantizer?
+        if let spec = isInput ? layer.quantize : layer.dequantize {
+            guard !dataType.isFloatingPoint else {
+                throw TensorIOError.layerMismatch(
+                    "\(isInput ? "quantize" : "dequantize") is given, but the graph's tensor holds \(dataType) values, not integers",
+                    layer: layer.name
+                )
+            }
+            // TensorFlow graphs carry no per-tensor scale, so `{"from": "tensor"}` cannot be honoured.
+            quantizer = isInput ? Quantizer(spec, tensorScale: nil, zeroPoint: 0) : nil
+            dequantizer = isInput ? nil : Dequantizer(spec, tensorScale: nil, zeroPoint: 0)
+            if quantizer == nil, dequantizer == nil {
+                throw TensorIOError.layerMismatch(
+                    "\(isInput ? "quantize" : "dequantize").from is \"tensor\", but TensorFlow graphs carry no quantization parameters; give scale and bias or a standard",
+                    layer: layer.name
+                )
+            }
+        }
+        self.layer = layer
+        self.output = output
+        self.dataType = dataType
+        self.staticShape = staticShape
+        self.quantizer = quantizer
+        self.dequantizer = dequantizer
+        self.resizeMode = resizeMode
+    }
+
+    /// The shape of a tensor holding `itemCount` items for this layer.
+    ///
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidInput``) when the layer or the graph
+    ///   cannot take that many items.
+    func feedShape(itemCount: Int) throws -> [Int] {
+        var shape: [Int]
+        if let fixed = staticShape, fixed.dropFirst().allSatisfy({ $0 >= 0 }) {
+            shape = fixed
+            if fixed.first == -1 { shape[0] = itemCount }
+        } else {
+            shape = layer.isBatched ? [itemCount] + layer.shape.dropFirst() : layer.shape
+        }
+        if shape.contains(where: { $0 < 0 }) {
+            // The graph leaves inner sizes open and model.json does not fix them either.
+            throw TensorIOError.invalidInput(
+                "cannot tell the tensor's shape: the graph gives \(staticShape.map { "\($0)" } ?? "no shape") and model.json \(layer.shape)",
+                layer: layer.name
+            )
+        }
+        let total = shape.reduce(1, *)
+        guard total == itemCount * layer.elementCount else {
+            let reason = layer.isBatched
+                ? "the graph's tensor has the fixed shape \(staticShape ?? shape)"
+                : "model.json's shape \(layer.shape) has no batch dimension (a first -1)"
+            throw TensorIOError.invalidInput(
+                "\(itemCount) items cannot be fed: \(reason), which holds \(total / max(layer.elementCount, 1)) item(s)",
+                layer: layer.name
+            )
+        }
+        return shape
+    }
+
+    /// The binding that writes or reads one item of `itemShape`.
+    func itemBinding(shape itemShape: [Int]) -> TensorBinding {
+        var binding = TensorBinding(
+            layer: layer, dataType: dataType, shape: itemShape, quantizer: quantizer, dequantizer: dequantizer
+        )
+        binding.resizeMode = resizeMode
+        return binding
+    }
+
+    /// Makes the tensor fed for `values`, one value per item.
+    ///
+    /// - Throws: ``TensorIOError`` naming the layer (and the item, in a batch of several) when a value
+    ///   does not fit.
+    func makeTensor(_ values: [InputValue], runtime: TensorFlowRuntime.Handle) throws -> TensorFlowTensor {
+        let shape = try feedShape(itemCount: values.count)
+        let itemCount = layer.elementCount
+        let binding = itemBinding(shape: [itemCount])
+        let itemBytes = itemCount * dataType.byteCount
+        let tensor = try TensorFlowTensor(
+            runtime: runtime, type: dataType.tensorFlowType, shape: shape, byteCount: itemBytes * values.count
+        )
+        guard let data = tensor.data ?? (itemBytes == 0 ? UnsafeMutableRawPointer(bitPattern: 0x40) : nil) else {
+            throw TensorIOError(.runtimeFailure, "TensorFlow returned a tensor without storage", location: "layer \"\(layer.name)\"")
+        }
+        for (index, value) in values.enumerated() {
+            do {
+                try binding.write(value, to: data + index * itemBytes)
+            } catch var error as TensorIOError where values.count > 1 {
+                error.location = ["item \(index)", error.location].compactMap { $0 }.joined(separator: ", ")
+                throw error
+            }
+        }
+        return tensor
+    }
+
+    /// Reads a fetched tensor: whole, or split into `itemCount` items along its first dimension.
+    ///
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/layerMismatch``) when the tensor's type or size
+    ///   disagrees with the layer.
+    func read(_ tensor: TensorFlowTensor, splittingInto itemCount: Int?) throws -> [Output] {
+        let shape = tensor.shape
+        let total = shape.reduce(1, *)
+        guard DataType(tensorFlowType: tensor.type) == dataType else {
+            throw TensorIOError.layerMismatch(
+                "the graph returned \(DataType.tensorFlowTypeName(tensor.type)) values, not \(dataType)", layer: layer.name
+            )
+        }
+        let items = itemCount ?? 1
+        let perItem = itemCount == nil ? total : (shape.first == items ? total / max(items, 1) : -1)
+        guard perItem == layer.elementCount || (itemCount == nil && layer.isBatched && total % max(layer.elementCount, 1) == 0) else {
+            throw TensorIOError.layerMismatch(
+                "the graph returned a tensor of shape \(shape) (\(total) elements), but model.json's shape \(layer.shape) has \(layer.elementCount) elements per item",
+                layer: layer.name
+            )
+        }
+        guard let data = tensor.data else { return [] }
+        guard let itemCount else {
+            return [itemBinding(shape: shape).read(from: data)]
+        }
+        let itemShape = Array(shape.dropFirst())
+        let binding = itemBinding(shape: itemShape)
+        let itemBytes = perItem * dataType.byteCount
+        return (0..<itemCount).map { binding.read(from: data + $0 * itemBytes) }
+    }
+
+    /// What `tensorio inspect` shows.
+    var tensorDescription: TensorDescription {
+        TensorDescription(
+            name: layer.name, layerName: layer.name, typeName: dataType.rawValue,
+            shape: staticShape ?? layer.shape
+        )
+    }
+}

@@ -38,7 +38,7 @@ struct InputArgument {
         value = .image(try PixelBuffer(contentsOf: URL(fileURLWithPath: path), targetSize: target, resizeMode: resizeMode))
     }
 
-    private static func parseValue(_ text: String, argument: String) throws -> InputValue {
+    static func parseValue(_ text: String, argument: String) throws -> InputValue {
         if text.hasPrefix("@") {
             let path = String(text.dropFirst())
             let data: Data

@@ -1,10 +1,10 @@
 import ArgumentParser
 
 /// `tensorio`: validate, inspect and run Tensor/IO model bundles.
-struct TensorIOCommand: ParsableCommand {
+struct TensorIOCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tensorio",
-        abstract: "Validate, inspect and run Tensor/IO model bundles.",
-        subcommands: [ValidateCommand.self, InspectCommand.self, RunCommand.self, ClassifyCommand.self, EvalCommand.self, BenchCommand.self]
+        abstract: "Validate, inspect, run and train Tensor/IO model bundles.",
+        subcommands: [ValidateCommand.self, InspectCommand.self, RunCommand.self, ClassifyCommand.self, EvalCommand.self, BenchCommand.self, TrainCommand.self]
     )
 }

@@ -1,0 +1,101 @@
+import Foundation
+
+/// Training items from a JSON file holding an array of objects keyed by input layer name:
+/// `[{"x": [0.1, 0.2], "y": [1, 0]}, …]`.
+///
+/// Values are numbers or (nested) arrays of numbers; for an image layer, a string is the path of an
+/// image file, relative to the JSON file, read when the item is needed. A single class index for a
+/// one-hot layer becomes the one-hot vector.
+public struct JSONDataSource: BatchDataSource {
+    public let keys: [String]
+    private let items: [[String: JSONValue]]
+    private let layers: [String: LayerDescription]
+    private let folder: URL
+    private let fileName: String
+
+    /// Reads the file.
+    ///
+    /// - Parameters:
+    ///   - url: The JSON file.
+    ///   - layers: The layers the items feed (a model's inputs), used to read images and class indices.
+    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/io`` when the file cannot be read,
+    ///   ``TensorIOError/Code/invalidInput`` naming the item and key when the content is not an array of
+    ///   objects with the same keys.
+    public init(contentsOf url: URL, layers: LayerList) throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw TensorIOError(.io, "cannot read the training data \(url.path): \(error.localizedDescription)")
+        }
+        let root: JSONValue
+        do {
+            root = try JSONValue(parsing: data)
+        } catch let error as TensorIOError {
+            throw TensorIOError(.invalidInput, "\(url.lastPathComponent) is not valid JSON: \(error.message)", location: error.location)
+        }
+        guard case .array(let elements) = root else {
+            throw TensorIOError.invalidInput("\(url.lastPathComponent) must hold an array of items, not \(root.typeName)")
+        }
+        var items: [[String: JSONValue]] = []
+        items.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            guard case .object(let object) = element else {
+                throw TensorIOError.invalidInput("\(url.lastPathComponent)[\(index)] must be an object keyed by layer name, not \(element.typeName)")
+            }
+            items.append(object)
+        }
+        guard let first = items.first else {
+            throw TensorIOError.invalidInput("\(url.lastPathComponent) holds no items")
+        }
+        let keys = first.keys.sorted()
+        for (index, item) in items.enumerated() where Set(item.keys) != Set(keys) {
+            throw TensorIOError.invalidInput(
+                "\(url.lastPathComponent)[\(index)] has the keys \(item.keys.sorted()), but the first item has \(keys)"
+            )
+        }
+        self.keys = keys
+        self.items = items
+        self.layers = Dictionary(layers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.folder = url.deletingLastPathComponent()
+        self.fileName = url.lastPathComponent
+    }
+
+    public var count: Int { items.count }
+
+    /// - Throws: ``TensorIOError`` naming the item and key when a value is not numbers (or an image path
+    ///   for an image layer), or an image cannot be read.
+    public func item(at index: Int) throws -> Batch.Item {
+        guard items.indices.contains(index) else {
+            throw TensorIOError.invalidInput("item \(index) is out of range: \(fileName) has \(items.count) items")
+        }
+        var item: Batch.Item = [:]
+        for (key, value) in items[index] {
+            let location = "\(fileName)[\(index)].\(key)"
+            let layer = layers[key]
+            if case .string(let path) = value {
+                guard layer?.kind == .image else {
+                    throw TensorIOError.invalidInput("\(location): a string is only accepted as an image path for an image layer")
+                }
+                let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)
+                item[key] = .image(try PixelBuffer(contentsOf: url))
+                continue
+            }
+            var numbers: [Double] = []
+            try Self.flatten(value, into: &numbers, at: location)
+            item[key] = try TrainingValueEncoding.numbers(numbers, for: layer, at: location)
+        }
+        return item
+    }
+
+    private static func flatten(_ value: JSONValue, into numbers: inout [Double], at location: String) throws {
+        switch value {
+        case .number(let number): numbers.append(number)
+        case .bool(let flag): numbers.append(flag ? 1 : 0)
+        case .array(let elements):
+            for element in elements { try flatten(element, into: &numbers, at: location) }
+        default:
+            throw TensorIOError.invalidInput("\(location): expected numbers, got \(value.typeName)")
+        }
+    }
+}

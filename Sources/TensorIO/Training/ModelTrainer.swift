@@ -1,0 +1,134 @@
+import Foundation
+
+/// Trains a model over a data source for a number of epochs, in batches.
+///
+/// Each epoch visits every item once, in `ceil(count / batchSize)` batches (the last may be smaller).
+/// With `shuffle`, the order is drawn again at the start of every epoch — the original shuffled once
+/// per call, so every epoch saw the same batches. Training stops between batches when the task is
+/// cancelled.
+///
+/// ```swift
+/// let trainer = ModelTrainer(model: model, data: InMemoryBatchDataSource(batch), epochs: 10, batchSize: 32)
+/// let epochs = try await trainer.train { progress in
+///     if case .epoch(let epoch) = progress { print(epoch.epoch, epoch.mean("loss") ?? .nan) }
+/// }
+/// ```
+public struct ModelTrainer: Sendable {
+    /// The model to train.
+    public var model: any TrainableModel
+    /// Where the items come from.
+    public var data: any BatchDataSource
+    /// How many passes over the data.
+    public var epochs: Int
+    /// Items per training step.
+    public var batchSize: Int
+    /// Whether to visit the items in a new random order every epoch.
+    public var shuffle: Bool
+    /// Values for the model's placeholders, such as a learning rate, fed with every batch.
+    public var placeholders: [String: InputValue]
+    /// Seeds the shuffling so that a run can be repeated; `nil` draws a seed from the system.
+    public var seed: UInt64?
+
+    /// Creates a trainer.
+    ///
+    /// - Parameters:
+    ///   - model: The model to train.
+    ///   - data: The training items.
+    ///   - epochs: Passes over the data, at least 1.
+    ///   - batchSize: Items per step, at least 1.
+    ///   - shuffle: Whether to reshuffle the items every epoch.
+    ///   - placeholders: Placeholder values fed with every batch.
+    ///   - seed: A seed for repeatable shuffles.
+    public init(
+        model: any TrainableModel, data: any BatchDataSource, epochs: Int = 1, batchSize: Int = 32,
+        shuffle: Bool = true, placeholders: [String: InputValue] = [:], seed: UInt64? = nil
+    ) {
+        self.model = model
+        self.data = data
+        self.epochs = epochs
+        self.batchSize = batchSize
+        self.shuffle = shuffle
+        self.placeholders = placeholders
+        self.seed = seed
+    }
+
+    /// Trains for ``epochs`` epochs.
+    ///
+    /// - Parameter progress: Called after every batch and every epoch, on the training task.
+    /// - Returns: A summary per epoch.
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidInput``) for a count below 1 or an empty
+    ///   data source; whatever the model or the data source throws; `CancellationError` when the task is
+    ///   cancelled (the model keeps what it learnt so far).
+    @discardableResult
+    public func train(progress: (@Sendable (TrainingProgress) -> Void)? = nil) async throws -> [TrainingEpoch] {
+        guard epochs >= 1 else { throw TensorIOError.invalidInput("epochs must be at least 1, got \(epochs)") }
+        guard batchSize >= 1 else { throw TensorIOError.invalidInput("the batch size must be at least 1, got \(batchSize)") }
+        let count = data.count
+        guard count > 0 else { throw TensorIOError.invalidInput("the training data has no items") }
+
+        var generator = SplitMix64(seed: seed ?? UInt64.random(in: .min ... .max))
+        var order = Array(0..<count)
+        let batchCount = (count + batchSize - 1) / batchSize
+        var summaries: [TrainingEpoch] = []
+        let clock = ContinuousClock()
+
+        for epoch in 1...epochs {
+            let start = clock.now
+            if shuffle { order.shuffle(using: &generator) }
+            var sums: [String: Double] = [:]
+            var names: [String] = []
+            var lastOutputs = Outputs([])
+            for batchIndex in 0..<batchCount {
+                try Task.checkCancellation()
+                let indices = order[(batchIndex * batchSize)..<min(count, (batchIndex + 1) * batchSize)]
+                var batch = Batch(keys: data.keys)
+                for index in indices { try batch.append(try data.item(at: index)) }
+                let outputs = try model.train(batch, placeholders: placeholders)
+                for element in outputs {
+                    guard let value = element.value.singleNumber else { continue }
+                    if sums[element.name] == nil { names.append(element.name) }
+                    sums[element.name, default: 0] += value
+                }
+                lastOutputs = outputs
+                progress?(.batch(epoch: epoch, batch: batchIndex + 1, batchCount: batchCount, outputs: outputs))
+                await Task.yield()
+            }
+            let summary = TrainingEpoch(
+                epoch: epoch, batchCount: batchCount, itemCount: count,
+                means: names.map { ($0, sums[$0, default: 0] / Double(batchCount)) },
+                lastOutputs: lastOutputs, duration: clock.now - start
+            )
+            summaries.append(summary)
+            progress?(.epoch(summary))
+        }
+        return summaries
+    }
+}
+
+extension Output {
+    /// The value when the output holds exactly one number (a scalar, or a tensor of one element).
+    var singleNumber: Double? {
+        switch self {
+        case .number(let value): return value.doubleValue
+        case .tensor(let array) where array.values.count == 1: return array.values[0].doubleValue
+        default: return nil
+        }
+    }
+}
+
+/// A small, fast, seedable generator (Steele, Lea and Flood's SplitMix64), so shuffles can be repeated.
+struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE5_E9B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}

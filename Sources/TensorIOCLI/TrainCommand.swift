@@ -1,0 +1,149 @@
+import ArgumentParser
+import Foundation
+import TensorIO
+
+/// `tensorio train BUNDLE --data PATH --epochs N --batch-size B [--shuffle] [--export DIR] [--json]`.
+struct TrainCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "train",
+        abstract: "Train a model on labelled data and print the loss per epoch.",
+        discussion: """
+            PATH is a folder with one sub-folder of images per label, a JSON file holding an array of \
+            items keyed by input layer name ([{"x": [..], "y": [..]}, …]), or a CSV file whose columns are \
+            named after input layers (LAYER, or LAYER_0, LAYER_1, … for one element each). A single class \
+            index for a one-hot label layer becomes the one-hot vector. Prints each epoch's mean of every \
+            single-number training output; a progress bar is drawn on stderr when it is a terminal.
+            """
+    )
+
+    @OptionGroup var model: ModelOptionGroup
+
+    @Option(help: "The training data: a folder of images per label, a .json or a .csv file.")
+    var data: String
+
+    @Option(help: "Passes over the data.")
+    var epochs: Int = 1
+
+    @Option(name: .customLong("batch-size"), help: "Items per training step.")
+    var batchSize: Int = 32
+
+    @Flag(help: "Visit the items in a new random order every epoch.")
+    var shuffle = false
+
+    @Option(help: "Seed the shuffling, to repeat a run.")
+    var seed: UInt64?
+
+    @Option(name: .customLong("placeholder"), help: "A placeholder's value, NAME=VALUE (a JSON number or array); repeatable.")
+    var placeholders: [String] = []
+
+    @Option(help: "Write the trained bundle to this new folder.")
+    var export: String?
+
+    @Flag(help: "Print one JSON object: {\"epochs\": [{\"epoch\": 1, \"<output>\": <mean>, …}, …]}.")
+    var json = false
+
+    mutating func validate() throws {
+        guard epochs >= 1 else { throw ValidationError("--epochs must be at least 1") }
+        guard batchSize >= 1 else { throw ValidationError("--batch-size must be at least 1") }
+    }
+
+    func run() async throws {
+        let (bundle, built) = try model.makeModel()
+        guard let trainable = built as? any TrainableModel else {
+            throw CLIError("the \(bundle.model.backend ?? "tflite") backend cannot train \(bundle.url.lastPathComponent)")
+        }
+        guard bundle.model.modes.contains(.train) else {
+            throw CLIError("\(bundle.url.lastPathComponent) does not train: model.modes is \(bundle.model.modes.map(\.rawValue)), without \"train\"")
+        }
+        let source = try Self.dataSource(at: data, bundle: bundle)
+        var placeholderValues: [String: InputValue] = [:]
+        for argument in placeholders {
+            guard let equals = argument.firstIndex(of: "=") else {
+                throw CLIError("--placeholder \(argument): expected NAME=VALUE")
+            }
+            let name = String(argument[..<equals])
+            guard bundle.placeholders.index(forName: name) != nil else {
+                let declared = bundle.placeholders.names
+                throw CLIError("--placeholder \(argument): the model has no placeholder named \"\(name)\" (placeholders: \(declared.isEmpty ? "none" : declared.joined(separator: ", ")))")
+            }
+            placeholderValues[name] = try InputArgument.parseValue(String(argument[argument.index(after: equals)...]), argument: argument)
+        }
+
+        try RuntimeLog.capturing { try trainable.load() }
+        let trainer = ModelTrainer(
+            model: trainable, data: source, epochs: epochs, batchSize: batchSize, shuffle: shuffle,
+            placeholders: placeholderValues, seed: seed
+        )
+        let epochCount = epochs
+        let asJSON = json
+        let progress = LockedProgress()
+        let summaries = try await trainer.train { event in
+            switch event {
+            case .batch(let epoch, let batch, let batchCount, _):
+                progress.update(epoch: epoch, of: epochCount, batch: batch, batchCount: batchCount)
+            case .epoch(let summary):
+                progress.finish()
+                if !asJSON { print(Self.line(for: summary, of: epochCount)) }
+            }
+        }
+        if let export {
+            try trainable.export(to: URL(fileURLWithPath: export))
+        }
+        if json {
+            let epochs: [JSONText.Value] = summaries.map { summary in
+                .object([("epoch", .integer(Int64(summary.epoch)))] + summary.means.map { ($0.name, .double($0.value)) })
+            }
+            print(JSONText.render(.object([("epochs", .array(epochs))])))
+        } else if let export {
+            print("exported the trained bundle to \(export)")
+        }
+    }
+
+    /// The data source for PATH, chosen by what it is.
+    static func dataSource(at path: String, bundle: ModelBundle) throws -> any BatchDataSource {
+        let url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw CLIError("--data \(path): no such file or folder")
+        }
+        if isDirectory.boolValue {
+            let labels = bundle.outputs.first(where: \.isLabeled)?.labels
+            return try ImageFolderDataSource(directory: url, inputs: bundle.inputs, labels: labels)
+        }
+        switch url.pathExtension.lowercased() {
+        case "json": return try JSONDataSource(contentsOf: url, layers: bundle.inputs)
+        case "csv": return try CSVDataSource(contentsOf: url, layers: bundle.inputs)
+        default:
+            throw CLIError("--data \(path): expected a folder of images per label, a .json or a .csv file")
+        }
+    }
+
+    /// `epoch 3/20  loss 0.2145  accuracy 0.9375  (0.41 s)`.
+    static func line(for summary: TrainingEpoch, of epochs: Int) -> String {
+        let width = String(epochs).count
+        let number = String(repeating: " ", count: width - String(summary.epoch).count) + String(summary.epoch)
+        let means = summary.means.map { "\($0.name) \(String(format: "%.4f", $0.value))" }.joined(separator: "  ")
+        let seconds = Double(summary.duration.components.seconds) + Double(summary.duration.components.attoseconds) / 1e18
+        return "epoch \(number)/\(epochs)  \(means)  (\(String(format: "%.2f", seconds)) s)"
+    }
+}
+
+/// The progress bar, shared with the trainer's callback.
+private final class LockedProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var bar: ProgressBar?
+
+    func update(epoch: Int, of epochs: Int, batch: Int, batchCount: Int) {
+        lock.withLock {
+            if bar == nil { bar = ProgressBar(total: batchCount, label: "epoch \(epoch)/\(epochs)") }
+            bar?.update(batch)
+        }
+    }
+
+    func finish() {
+        lock.withLock {
+            bar?.finish()
+            bar = nil
+        }
+    }
+}

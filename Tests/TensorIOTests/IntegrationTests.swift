@@ -354,13 +354,17 @@ struct IntegrationTests {
         }
     }
 
-    @Test("a backend model.json may name but this build lacks is unsupported when making the model")
-    func unavailableBackend() throws {
+    @Test("a .tflite file in a bundle that says backend tensorflow fails to load, with TensorFlow's reason")
+    func wrongBackend() throws {
         try withFixtureCopy("1_in_1_out_number_test.tiobundle", edit: { $0[path: "model.backend"] = "tensorflow" }) { url in
             let bundle = try ModelBundle(at: url)
-            let error = #expect(throws: TensorIOError.self) { try bundle.makeModel() }
-            #expect(error?.code == .unsupported)
-            #expect(error?.location == "model.backend")
+            let model = try bundle.makeModel()
+            #expect(model is TensorFlowModel)
+            let error = #expect(throws: TensorIOError.self) { try model.run(2) }
+            #expect(error?.code == .runtimeFailure)
+            #expect(error?.location == "model.file")
+            #expect(error?.message.contains("loading the SavedModel") == true)
+            #expect(error?.runtimeMessage?.isEmpty == false)
         }
     }
 
@@ -368,7 +372,7 @@ struct IntegrationTests {
     func privateRegistry() throws {
         struct FactoryFailure: Error, Equatable {}
         let registry = ModelRegistry()
-        #expect(registry.backendNames == ["tflite"])
+        #expect(registry.backendNames == ["tensorflow", "tflite"])
         #expect(registry.modelClassNames == [])
         registry.register(backend: "tflite") { _, _ in throw FactoryFailure() }
         let bundle = try Fixtures.bundle("1_in_1_out_number_test.tiobundle")

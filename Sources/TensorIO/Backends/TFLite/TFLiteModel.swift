@@ -7,7 +7,11 @@ import Foundation
 /// threads or tasks are safe: LiteRT's compiled models are not, so each run takes one from a small pool —
 /// one by default, so callers take turns; up to ``ModelConfiguration/maximumConcurrentRuns`` to let runs
 /// overlap on several cores, at the memory cost of one compiled model each.
-public final class TFLiteModel: ProfilingModel, @unchecked Sendable {
+///
+/// A bundle whose modes include `train` holds a model in TensorFlow's on-device training format (see
+/// ``TFLiteTrainingSession``): it trains, predicts with what it learnt, and exports the weights. Its runs
+/// take turns on one compiled model, since the weights live there.
+public final class TFLiteModel: ProfilingModel, TrainableModel, @unchecked Sendable {
     public let bundle: ModelBundle
     public let configuration: ModelConfiguration
 
@@ -24,7 +28,12 @@ public final class TFLiteModel: ProfilingModel, @unchecked Sendable {
 
     /// Read from the bundle once, not on every run.
     private let predicts: Bool
+    private let trains: Bool
     private let hasImageInputs: Bool
+
+    /// For trainable models: the one session every run and training step uses.
+    private let trainingLock = NSLock()
+    private var trainingSession: TFLiteTrainingSession?  // guarded by `trainingLock`
 
     /// Creates a model for a bundle; nothing is loaded until ``load()`` or the first run.
     ///
@@ -35,21 +44,26 @@ public final class TFLiteModel: ProfilingModel, @unchecked Sendable {
         self.bundle = bundle
         self.configuration = configuration
         predicts = bundle.model.modes.contains(.predict)
-        hasImageInputs = bundle.inputs.contains { $0.kind == .image }
+        trains = bundle.model.modes.contains(.train)
+        hasImageInputs = bundle.predictionInputs.contains { $0.kind == .image }
     }
 
     public var isLoaded: Bool {
+        if trains { return trainingLock.withLock { trainingSession != nil } }
         condition.lock()
         defer { condition.unlock() }
         return pool.created > 0
     }
 
     public func load() throws {
+        if trains { return try withTrainingSession { _ in } }
         let (instance, generation) = try acquire()
         release(instance, generation: generation)
     }
 
+    /// Frees the runtime's resources. A trainable model forgets what it learnt unless it was exported.
     public func unload() {
+        if trains { trainingLock.withLock { trainingSession = nil } }
         condition.lock()
         let dropped = pool.idle
         pool = Pool(generation: pool.generation + 1)
@@ -70,6 +84,7 @@ public final class TFLiteModel: ProfilingModel, @unchecked Sendable {
     }
 
     public func tensorDescriptions() throws -> ModelTensors {
+        if trains { return try withTrainingSession { $0.tensors } }
         let (instance, generation) = try acquire()
         defer { release(instance, generation: generation) }
         return instance.tensors
@@ -81,13 +96,21 @@ public final class TFLiteModel: ProfilingModel, @unchecked Sendable {
             throw TensorIOError(.unsupported, "the model does not support predict (model.modes)", location: "model.modes")
         }
         let start = profile == nil ? 0 : Stopwatch.now()
-        let values = try InputMatching.values(for: input, layers: bundle.inputs)
+        let values = try InputMatching.values(for: input, layers: bundle.predictionInputs)
         // Images are oriented and scaled before taking a compiled model, so concurrent callers overlap
         // that work; only the final copy into the tensor happens on the compiled model.
         let prepared = !hasImageInputs ? values : zip(values, bundle.inputs).map { value, layer in
             guard case .image(let image) = value, layer.kind == .image, let volume = layer.imageVolume else { return value }
             let target = ImageSize(width: volume.width, height: volume.height)
             return InputValue.image(VisionPipeline.prepare(image, target: target, mode: configuration.imageResizeMode))
+        }
+        if trains {
+            return try withTrainingSession { session in
+                guard let predictor = session.predictor else {
+                    throw TensorIOError(.unsupported, "the model does not support predict (model.modes)", location: "model.modes")
+                }
+                return try predictor.run(prepared, profile: &profile)
+            }
         }
         var waitStart: UInt64 = 0
         if profile != nil {
@@ -98,6 +121,38 @@ public final class TFLiteModel: ProfilingModel, @unchecked Sendable {
         defer { release(instance, generation: generation) }
         if profile != nil { profile?.waiting = Stopwatch.since(waitStart) }
         return try instance.run(prepared, profile: &profile)
+    }
+
+    // MARK: - Training
+
+    public func train(_ batch: Batch, placeholders: [String: InputValue]) throws -> Outputs {
+        guard trains else {
+            throw TensorIOError(.unsupported, "the model does not support train (model.modes)", location: "model.modes")
+        }
+        return try withTrainingSession { try $0.train(batch, placeholders: placeholders) }
+    }
+
+    /// Writes a copy of the bundle with the weights learnt so far in `weights.safetensors`, which the copy
+    /// restores when it loads.
+    public func export(to directory: URL) throws {
+        guard trains else {
+            throw TensorIOError(
+                .unsupported, "the model does not train (model.modes), so it has nothing to export", location: "model.modes"
+            )
+        }
+        try withTrainingSession { session in
+            try BundleExport.write(bundle, to: directory) { staging in
+                try session.saveWeights(to: staging.appendingPathComponent(TFLiteTrainingSession.weightsFileName))
+            }
+        }
+    }
+
+    private func withTrainingSession<Result>(_ body: (TFLiteTrainingSession) throws -> Result) throws -> Result {
+        try trainingLock.withLock {
+            let session = try trainingSession ?? TFLiteTrainingSession(bundle: bundle, configuration: configuration)
+            trainingSession = session
+            return try body(session)
+        }
     }
 
     /// An idle compiled model, a new one while the pool has room, or the next one released.

@@ -1,0 +1,103 @@
+import CLiteRT
+import Foundation
+
+/// A `.tflite` file read and compiled by LiteRT for the CPU, with its signatures listed. Everything that
+/// runs a signature (``SignatureRunner``) keeps this alive, so it is destroyed last.
+///
+/// Not thread-safe: a compiled model runs one signature at a time.
+final class LiteRTModelInstance {
+    /// One signature of the model.
+    struct Signature {
+        let index: LiteRtParamIndex
+        let handle: LiteRtSignature
+        let key: String
+        let inputCount: Int
+        let outputCount: Int
+    }
+
+    let runtime: LiteRTRuntime.Handle
+    private(set) var model: LiteRtModel?
+    private(set) var compiledModel: LiteRtCompiledModel?
+    private(set) var signatures: [Signature] = []
+
+    /// Reads and compiles the bundle's model with the configured thread count.
+    ///
+    /// - Throws: ``TensorIOError`` with LiteRT's status when the file cannot be read or compiled.
+    init(bundle: ModelBundle, configuration: ModelConfiguration) throws {
+        runtime = try LiteRTRuntime.handle()
+        let api = runtime.api
+        guard let fileURL = bundle.modelFileURL else {
+            throw TensorIOError(.unsupported, "a placeholder bundle has no model to load")
+        }
+        var model: LiteRtModel?
+        try runtime.check(api.CreateModelFromFile(runtime.environment, fileURL.path, &model),
+                          "reading the model file \"\(bundle.model.file)\"")
+        self.model = model
+        guard let model else { throw TensorIOError(.runtimeFailure, "LiteRT returned no model") }
+        signatures = try Self.signatures(runtime, model)
+
+        // Compile for the CPU (XNNPack) with the configured thread count.
+        var options: LiteRtOptions?
+        try runtime.check(api.CreateOptions(&options), "creating compilation options")
+        guard let options else { throw TensorIOError(.runtimeFailure, "LiteRT returned no options") }
+        defer { api.DestroyOptions(options) }
+        try runtime.check(api.SetOptionsHardwareAccelerators(options, kLiteRtHwAcceleratorCpu), "choosing the CPU")
+        guard let payload = strdup("num_threads = \(configuration.threadCount)\n") else {
+            throw TensorIOError(.runtimeFailure, "out of memory")
+        }
+        var xnnpack: LiteRtOpaqueOptions?
+        try runtime.check(api.CreateOpaqueOptions("xnnpack", payload, { free($0) }, &xnnpack), "setting the thread count")
+        if let xnnpack {
+            try runtime.check(api.AddOpaqueOptions(options, xnnpack), "setting the thread count")
+        }
+        var compiledModel: LiteRtCompiledModel?
+        try runtime.check(api.CreateCompiledModel(runtime.environment, model, options, &compiledModel),
+                          "compiling the model")
+        self.compiledModel = compiledModel
+    }
+
+    deinit {
+        if let compiledModel { runtime.api.DestroyCompiledModel(compiledModel) }
+        if let model { runtime.api.DestroyModel(model) }
+    }
+
+    /// The signature called `key`.
+    func signature(named key: String) -> Signature? {
+        signatures.first { $0.key == key }
+    }
+
+    /// The signature predictions run: `serving_default`, else `infer` (TensorFlow's on-device training
+    /// format), else the first that is not a training signature.
+    func predictionSignature(trainingSignatures: Set<String>) throws -> Signature {
+        guard let chosen = signature(named: "serving_default") ?? signature(named: "infer")
+            ?? signatures.first(where: { !trainingSignatures.contains($0.key) })
+        else {
+            throw TensorIOError(.layerMismatch, "the model has no signature to run predictions with")
+        }
+        return chosen
+    }
+
+    private static func signatures(_ runtime: LiteRTRuntime.Handle, _ model: LiteRtModel) throws -> [Signature] {
+        let api = runtime.api
+        var count: LiteRtParamIndex = 0
+        try runtime.check(api.GetNumModelSignatures(model, &count), "reading the model's signatures")
+        guard count > 0 else { throw TensorIOError(.layerMismatch, "the model has no signature to run") }
+        var signatures: [Signature] = []
+        for index in 0..<count {
+            var handle: LiteRtSignature?
+            try runtime.check(api.GetModelSignature(model, index, &handle), "reading signature \(index)")
+            guard let handle else { continue }
+            var key: UnsafePointer<CChar>?
+            try runtime.check(api.GetSignatureKey(handle, &key), "reading signature \(index)'s name")
+            var inputs: LiteRtParamIndex = 0
+            var outputs: LiteRtParamIndex = 0
+            try runtime.check(api.GetNumSignatureInputs(handle, &inputs), "counting signature inputs")
+            try runtime.check(api.GetNumSignatureOutputs(handle, &outputs), "counting signature outputs")
+            signatures.append(Signature(
+                index: index, handle: handle, key: key.map { String(cString: $0) } ?? "",
+                inputCount: inputs, outputCount: outputs
+            ))
+        }
+        return signatures
+    }
+}

@@ -1,0 +1,125 @@
+import CLiteRT
+import Foundation
+
+/// Runs one signature of a compiled model: a buffer per input and output tensor in memory we own, made
+/// once (and again after a resize), so a run only writes inputs, invokes and reads.
+///
+/// Not thread-safe.
+final class SignatureRunner {
+    let instance: LiteRTModelInstance
+    let signature: LiteRTModelInstance.Signature
+    /// Input and output slots in the signature's order (the order `RunCompiledModel` wants).
+    private(set) var inputSlots: [TensorSlot] = []
+    private(set) var outputSlots: [TensorSlot] = []
+    private var inputBuffers: [LiteRtTensorBuffer?] = []
+    private var outputBuffers: [LiteRtTensorBuffer?] = []
+
+    init(_ instance: LiteRTModelInstance, signature: LiteRTModelInstance.Signature) throws {
+        self.instance = instance
+        self.signature = signature
+        try makeSlots(afterResize: false)
+    }
+
+    deinit {
+        // Slots own their buffers: drop them while the compiled model (held by `instance`) is alive.
+        inputBuffers = []
+        outputBuffers = []
+        inputSlots = []
+        outputSlots = []
+    }
+
+    /// The shapes of the inputs as the compiled model now has them.
+    var inputShapes: [[Int]] { inputSlots.map(\.shape) }
+
+    /// Gives inputs new shapes (a batch of another size) and remakes every buffer to fit.
+    ///
+    /// - Parameter shapes: New shapes by input index.
+    /// - Throws: ``TensorIOError`` with LiteRT's status when the model cannot take the shape.
+    func resizeInputs(_ shapes: [Int: [Int]]) throws {
+        guard let compiledModel = instance.compiledModel else { throw TensorIOError(.runtimeFailure, "the model is not compiled") }
+        let runtime = instance.runtime
+        for (index, shape) in shapes.sorted(by: { $0.key < $1.key }) where inputSlots[index].shape != shape {
+            let dims = shape.map { Int32($0) }
+            try runtime.check(
+                runtime.api.CompiledModelResizeInputTensor(compiledModel, signature.index, index, dims, dims.count),
+                "resizing input \"\(inputSlots[index].name)\" of signature \"\(signature.key)\" to \(shape)"
+            )
+        }
+        try makeSlots(afterResize: true)
+    }
+
+    /// Invokes the signature on what the input buffers hold.
+    ///
+    /// - Throws: ``TensorIOError`` with LiteRT's status.
+    func invoke() throws {
+        guard let compiledModel = instance.compiledModel else { throw TensorIOError(.runtimeFailure, "the model is not compiled") }
+        let runtime = instance.runtime
+        let status = inputBuffers.withUnsafeMutableBufferPointer { inputs in
+            outputBuffers.withUnsafeMutableBufferPointer { outputs in
+                runtime.api.RunCompiledModel(
+                    compiledModel, signature.index, inputs.count, rebound(inputs), outputs.count, rebound(outputs)
+                )
+            }
+        }
+        try runtime.check(status, signature.key == "serving_default" ? "running the model" : "running signature \"\(signature.key)\"")
+    }
+
+    private func makeSlots(afterResize: Bool) throws {
+        guard let compiledModel = instance.compiledModel else { throw TensorIOError(.runtimeFailure, "the model is not compiled") }
+        let runtime = instance.runtime
+        inputBuffers = []
+        outputBuffers = []
+        inputSlots = try (0..<signature.inputCount).map {
+            try TensorSlot(runtime, signature: signature.handle, compiledModel: compiledModel,
+                           signatureIndex: signature.index, index: $0, isInput: true)
+        }
+        // After a resize, output shapes are only known once LiteRT re-plans its allocations.
+        var outputLayouts = [LiteRtLayout](repeating: LiteRtLayout(), count: signature.outputCount)
+        if signature.outputCount > 0 {
+            try runtime.check(
+                runtime.api.GetCompiledModelOutputTensorLayouts(
+                    compiledModel, signature.index, signature.outputCount, &outputLayouts, afterResize
+                ),
+                "reading the output shapes of signature \"\(signature.key)\""
+            )
+        }
+        outputSlots = try (0..<signature.outputCount).map {
+            try TensorSlot(runtime, signature: signature.handle, compiledModel: compiledModel,
+                           signatureIndex: signature.index, index: $0, isInput: false, layout: outputLayouts[$0])
+        }
+        inputBuffers = inputSlots.map(\.buffer)
+        outputBuffers = outputSlots.map(\.buffer)
+    }
+
+    /// For each layer, the slot it binds to: the slot whose signature or tensor name equals the layer's
+    /// name, else the next unclaimed slot in order.
+    ///
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/layerMismatch``) when the counts differ.
+    static func bind(_ layers: LayerList, to slots: [TensorSlot], side: String, signature: String) throws -> [Int] {
+        guard layers.count == slots.count else {
+            throw TensorIOError(
+                .layerMismatch,
+                "model.json lists \(layers.count) \(side)s but the model's signature \"\(signature)\" has \(slots.count): "
+                    + slots.map { "\"\($0.name)\"" }.joined(separator: ", "),
+                location: "\(side)s"
+            )
+        }
+        var claimed = [Bool](repeating: false, count: slots.count)
+        var order = [Int?](repeating: nil, count: layers.count)
+        for (index, layer) in layers.enumerated() {
+            if let slot = slots.indices.first(where: { !claimed[$0] && slots[$0].name == layer.name })
+                ?? slots.indices.first(where: { !claimed[$0] && slots[$0].tensorName == layer.name })
+            {
+                claimed[slot] = true
+                order[index] = slot
+            }
+        }
+        var unclaimed = slots.indices.filter { !claimed[$0] }.makeIterator()
+        return order.map { $0 ?? unclaimed.next() ?? 0 }
+    }
+}
+
+/// Builds the `Optional<pointer>` array LiteRT's C signature takes from our optional handles.
+private func rebound(_ buffer: UnsafeMutableBufferPointer<LiteRtTensorBuffer?>) -> UnsafeMutablePointer<LiteRtTensorBuffer>? {
+    buffer.baseAddress.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: LiteRtTensorBuffer.self) }
+}

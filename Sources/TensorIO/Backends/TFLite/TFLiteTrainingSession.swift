@@ -1,0 +1,218 @@
+import CLiteRT
+import Foundation
+
+/// A TensorFlow Lite model in TensorFlow's on-device training format: one compiled model whose
+/// signatures share the weights (resource variables) — `train` (or the signature `train.ops` names)
+/// takes a step, `infer` predicts, `save` returns every weight as an output, `restore` sets them from
+/// inputs.
+///
+/// The weights learnt are written to, and read back from, ``weightsFileName`` in the bundle, in the
+/// safetensors format. Not thread-safe: ``TFLiteModel`` serializes access.
+final class TFLiteTrainingSession {
+    /// The file in a bundle that holds trained weights, restored when the model loads.
+    static let weightsFileName = "weights.safetensors"
+
+    private let bundle: ModelBundle
+    private let instance: LiteRTModelInstance
+    private let trainer: SignatureRunner
+    private let saver: SignatureRunner?
+    private let restorer: SignatureRunner?
+    /// Predictions, on the same compiled model so they see the trained weights.
+    let predictor: CompiledTFLiteModel?
+
+    /// The signatures that belong to training rather than prediction.
+    static func signatureKeys(of bundle: ModelBundle) -> Set<String> {
+        guard bundle.model.modes.contains(.train) else { return [] }
+        return Set(bundle.trainingOperations ?? []).union(["train", "save", "restore"])
+    }
+
+    /// Compiles the model, binds its signatures, and restores the bundle's trained weights if it has them.
+    ///
+    /// - Throws: ``TensorIOError`` when `train.ops` does not name exactly one signature of the model, the
+    ///   layers disagree with the signatures, or restoring fails.
+    init(bundle: ModelBundle, configuration: ModelConfiguration) throws {
+        self.bundle = bundle
+        let instance = try LiteRTModelInstance(bundle: bundle, configuration: configuration)
+        self.instance = instance
+        let operations = bundle.trainingOperations ?? []
+        guard operations.count == 1, let key = operations.first else {
+            throw TensorIOError(
+                .invalidBundle,
+                "a TensorFlow Lite model trains through one signature: train.ops must name exactly one (it names \(operations.count))",
+                location: "train.ops"
+            )
+        }
+        guard let signature = instance.signature(named: key) else {
+            throw TensorIOError(
+                .layerMismatch,
+                "the model has no signature \"\(key)\" (it has \(instance.signatures.map { "\"\($0.key)\"" }.joined(separator: ", ")))",
+                location: "train.ops[0]"
+            )
+        }
+        trainer = try SignatureRunner(instance, signature: signature)
+        saver = try instance.signature(named: "save").map { try SignatureRunner(instance, signature: $0) }
+        restorer = try instance.signature(named: "restore").map { try SignatureRunner(instance, signature: $0) }
+        if bundle.model.modes.contains(.predict) {
+            let signature = try instance.predictionSignature(trainingSignatures: Self.signatureKeys(of: bundle))
+            predictor = try CompiledTFLiteModel(
+                runner: SignatureRunner(instance, signature: signature), bundle: bundle, configuration: configuration
+            )
+        } else {
+            predictor = nil
+        }
+        // Check the training layers against the signature now rather than on the first step.
+        _ = try trainingLayers(placeholders: Set(bundle.placeholders.names))
+        _ = try SignatureRunner.bind(bundle.trainingOutputs, to: trainer.outputSlots, side: "output", signature: key)
+
+        let weights = bundle.url.appendingPathComponent(Self.weightsFileName)
+        if FileManager.default.fileExists(atPath: weights.path) {
+            try restoreWeights(from: weights)
+        }
+    }
+
+    /// What `tensorio inspect` shows: the prediction signature's tensors, else the training signature's.
+    var tensors: ModelTensors {
+        predictor?.tensors ?? ModelTensors(
+            signature: trainer.signature.key,
+            inputs: trainer.inputSlots.map { $0.description(layer: $0.name) },
+            outputs: trainer.outputSlots.map { $0.description(layer: $0.name) }
+        )
+    }
+
+    // MARK: - Training
+
+    /// Takes one training step on the batch and returns the training outputs.
+    func train(_ batch: Batch, placeholders: [String: InputValue]) throws -> Outputs {
+        let itemCount = batch.count
+        guard itemCount > 0 else { throw TensorIOError.invalidInput("the batch has no items to train on") }
+        let layers = try trainingLayers(placeholders: Set(placeholders.keys))
+        let names = bundle.inputs.names
+        let missing = names.filter { !batch.keys.contains($0) }
+        let unknown = batch.keys.filter { !names.contains($0) }
+        guard missing.isEmpty, unknown.isEmpty else {
+            throw TensorIOError.invalidInput(
+                "the batch's keys \(batch.keys) do not match the input layers \(names)"
+                    + (missing.isEmpty ? "" : ": no values for \(missing)") + (unknown.isEmpty ? "" : ": unknown \(unknown)")
+            )
+        }
+
+        // Give every batched input the batch's size (LiteRT remakes the buffers), then bind.
+        var order = try SignatureRunner.bind(layers, to: trainer.inputSlots, side: "input", signature: trainer.signature.key)
+        var shapes: [Int: [Int]] = [:]
+        for (layer, slot) in zip(layers, order) where layer.isBatched && bundle.inputs.index(forName: layer.name) != nil {
+            var shape = trainer.inputSlots[slot].shape
+            guard !shape.isEmpty else { continue }
+            shape[0] = itemCount
+            shapes[slot] = shape
+        }
+        if shapes.contains(where: { trainer.inputSlots[$0.key].shape != $0.value }) {
+            try trainer.resizeInputs(shapes)
+            order = try SignatureRunner.bind(layers, to: trainer.inputSlots, side: "input", signature: trainer.signature.key)
+        }
+
+        let quantized = bundle.model.isQuantized
+        for (layer, slotIndex) in zip(layers, order) {
+            let slot = trainer.inputSlots[slotIndex]
+            let binding = try slot.binding(for: layer, quantizedModel: quantized, isInput: true)
+            let values = bundle.inputs.index(forName: layer.name) != nil ? batch.values(forKey: layer.name) : placeholders[layer.name].map { [$0] } ?? []
+            guard slot.shape.reduce(1, *) == values.count * layer.elementCount else {
+                throw TensorIOError.invalidInput(
+                    "\(values.count) items cannot be fed: the signature's tensor \"\(slot.name)\" has shape \(slot.shape)",
+                    layer: layer.name
+                )
+            }
+            var item = TensorBinding(
+                layer: layer, dataType: binding.dataType, shape: [layer.elementCount], quantizer: binding.quantizer,
+                dequantizer: nil
+            )
+            item.resizeMode = binding.resizeMode
+            let itemBytes = item.byteCount
+            for (index, value) in values.enumerated() {
+                do {
+                    try item.write(value, to: slot.memory + index * itemBytes)
+                } catch var error as TensorIOError where values.count > 1 {
+                    error.location = ["item \(index)", error.location].compactMap { $0 }.joined(separator: ", ")
+                    throw error
+                }
+            }
+        }
+        try trainer.invoke()
+
+        let outputs = bundle.trainingOutputs
+        let outputOrder = try SignatureRunner.bind(outputs, to: trainer.outputSlots, side: "output", signature: trainer.signature.key)
+        return Outputs(try zip(outputs, outputOrder).map { layer, slotIndex in
+            let slot = trainer.outputSlots[slotIndex]
+            let binding = try slot.binding(for: layer, quantizedModel: quantized, isInput: false)
+            return (layer.name, binding.read(from: slot.memory))
+        })
+    }
+
+    /// The layers the training signature takes: every input, then the placeholders.
+    private func trainingLayers(placeholders given: Set<String>) throws -> LayerList {
+        let declared = bundle.placeholders.names
+        let unknown = given.subtracting(declared).sorted()
+        guard unknown.isEmpty else {
+            throw TensorIOError.invalidInput(
+                "no placeholder named \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")); the placeholders are \(declared.isEmpty ? "none" : declared.map { "\"\($0)\"" }.joined(separator: ", "))"
+            )
+        }
+        let missing = declared.filter { !given.contains($0) }
+        guard missing.isEmpty else {
+            throw TensorIOError.invalidInput(
+                "the training signature takes the placeholder \(missing.map { "\"\($0)\"" }.joined(separator: ", ")): give a value for it"
+            )
+        }
+        return LayerList(Array(bundle.inputs) + Array(bundle.placeholders))
+    }
+
+    // MARK: - Weights
+
+    /// Runs `save` and writes every weight it returns to `url`.
+    func saveWeights(to url: URL) throws {
+        guard let saver else {
+            throw TensorIOError(
+                .unsupported,
+                "the model has no \"save\" signature, so the weights it learnt cannot be written (signatures: \(instance.signatures.map { "\"\($0.key)\"" }.joined(separator: ", ")))",
+                location: "model.file"
+            )
+        }
+        try saver.invoke()
+        var tensors: [String: SafetensorsFile.Tensor] = [:]
+        for slot in saver.outputSlots {
+            guard let dataType = slot.dataType else {
+                throw TensorIOError(.unsupported, "the save signature's output \"\(slot.name)\" holds \(slot.typeName) values")
+            }
+            let byteCount = slot.shape.reduce(1, *) * dataType.byteCount
+            tensors[slot.name] = .init(dataType: dataType, shape: slot.shape, bytes: Data(bytes: slot.memory, count: byteCount))
+        }
+        try SafetensorsFile(tensors: tensors).write(to: url)
+    }
+
+    /// Reads weights from `url` and runs `restore` with them.
+    func restoreWeights(from url: URL) throws {
+        guard let restorer else {
+            throw TensorIOError(
+                .unsupported,
+                "the bundle holds \(Self.weightsFileName), but the model has no \"restore\" signature to load it",
+                location: "model.file"
+            )
+        }
+        let file = try SafetensorsFile(contentsOf: url)
+        for slot in restorer.inputSlots {
+            guard let tensor = file.tensors[slot.name] else {
+                throw TensorIOError(
+                    .io, "\(url.lastPathComponent) has no weight \"\(slot.name)\", which the restore signature takes (it has \(file.tensors.keys.sorted()))"
+                )
+            }
+            guard tensor.dataType == slot.dataType, tensor.bytes.count == slot.shape.reduce(1, *) * tensor.dataType.byteCount else {
+                throw TensorIOError(
+                    .io, "\(url.lastPathComponent): weight \"\(slot.name)\" is \(tensor.dataType) \(tensor.shape), but the restore signature takes \(slot.typeName) \(slot.shape)"
+                )
+            }
+            tensor.bytes.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress { slot.memory.copyMemory(from: base, byteCount: bytes.count) }
+            }
+        }
+        try restorer.invoke()
+    }
+}

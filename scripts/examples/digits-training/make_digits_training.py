@@ -31,7 +31,10 @@ other and the PNGs round-trip; each bundle, reloaded from disk, trains for
 20 epochs (batch 32, reshuffled every epoch, seeded) to >= 95 % (TensorFlow)
 / >= 90 % (TFLite) held-out accuracy; a checkpoint written through the
 saver_def (TensorFlow) or through the save/restore signatures (TFLite) gives
-back the same predictions in a fresh session / interpreter.
+back the same predictions in a fresh session / interpreter.  The TFLite
+bundle is run twice: with the classic ``Interpreter`` signature runners and
+with LiteRT's ``CompiledModel`` API (what TensorIO's libLiteRt.so binding
+uses); both must give the same first-batch losses.
 
 Usage (from the repository root)::
 

@@ -76,7 +76,7 @@ def layer(name, shape, dtype=None):
 
 def model_json(*, name, details, id_, inputs, outputs, modes=("predict",),
                placeholders=None, placeholders_key="placeholders",
-               train_ops=None):
+               train_ops=None, train_inputs=None, train_outputs=None):
     d = {
         "name": name,
         "details": details,
@@ -93,6 +93,11 @@ def model_json(*, name, details, id_, inputs, outputs, modes=("predict",),
         d[placeholders_key] = placeholders
     if train_ops is not None:
         d["train"] = {"ops": list(train_ops)}
+        # Layers only training feeds and fetches; prediction leaves them out.
+        if train_inputs:
+            d["train"]["inputs"] = list(train_inputs)
+        if train_outputs:
+            d["train"]["outputs"] = list(train_outputs)
     return d
 
 
@@ -264,7 +269,7 @@ def trainable_bundle(ident, placeholders_key):
             outputs=[layer("loss", [1]), layer("prediction", [-1, 1])],
             placeholders=[layer("learning_rate", [1])],
             placeholders_key=placeholders_key,
-            train_ops=["train"]),
+            train_ops=["train"], train_inputs=["y"], train_outputs=["loss"]),
         [Case({"x": np.array([[2.0], [-1.0]], np.float32)},
               {"prediction": [[0.0], [0.0]]})],
         trainable=True)

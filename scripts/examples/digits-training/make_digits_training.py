@@ -272,7 +272,8 @@ def tf_model_json(bundle, image_input):
             {"name": "accuracy", "type": "array", "shape": [1]},
         ],
         "placeholders": [{"name": "learning_rate", "type": "array", "shape": [1]}],
-        "train": {"ops": ["train"]},
+        # The label is fed and the loss and accuracy fetched only when training.
+        "train": {"ops": ["train"], "inputs": [LABEL], "outputs": ["loss", "accuracy"]},
     }
 
 
@@ -492,7 +493,8 @@ def tflite_model_json():
         "outputs": [{"name": "probabilities", "type": "array", "shape": [-1, 10],
                      "labels": "labels.txt"},
                     {"name": "loss", "type": "array", "shape": [1]}],
-        "train": {"ops": ["train"]},
+        # "train" names the training signature; the label and loss belong to it alone.
+        "train": {"ops": ["train"], "inputs": [LABEL], "outputs": ["loss"]},
     }
 
 

@@ -1,0 +1,296 @@
+import Foundation
+import Testing
+@testable import TensorIO
+
+/// The bundles in `Tests/Fixtures/TensorFlowBundles` (see its README for how they were made and the
+/// numbers asserted here).
+enum TensorFlowFixtures {
+    static let directory: URL = Fixtures.bundlesDirectory
+        .deletingLastPathComponent()
+        .appendingPathComponent("TensorFlowBundles")
+
+    static func url(_ name: String) -> URL {
+        directory.appendingPathComponent("\(name).tiobundle")
+    }
+
+    static func model(_ name: String) throws -> any Model {
+        try ModelBundle(at: url(name)).makeModel()
+    }
+
+    static func trainable(_ name: String) throws -> TensorFlowModel {
+        try #require(try model(name) as? TensorFlowModel)
+    }
+}
+
+/// The original's TensorFlow integration tests, ported, through the real TensorFlow C API.
+@Suite("TensorFlow backend")
+struct TensorFlowIntegrationTests {
+    // MARK: - Prediction
+
+    @Test("number model 2 → 25, as a number, bytes, an array or a dictionary; float32, int32 and int64",
+          arguments: ["tf_1_in_1_out_number_test", "tf_1_in_1_out_number_int32_test", "tf_1_in_1_out_number_int64_test"])
+    func number(_ name: String) throws {
+        let model = try TensorFlowFixtures.model(name)
+        #expect(model is TensorFlowModel)
+        for input: any ModelInput in [2, [2], ["input": 2] as [String: Int]] {
+            #expect(try model.run(input)["output"]?.scalar == 25)
+        }
+        #expect(try model.run(-3)["output"]?.scalar == -25)
+        let bytes: Data = switch name {
+        case "tf_1_in_1_out_number_int32_test": withUnsafeBytes(of: Int32(2).littleEndian) { Data($0) }
+        case "tf_1_in_1_out_number_int64_test": withUnsafeBytes(of: Int64(2).littleEndian) { Data($0) }
+        default: withUnsafeBytes(of: Float(2).bitPattern.littleEndian) { Data($0) }
+        }
+        #expect(try model.run(bytes)["output"]?.scalar == 25)
+        // Integer models answer with integers.
+        if name.contains("int") {
+            #expect(try model.run(2)["output"] == .number(.integer(25)))
+        }
+    }
+
+    @Test("vectors: [1,2,3,4] → [2,2,4,4]")
+    func vectors() throws {
+        let output = try #require(try TensorFlowFixtures.model("tf_1_in_1_out_vectors_test").run([1, 2, 3, 4])["output"]?.array)
+        #expect(output.floats == [2, 2, 4, 4])
+        #expect(output.shape == [4])
+    }
+
+    @Test("two vectors in, two numbers out: 240 and 64, by list or by name")
+    func twoVectors() throws {
+        let model = try TensorFlowFixtures.model("tf_2_in_2_out_vectors_test")
+        for input: any ModelInput in [
+            [[1, 2, 3, 4], [10, 20, 30, 40]] as [[Int]],
+            ["input1": [1, 2, 3, 4], "input2": [10, 20, 30, 40]] as [String: [Int]],
+        ] {
+            let outputs = try model.run(input)
+            #expect(outputs["output1"]?.scalar == 240)
+            #expect(outputs["output2"]?.scalar == 64)
+        }
+    }
+
+    @Test("matrices: rows scaled by 10ⁿ")
+    func matrices() throws {
+        let model = try TensorFlowFixtures.model("tf_2_in_2_out_matrices_test")
+        let scales: [Float] = [1, 10, 100, 1000]
+        let x = scales.map { s in [1, 2, 3, 4].map { Float($0) * s } }
+        let y = scales.map { s in [5, 6, 7, 8].map { Float($0) * s } }
+        let outputs = try model.run(["input1": x, "input2": y])
+        let output1 = try #require(outputs["output1"]?.array)
+        let output2 = try #require(outputs["output2"]?.array)
+        #expect(output1.shape == [4, 4])
+        #expect(output1.floats == scales.flatMap { s in [56, 72, 56, 72].map { $0 * s * s } })
+        #expect(output2.floats == scales.flatMap { s in [Float](repeating: 18 * s, count: 4) })
+    }
+
+    @Test("tensors: slice i gets + (i + 1)")
+    func tensors() throws {
+        var input: [Float] = []
+        var expected: [Float] = []
+        for (i, scale) in [Float(1), 10, 100].enumerated() {
+            for n in 1...9 {
+                input.append(Float(n) * scale)
+                expected.append(Float(n) * scale + Float(i + 1))
+            }
+        }
+        let output = try #require(try TensorFlowFixtures.model("tf_1_in_1_out_tensors_test").run(input)["output"]?.array)
+        #expect(output.shape == [3, 3, 3])
+        #expect(output.floats == expected)
+    }
+
+    @Test("uint8 in and out: [0,1,127,254] → [1,2,128,255]")
+    func uint8() throws {
+        let output = try #require(try TensorFlowFixtures.model("tf_uint8_test").run([0, 1, 127, 254])["output"]?.array)
+        #expect(output.dataType == .uint8)
+        #expect(output.values == .uint8([1, 2, 128, 255]))
+    }
+
+    // MARK: - Batches
+
+    @Test("a batch of one and of three items through a -1 batch dimension")
+    func batchNumber() throws {
+        let model = try TensorFlowFixtures.model("tf_batch_number_test")
+        #expect(try model.run(2)["output"]?.scalar == 25)
+        let one = try model.run(Batch([["input": [2]]]))
+        #expect(one.map { $0["output"]?.scalar } == [25])
+        let three = try model.run(Batch([["input": [1]], ["input": [2]], ["input": [3]]]))
+        #expect(three.map { $0["output"]?.scalar } == [15, 25, 35])
+    }
+
+    @Test("a batch of three items, two inputs and two outputs (the original took one item only: #159)")
+    func batchTwoVectors() throws {
+        let model = try TensorFlowFixtures.model("tf_batch_2_in_2_out_vectors_test")
+        let batch = try Batch([
+            ["input1": [1, 2, 3, 4], "input2": [10, 20, 30, 40]],
+            ["input1": [2, 2, 2, 2], "input2": [1, 1, 1, 1]],
+            ["input1": [0, 1, 0, 1], "input2": [5, 0, 5, 0]],
+        ])
+        let results = try model.run(batch)
+        #expect(results.map { $0["output1"]?.scalar } == [240, 8, 0])
+        #expect(results.map { $0["output2"]?.scalar } == [64, 6, 0])
+        // The same items one at a time agree.
+        for (index, item) in batch.enumerated() {
+            #expect(try model.run(.named(item)) == results[index])
+        }
+    }
+
+    @Test("several items for a layer without a batch dimension are refused, naming the layer")
+    func batchWithoutBatchDimension() throws {
+        let model = try TensorFlowFixtures.model("tf_1_in_1_out_number_test")
+        let error = #expect(throws: TensorIOError.self) {
+            try model.run(Batch([["input": [1]], ["input": [2]]]))
+        }
+        #expect(error?.code == .invalidInput)
+        #expect(error?.location == "layer \"input\"")
+        #expect(error?.message.contains("batch dimension") == true)
+    }
+
+    // MARK: - Training
+
+    static let x: [[Float]] = [[1], [2], [3], [4]]
+    static let y: [[Float]] = [[3], [5], [7], [9]]
+    static var batch: Batch {
+        get throws { try Batch(zip(x, y).map { ["x": $0.0.inputValue, "y": $0.1.inputValue] }) }
+    }
+
+    @Test("training returns the loss as a number; a learning-rate placeholder drives the step",
+          arguments: ["tf_trainable_linear_test", "tf_trainable_placholders_test"])
+    func training(_ name: String) throws {
+        let model = try TensorFlowFixtures.trainable(name)
+        #expect(model.bundle.placeholders.names == ["learning_rate"])
+        // A rate of 0 changes nothing: the loss stays 41.
+        for _ in 0..<2 {
+            let outputs = try model.train(try Self.batch, placeholders: ["learning_rate": 0.0])
+            #expect(outputs.names == ["loss"])
+            #expect(outputs["loss"] == .number(.floatingPoint(41)))
+        }
+        // At 0.1 the fetched loss is the one before each step: 41, then 18.414999, 8.274352, …
+        let expected: [Double] = [41.0, 18.414999, 8.274352, 3.721012, 1.676291]
+        for value in expected {
+            let loss = try #require(try model.train(try Self.batch, placeholders: ["learning_rate": 0.1])["loss"]?.scalar)
+            #expect(abs(loss - value) < 1e-4)
+        }
+        // Prediction leaves out the training-only label and loss.
+        #expect(model.inputs.names == ["x"])
+        #expect(model.outputs.names == ["prediction"])
+        let prediction = try #require(try model.run([10])["prediction"]?.scalar)
+        #expect(prediction > 15)
+    }
+
+    @Test("training without a placeholder the graph needs fails with TensorFlow's message")
+    func missingPlaceholder() throws {
+        let model = try TensorFlowFixtures.trainable("tf_trainable_linear_test")
+        let error = #expect(throws: TensorIOError.self) { try model.train(try Self.batch) }
+        #expect(error?.code == .runtimeFailure)
+        #expect(error?.runtimeMessage?.contains("learning_rate") == true)
+    }
+
+    @Test("an unknown placeholder, a batch missing a layer or with an extra one are refused before running")
+    func badTrainingInputs() throws {
+        let model = try TensorFlowFixtures.trainable("tf_trainable_linear_test")
+        let unknown = #expect(throws: TensorIOError.self) {
+            try model.train(try Self.batch, placeholders: ["rate": 0.1])
+        }
+        #expect(unknown?.message.contains("no placeholder named \"rate\"") == true)
+        let missing = #expect(throws: TensorIOError.self) {
+            try model.train(Batch([["x": [1]]]), placeholders: ["learning_rate": 0.1])
+        }
+        #expect(missing?.message.contains("no values for \"y\"") == true)
+        let extra = #expect(throws: TensorIOError.self) {
+            try model.train(Batch([["x": [1], "y": [1], "z": [1]]]), placeholders: ["learning_rate": 0.1])
+        }
+        #expect(extra?.message.contains("no input layer named \"z\"") == true)
+    }
+
+    @Test("a model without train in its modes does not train")
+    func predictOnly() throws {
+        let model = try #require(try TensorFlowFixtures.model("tf_batch_number_test") as? TensorFlowModel)
+        let error = #expect(throws: TensorIOError.self) { try model.train(Batch([["input": [1]]])) }
+        #expect(error?.code == .unsupported)
+        #expect(error?.location == "model.modes")
+    }
+
+    @Test("export writes a bundle that opens with the trained weights; the original is untouched")
+    func export() throws {
+        let model = try TensorFlowFixtures.trainable("tf_trainable_linear_test")
+        for _ in 0..<50 { _ = try model.train(try Self.batch, placeholders: ["learning_rate": 0.05]) }
+        let trained = try #require(try model.run([10])["prediction"]?.scalar)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tio-export-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let destination = folder.appendingPathComponent("trained.tiobundle")
+        try model.export(to: destination)
+
+        let reloaded = try ModelBundle(at: destination).makeModel()
+        #expect(try reloaded.run([10])["prediction"]?.scalar == trained)
+        let fresh = try TensorFlowFixtures.model("tf_trainable_linear_test")
+        #expect(try fresh.run([10])["prediction"]?.scalar == 0)
+        // Nothing but the bundle was left next to it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["trained.tiobundle"])
+
+        // A folder that is taken is refused, and left as it was.
+        let error = #expect(throws: TensorIOError.self) { try model.export(to: destination) }
+        #expect(error?.code == .io)
+        #expect(try reloaded.run([10])["prediction"]?.scalar == trained)
+    }
+
+    // MARK: - Loading
+
+    @Test("a layer the graph does not have, or of another type, is named when the model loads")
+    func layerMismatch() throws {
+        try withTensorFlowCopy("tf_1_in_1_out_number_test", edit: { $0[path: "inputs[0].name"] = "nothing" }) { url in
+            let error = #expect(throws: TensorIOError.self) { try ModelBundle(at: url).makeModel().load() }
+            #expect(error?.code == .layerMismatch)
+            #expect(error?.location == "layer \"nothing\"")
+        }
+        try withTensorFlowCopy("tf_1_in_1_out_number_test", edit: { $0[path: "inputs[0].dtype"] = "int32" }) { url in
+            let error = #expect(throws: TensorIOError.self) { try ModelBundle(at: url).makeModel().load() }
+            #expect(error?.code == .layerMismatch)
+            #expect(error?.message.contains("float32") == true)
+        }
+        try withTensorFlowCopy("tf_1_in_1_out_vectors_test", edit: { $0[path: "inputs[0].shape"] = [5] }) { url in
+            let error = #expect(throws: TensorIOError.self) { try ModelBundle(at: url).makeModel().load() }
+            #expect(error?.code == .layerMismatch)
+            #expect(error?.message.contains("[4]") == true)
+        }
+    }
+
+    @Test("tensorDescriptions reports the graph's tensors and the tag-set loaded")
+    func descriptions() throws {
+        let tensors = try TensorFlowFixtures.model("tf_trainable_linear_test").tensorDescriptions()
+        #expect(tensors.signature == "train")
+        #expect(tensors.inputs.map(\.name) == ["x", "y"])
+        #expect(tensors.outputs.map(\.name) == ["loss", "prediction"])
+        #expect(tensors.outputs.first?.shape == [])
+        let serving = try TensorFlowFixtures.model("tf_batch_number_test").tensorDescriptions()
+        #expect(serving.signature == "serve")
+        #expect(serving.inputs.first?.shape == [-1, 1])
+    }
+
+    @Test("unload frees the session; the next run loads it again")
+    func lifecycle() throws {
+        let model = try TensorFlowFixtures.model("tf_1_in_1_out_number_test")
+        #expect(!model.isLoaded)
+        #expect(try model.run(2)["output"]?.scalar == 25)
+        #expect(model.isLoaded)
+        model.unload()
+        #expect(!model.isLoaded)
+        #expect(try model.run(3)["output"]?.scalar == 35)
+    }
+
+    @Test("concurrent runs on one model all get their own answers")
+    func concurrentRuns() async throws {
+        let model = try TensorFlowFixtures.model("tf_1_in_1_out_number_test")
+        try await withThrowingTaskGroup(of: (Int, Double?).self) { group in
+            for value in 0..<32 {
+                group.addTask { (value, try model.run(value)["output"]?.scalar) }
+            }
+            for try await (value, output) in group {
+                #expect(output == Double(10 * value + 5))
+            }
+        }
+    }
+}
+
+/// Runs `body` on a temporary copy of a TensorFlow fixture bundle whose model.json `edit` changed.
+func withTensorFlowCopy(_ name: String, edit: @escaping (inout JSONObject) throws -> Void, _ body: (URL) throws -> Void) throws {
+    try withFixtureCopy("../TensorFlowBundles/\(name).tiobundle", as: "\(name).tiobundle", edit: edit, body)
+}

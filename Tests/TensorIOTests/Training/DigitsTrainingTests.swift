@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+@testable import TensorIO
+
+/// The real training task of issue 4: scikit-learn's digits, trained from scratch from Swift on both
+/// backends, exported, reloaded. `Examples/digits-training/README.md` says how the bundles and data
+/// were made (Python reached 96.9% after 20 epochs).
+@Suite("Digits training")
+struct DigitsTrainingTests {
+    static let folder: URL = Fixtures.bundlesDirectory
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Examples/digits-training")
+
+    static func bundle(_ name: String) throws -> ModelBundle {
+        try ModelBundle(at: folder.appendingPathComponent("\(name).tiobundle"))
+    }
+
+    /// Top-1 accuracy of `model` on the held-out items.
+    static func accuracy(of model: any Model, on test: JSONDataSource) throws -> Double {
+        var items = Batch(keys: ["image"])
+        var truth: [Int] = []
+        for index in 0..<test.count {
+            let item = try test.item(at: index)
+            try items.append(["image": try #require(item["image"])])
+            guard case .numbers(let label)? = item["label"] else { throw TensorIOError.invalidInput("no label") }
+            truth.append(label.doubles.firstIndex(of: 1) ?? -1)
+        }
+        let results = try model.run(items)
+        var correct = 0
+        for (outputs, expected) in zip(results, truth) {
+            let scores = try #require(outputs["probabilities"]?.labeled)
+            if scores.top(1).first?.label == String(expected) { correct += 1 }
+        }
+        return Double(correct) / Double(truth.count)
+    }
+
+    @Test("train 20 epochs from scratch: the loss falls and held-out accuracy passes 90%; export and reload keep it",
+          arguments: ["digits-train-tensorflow", "digits-train-tflite"])
+    func digits(_ name: String) async throws {
+        let bundle = try Self.bundle(name)
+        let model = try #require(try bundle.makeModel() as? any TrainableModel)
+        let train = try JSONDataSource(contentsOf: Self.folder.appendingPathComponent("data/train.json"), layers: bundle.inputs)
+        let test = try JSONDataSource(contentsOf: Self.folder.appendingPathComponent("data/test.json"), layers: bundle.inputs)
+        #expect(train.count == 1437)
+        #expect(test.count == 360)
+
+        let before = try Self.accuracy(of: model, on: test)
+        #expect(before < 0.3)  // untrained
+
+        let placeholders: [String: InputValue] = bundle.placeholders.isEmpty ? [:] : ["learning_rate": 0.3]
+        let trainer = ModelTrainer(
+            model: model, data: train, epochs: 20, batchSize: 32, shuffle: true, placeholders: placeholders, seed: 7
+        )
+        let epochs = try await trainer.train()
+        #expect(epochs.count == 20)
+        let losses = epochs.compactMap { $0.mean("loss") }
+        #expect(losses.count == 20)
+        #expect(losses[19] < losses[0] / 4)
+        #expect(epochs.allSatisfy { $0.batchCount == 45 && $0.itemCount == 1437 })
+
+        let after = try Self.accuracy(of: model, on: test)
+        #expect(after >= 0.90, "held-out accuracy \(after)")
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tio-digits-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let exported = folder.appendingPathComponent("\(name)-trained.tiobundle")
+        try model.export(to: exported)
+        let reloaded = try ModelBundle(at: exported).makeModel()
+        #expect(try Self.accuracy(of: reloaded, on: test) == after)
+        // The shipped bundle is still untrained.
+        #expect(try Self.accuracy(of: try Self.bundle(name).makeModel(), on: test) == before)
+    }
+
+    @Test("TFLite training resizes the batch: batches of 32, 29 and 1 items all train")
+    func tfliteBatchSizes() throws {
+        let bundle = try Self.bundle("digits-train-tflite")
+        let model = try #require(try bundle.makeModel() as? TFLiteModel)
+        let train = try JSONDataSource(contentsOf: Self.folder.appendingPathComponent("data/train.json"), layers: bundle.inputs)
+        // The first 32 items: the generating script measured 2.4756009578704834 before the first step.
+        var first = Batch(keys: train.keys)
+        for index in 0..<32 { try first.append(try train.item(at: index)) }
+        let loss = try #require(try model.train(first)["loss"]?.scalar)
+        #expect(abs(loss - 2.4756009578704834) < 1e-5)
+        let second = try #require(try model.train(first)["loss"]?.scalar)
+        #expect(abs(second - 2.2332301139831543) < 1e-5)
+        for size in [29, 1] {
+            var batch = Batch(keys: train.keys)
+            for index in 0..<size { try batch.append(try train.item(at: index)) }
+            #expect(try model.train(batch)["loss"]?.scalar?.isFinite == true)
+        }
+    }
+
+    @Test("a TFLite training bundle restores weights.safetensors when it loads; a bad file is refused")
+    func tfliteWeightsFile() throws {
+        let bundle = try Self.bundle("digits-train-tflite")
+        let model = try #require(try bundle.makeModel() as? TFLiteModel)
+        let train = try JSONDataSource(contentsOf: Self.folder.appendingPathComponent("data/train.json"), layers: bundle.inputs)
+        var batch = Batch(keys: train.keys)
+        for index in 0..<64 { try batch.append(try train.item(at: index)) }
+        for _ in 0..<5 { _ = try model.train(batch) }
+        let probe = try train.item(at: 100)["image"]!
+        let trained = try model.run(["image": probe])
+
+        try withTemporaryDirectory { directory in
+            let exported = directory.appendingPathComponent("trained.tiobundle")
+            try model.export(to: exported)
+            let weights = exported.appendingPathComponent(TFLiteTrainingSession.weightsFileName)
+            let file = try SafetensorsFile(contentsOf: weights)
+            #expect(file.tensors.keys.sorted() == ["b1", "b2", "w1", "w2"])
+            #expect(file.tensors["w1"]?.shape == [64, 32])
+            #expect(try ModelBundle(at: exported).makeModel().run(["image": probe]) == trained)
+
+            // A weight of the wrong shape: loading says which and why.
+            var broken = file
+            broken.tensors["b1"] = .init(dataType: .float32, shape: [3], bytes: Data(count: 12))
+            try broken.write(to: weights)
+            let error = #expect(throws: TensorIOError.self) { try ModelBundle(at: exported).makeModel().load() }
+            #expect(error?.code == .io)
+            #expect(error?.message.contains("\"b1\"") == true)
+        }
+    }
+
+    @Test("a trainable TFLite model forgets unexported training when unloaded")
+    func tfliteUnload() throws {
+        let bundle = try Self.bundle("digits-train-tflite")
+        let model = try #require(try bundle.makeModel() as? TFLiteModel)
+        let train = try JSONDataSource(contentsOf: Self.folder.appendingPathComponent("data/train.json"), layers: bundle.inputs)
+        let probe = try train.item(at: 0)["image"]!
+        let untrained = try model.run(["image": probe])
+        var batch = Batch(keys: train.keys)
+        for index in 0..<32 { try batch.append(try train.item(at: index)) }
+        _ = try model.train(batch)
+        #expect(try model.run(["image": probe]) != untrained)
+        model.unload()
+        #expect(try model.run(["image": probe]) == untrained)
+    }
+}

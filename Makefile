@@ -1,14 +1,19 @@
 # TensorIO for Swift — set-up, the main example, tests.
 #   make demo    installs what is missing, builds, and classifies the cat photo with EfficientNet-Lite0
-#   make test    installs what is missing, runs every test through LiteRT, then the concurrency
-#                tests under the thread sanitizer
+#   make test    installs what is missing (LiteRT, and the TensorFlow runtime: a 274 MB download, 853 MB
+#                on disk), runs every test through both runtimes, then the concurrency tests under the
+#                thread sanitizer
 SWIFT ?= swift
 TENSORIO = .build/release/tensorio
 
-.PHONY: setup build demo test test-unit test-tsan models bench-images clean
+.PHONY: setup setup-tensorflow build demo train-demo test test-unit test-tsan models bench-images clean
 
 setup:
 	@scripts/setup.sh
+
+# The TensorFlow runtime, for "backend": "tensorflow" bundles only (tests and training need it).
+setup-tensorflow: setup
+	@scripts/install-tensorflow.sh
 
 build: setup
 	$(SWIFT) build -c release --product tensorio
@@ -16,13 +21,20 @@ build: setup
 demo: build
 	$(TENSORIO) classify Examples/efficientnet-lite0-float32.tiobundle Examples/photos/cat.jpg
 
+# Trains the untrained digits classifier on LiteRT (TensorFlow Lite on-device training) and reports
+# its held-out accuracy.
+train-demo: build
+	$(TENSORIO) train Examples/digits-training/digits-train-tflite.tiobundle \
+		--data Examples/digits-training/data/train.json --test Examples/digits-training/data/test.json \
+		--epochs 20 --batch-size 32 --shuffle
+
 test: test-unit test-tsan
 
-test-unit: setup
+test-unit: setup-tensorflow
 	$(SWIFT) test
 
 # The thread sanitizer needs its own build folder (.build-tsan) so it does not rebuild the normal one.
-test-tsan: setup
+test-tsan: setup-tensorflow
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter Concurrency
 
 # Regenerates the test models (TensorFlow from PyPI, pinned) — only needed when changing them.

@@ -23,6 +23,12 @@ struct ModelOptionGroup: ParsableArguments {
         return (bundle, model)
     }
 
+    /// Opens the bundle and builds its model as one that trains.
+    func makeTrainableModel() throws -> (ModelBundle, any TrainableModel) {
+        let bundle = try ModelBundle(at: URL(fileURLWithPath: bundle))
+        return (bundle, try bundle.makeTrainableModel(configuration: ModelConfiguration(threadCount: threads)))
+    }
+
     mutating func validate() throws {
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
         guard threads <= Self.maximumThreads else {

@@ -51,13 +51,7 @@ struct TrainCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (bundle, built) = try model.makeModel()
-        guard let trainable = built as? any TrainableModel else {
-            throw CLIError("the \(bundle.model.backend ?? "tflite") backend cannot train \(bundle.url.lastPathComponent)")
-        }
-        guard bundle.model.modes.contains(.train) else {
-            throw CLIError("\(bundle.url.lastPathComponent) does not train: model.modes is \(bundle.model.modes.map(\.rawValue)), without \"train\"")
-        }
+        let (bundle, trainable) = try model.makeTrainableModel()
         let source = try Self.dataSource(at: data, bundle: bundle)
         // Read the held-out data before training, so a mistake in it does not waste a training run.
         let evaluation = try test.map { try HeldOutAccuracy(bundle: bundle, data: Self.dataSource(at: $0, bundle: bundle)) }

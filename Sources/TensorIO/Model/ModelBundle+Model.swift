@@ -8,3 +8,28 @@ extension ModelBundle {
         try ModelRegistry.shared.makeModel(for: self, configuration: configuration)
     }
 }
+
+extension ModelBundle {
+    /// Builds the model this bundle describes, as a model that trains.
+    ///
+    /// - Parameter configuration: Threads and other runtime settings.
+    /// - Returns: A trainable model, not yet loaded.
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/unsupported``) when `model.modes` lacks `train` or
+    ///   the backend cannot train; otherwise as ``makeModel(configuration:)``.
+    public func makeTrainableModel(configuration: ModelConfiguration = ModelConfiguration()) throws -> any TrainableModel {
+        guard model.modes.contains(.train) else {
+            throw TensorIOError(
+                .unsupported, "the model does not train: model.modes is \(model.modes.map(\.rawValue)), without \"train\"",
+                location: "model.modes"
+            )
+        }
+        let built = try makeModel(configuration: configuration)
+        guard let trainable = built as? any TrainableModel else {
+            throw TensorIOError(
+                .unsupported, "the \(model.backend ?? ModelRegistry.defaultBackend) backend's models cannot train",
+                location: "model.backend"
+            )
+        }
+        return trainable
+    }
+}

@@ -135,3 +135,29 @@ struct DigitsTrainingTests {
         #expect(try model.run(["image": probe]) == untrained)
     }
 }
+
+@Suite("README: training example")
+struct ReadmeTrainingExampleTests {
+    @Test("the README's training snippet runs as written (2 epochs here)")
+    func snippet() async throws {
+        let root = DigitsTrainingTests.folder.deletingLastPathComponent().deletingLastPathComponent()
+        let digits = try ModelBundle(at: root.appendingPathComponent("Examples/digits-training/digits-train-tflite.tiobundle"))
+        let trainable = try digits.makeTrainableModel()
+        let data = try JSONDataSource(contentsOf: root.appendingPathComponent("Examples/digits-training/data/train.json"),
+                                      layers: digits.inputs)
+        let trainer = ModelTrainer(model: trainable, data: data, epochs: 2, batchSize: 32, shuffle: true)
+        let epochs = try await trainer.train()
+        #expect(try #require(epochs.last?.mean("loss")) < epochs[0].mean("loss") ?? 0)
+
+        var batch = Batch(keys: ["image", "label"])
+        try batch.append(try data.item(at: 0))
+        #expect(try trainable.train(batch)["loss"]?.scalar?.isFinite == true)
+        let predictions = try trainable.run(Batch([["image": try #require(try data.item(at: 0)["image"])]]))
+        #expect(predictions.first?["probabilities"]?.labeled?.count == 10)
+
+        // A bundle that does not train says so.
+        let error = #expect(throws: TensorIOError.self) { try Fixtures.bundle("1_in_1_out_number_test.tiobundle").makeTrainableModel() }
+        #expect(error?.code == .unsupported)
+        #expect(error?.location == "model.modes")
+    }
+}

@@ -45,6 +45,20 @@ struct InspectCommand: ParsableCommand {
         lines += bundle.inputs.map { "  " + layerSummary($0, quantized: bundle.model.isQuantized) }
         lines.append("Outputs:")
         lines += bundle.outputs.map { "  " + layerSummary($0, quantized: bundle.model.isQuantized) }
+        if !bundle.placeholders.isEmpty {
+            lines.append("Placeholders:")
+            lines += bundle.placeholders.map { "  " + layerSummary($0, quantized: bundle.model.isQuantized) }
+        }
+        if let training = bundle.training {
+            lines.append("Training:")
+            lines.append("  ops: \(training.operations.joined(separator: ", "))")
+            if !training.trainingOnlyInputs.isEmpty {
+                lines.append("  training-only inputs: \(training.trainingOnlyInputs.joined(separator: ", "))")
+            }
+            if !training.trainingOnlyOutputs.isEmpty {
+                lines.append("  training-only outputs: \(training.trainingOnlyOutputs.joined(separator: ", "))")
+            }
+        }
         if !tensors.inputs.isEmpty || !tensors.outputs.isEmpty {
             lines.append("Tensors (signature \"\(tensors.signature ?? "")\"):")
             lines += (tensors.inputs.map { ("in ", $0) } + tensors.outputs.map { ("out", $0) }).map { side, tensor in
@@ -119,6 +133,14 @@ struct InspectCommand: ParsableCommand {
             ("model", .object(model)),
             ("inputs", .array(bundle.inputs.map { layerJSON($0, quantized: bundle.model.isQuantized) })),
             ("outputs", .array(bundle.outputs.map { layerJSON($0, quantized: bundle.model.isQuantized) })),
+            ("placeholders", .array(bundle.placeholders.map { layerJSON($0, quantized: bundle.model.isQuantized) })),
+            ("train", bundle.training.map { training in
+                .object([
+                    ("ops", .array(training.operations.map { .string($0) })),
+                    ("inputs", .array(training.trainingOnlyInputs.map { .string($0) })),
+                    ("outputs", .array(training.trainingOnlyOutputs.map { .string($0) })),
+                ])
+            } ?? .null),
             ("tensors", .object([
                 ("signature", tensors.signature.map { .string($0) } ?? .null),
                 ("inputs", .array(tensors.inputs.map(tensorJSON))),

@@ -25,13 +25,34 @@ struct InspectCommandTests {
         try numbers(value, sourceLocation: sourceLocation).map { Int($0) }
     }
 
+    @Test("a trainable TensorFlow bundle: placeholders, the train section and the graph's tensors (tags \"train\")")
+    func trainableTensorFlowBundle() async throws {
+        let path = "Examples/digits-training/digits-train-tensorflow.tiobundle"
+        let result = try await CLI.run(["inspect", path, "--json"])
+        #expect(result.exited && result.status == 0, "\(result)")
+        let json = try jsonObject(result)
+        let train = try object(json["train"])
+        #expect(train["ops"] as? [String] == ["train"])
+        #expect(train["inputs"] as? [String] == ["label"])
+        #expect(train["outputs"] as? [String] == ["loss", "accuracy"])
+        #expect(try objects(json["placeholders"]).map { $0["name"] as? String } == ["learning_rate"])
+        let tensors = try object(json["tensors"])
+        #expect(tensors["signature"] as? String == "train")
+        #expect(try objects(tensors["outputs"]).map { $0["name"] as? String } == ["probabilities", "loss", "accuracy"])
+
+        let text = try await CLI.run(["inspect", path])
+        #expect(text.stdout.contains("Training:\n  ops: train\n  training-only inputs: label\n  training-only outputs: loss, accuracy\n"), "\(text)")
+    }
+
     @Test("--json for the number model: metadata, layers and tensors")
     func numberModelJSON() async throws {
         let (result, json) = try await inspectJSON("1_in_1_out_number_test.tiobundle")
         #expect(topLevelKeys(result.stdout) == [
             "name", "details", "id", "version", "author", "license", "placeholder", "model", "inputs", "outputs",
-            "tensors", "options",
+            "placeholders", "train", "tensors", "options",
         ])
+        #expect(json["train"] is NSNull)
+        #expect((json["placeholders"] as? [Any])?.isEmpty == true)
         #expect(json["name"] as? String == "1 in 1 out numeric test")
         #expect(json["details"] as? String == "Simple model with a single valued input and single valued output")
         #expect(json["id"] as? String == "1_in_1_out_number_test")

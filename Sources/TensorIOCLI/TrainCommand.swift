@@ -55,6 +55,7 @@ struct TrainCommand: AsyncParsableCommand {
         guard bundle.model.modes.contains(.train) else {
             throw CLIError("\(bundle.url.lastPathComponent) does not train: model.modes is \(bundle.model.modes.map(\.rawValue)), without \"train\"")
         }
+        if let export { try Self.checkExportDestination(export) }
         let source = try Self.dataSource(at: data, bundle: bundle)
         var placeholderValues: [String: InputValue] = [:]
         for argument in placeholders {
@@ -96,6 +97,17 @@ struct TrainCommand: AsyncParsableCommand {
             print(JSONText.render(.object([("epochs", .array(epochs))])))
         } else if let export {
             print("exported the trained bundle to \(export)")
+        }
+    }
+
+    /// Fails before any training when `--export` names something that exists and is not an empty folder,
+    /// rather than training for nothing and failing after the epoch lines are printed.
+    static func checkExportDestination(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
+        let contents = isDirectory.boolValue ? (try? FileManager.default.contentsOfDirectory(atPath: path)) : nil
+        guard let contents, contents.isEmpty else {
+            throw CLIError("--export \(path) already exists and is not an empty folder; export into a new folder")
         }
     }
 

@@ -72,7 +72,7 @@ struct TrainCommand: AsyncParsableCommand {
 
         try RuntimeLog.capturing { try trainable.load() }
         let trainer = ModelTrainer(
-            model: trainable, data: source, epochs: epochs, batchSize: batchSize, shuffle: shuffle,
+            model: QuietTrainableModel(trainable), data: source, epochs: epochs, batchSize: batchSize, shuffle: shuffle,
             placeholders: placeholderValues, seed: seed
         )
         let epochCount = epochs
@@ -88,7 +88,7 @@ struct TrainCommand: AsyncParsableCommand {
             }
         }
         if let export {
-            try trainable.export(to: URL(fileURLWithPath: export))
+            try trainer.model.export(to: URL(fileURLWithPath: export))
         }
         if json {
             let epochs: [JSONText.Value] = summaries.map { summary in
@@ -137,6 +137,34 @@ struct TrainCommand: AsyncParsableCommand {
         let means = summary.means.map { "\($0.name) \(String(format: "%.4f", $0.value))" }.joined(separator: "  ")
         let seconds = Double(summary.duration.components.seconds) + Double(summary.duration.components.attoseconds) / 1e18
         return "epoch \(number)/\(epochs)  \(means)  (\(String(format: "%.2f", seconds)) s)"
+    }
+}
+
+/// Forwards to a trainable model, running each training step and the export under ``RuntimeLog`` so that
+/// what the runtime prints when a step fails (TensorFlow's "Local rendezvous is aborting …" line for a
+/// placeholder not fed, say) joins the error instead of adding lines to stderr. The progress bar is drawn
+/// between steps, outside the capture.
+private final class QuietTrainableModel: TrainableModel {
+    let base: any TrainableModel
+
+    init(_ base: any TrainableModel) {
+        self.base = base
+    }
+
+    var bundle: ModelBundle { base.bundle }
+    var configuration: ModelConfiguration { base.configuration }
+    var isLoaded: Bool { base.isLoaded }
+    func load() throws { try RuntimeLog.capturing { try base.load() } }
+    func unload() { base.unload() }
+    func run(_ input: InputValue) throws -> Outputs { try RuntimeLog.capturing { try base.run(input) } }
+    func tensorDescriptions() throws -> ModelTensors { try RuntimeLog.capturing { try base.tensorDescriptions() } }
+
+    func train(_ batch: Batch, placeholders: [String: InputValue]) throws -> Outputs {
+        try RuntimeLog.capturing { try base.train(batch, placeholders: placeholders) }
+    }
+
+    func export(to directory: URL) throws {
+        try RuntimeLog.capturing { try base.export(to: directory) }
     }
 }
 

@@ -52,6 +52,7 @@ struct TrainCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (bundle, trainable) = try model.makeTrainableModel()
+        if let export { try Self.checkExportDestination(export) }
         let source = try Self.dataSource(at: data, bundle: bundle)
         // Read the held-out data before training, so a mistake in it does not waste a training run.
         let evaluation = try test.map { try HeldOutAccuracy(bundle: bundle, data: Self.dataSource(at: $0, bundle: bundle)) }
@@ -70,7 +71,7 @@ struct TrainCommand: AsyncParsableCommand {
 
         try RuntimeLog.capturing { try trainable.load() }
         let trainer = ModelTrainer(
-            model: trainable, data: source, epochs: epochs, batchSize: batchSize, shuffle: shuffle,
+            model: QuietTrainableModel(trainable), data: source, epochs: epochs, batchSize: batchSize, shuffle: shuffle,
             placeholders: placeholderValues, seed: seed
         )
         let epochCount = epochs
@@ -87,7 +88,7 @@ struct TrainCommand: AsyncParsableCommand {
         }
         let result = try evaluation.map { try $0.measure(trainable, batchSize: batchSize) }
         if let export {
-            try trainable.export(to: URL(fileURLWithPath: export))
+            try trainer.model.export(to: URL(fileURLWithPath: export))
         }
         if json {
             let epochs: [JSONText.Value] = summaries.map { summary in
@@ -106,6 +107,21 @@ struct TrainCommand: AsyncParsableCommand {
                 print("held-out accuracy \(String(format: "%.4f", result.accuracy)) (\(result.correct)/\(result.items))")
             }
             if let export { print("exported the trained bundle to \(export)") }
+        }
+    }
+
+    /// Fails before any training when `--export` names something that exists and is not an empty folder,
+    /// rather than training for nothing and failing after the epoch lines are printed.
+    static func checkExportDestination(_ path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        guard url.pathExtension == "tiobundle" else {
+            throw CLIError("--export \(path): name the trained bundle NAME.tiobundle, so that it can be opened")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
+        let contents = isDirectory.boolValue ? (try? FileManager.default.contentsOfDirectory(atPath: path)) : nil
+        guard let contents, contents.isEmpty else {
+            throw CLIError("--export \(path) already exists and is not an empty folder; export into a new folder")
         }
     }
 
@@ -136,6 +152,35 @@ struct TrainCommand: AsyncParsableCommand {
         let seconds = Double(summary.duration.components.seconds) + Double(summary.duration.components.attoseconds) / 1e18
         let time = seconds < 1 ? String(format: "%.1f ms", seconds * 1000) : String(format: "%.2f s", seconds)
         return "epoch \(number)/\(epochs)  \(means)  (\(time))"
+    }
+}
+
+/// Forwards to a trainable model, running each training step and the export under ``RuntimeLog`` so that
+/// what the runtime prints when a step fails (TensorFlow's "Local rendezvous is aborting …" line for a
+/// placeholder not fed, say) joins the error instead of adding lines to stderr. The progress bar is drawn
+/// between steps, outside the capture.
+private final class QuietTrainableModel: TrainableModel {
+    let base: any TrainableModel
+
+    init(_ base: any TrainableModel) {
+        self.base = base
+    }
+
+    var bundle: ModelBundle { base.bundle }
+    var configuration: ModelConfiguration { base.configuration }
+    var isLoaded: Bool { base.isLoaded }
+    func load() throws { try RuntimeLog.capturing { try base.load() } }
+    func unload() { base.unload() }
+    func run(_ input: InputValue) throws -> Outputs { try RuntimeLog.capturing { try base.run(input) } }
+    func tensorDescriptions() throws -> ModelTensors { try RuntimeLog.capturing { try base.tensorDescriptions() } }
+    func run(_ batch: Batch) throws -> [Outputs] { try RuntimeLog.capturing { try base.run(batch) } }
+
+    func train(_ batch: Batch, placeholders: [String: InputValue]) throws -> Outputs {
+        try RuntimeLog.capturing { try base.train(batch, placeholders: placeholders) }
+    }
+
+    func export(to directory: URL) throws {
+        try RuntimeLog.capturing { try base.export(to: directory) }
     }
 }
 

@@ -19,7 +19,7 @@ extension ModelBundle {
     public func makeTrainableModel(configuration: ModelConfiguration = ModelConfiguration()) throws -> any TrainableModel {
         guard model.modes.contains(.train) else {
             throw TensorIOError(
-                .unsupported, "the model does not train: model.modes is \(model.modes.map(\.rawValue)), without \"train\"",
+                .unsupported, "\(url.lastPathComponent) does not train: model.modes is \(model.modes.map(\.rawValue)), without \"train\"",
                 location: "model.modes"
             )
         }

@@ -8,13 +8,19 @@ enum BundleExport {
     ///
     /// - Parameters:
     ///   - bundle: The bundle to copy.
-    ///   - destination: A folder that does not exist yet, or an empty one.
+    ///   - destination: A `.tiobundle` folder that does not exist yet, or an empty one.
     ///   - writeWeights: Writes the trained weights into the staged copy (given its URL).
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/io``) when the destination is taken or a file
+    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/invalidInput`` when the destination is not named
+    ///   `.tiobundle`; ``TensorIOError/Code/io`` when it is taken or a file
     ///   cannot be written; whatever `writeWeights` throws. The staged copy is removed on failure.
     static func write(_ bundle: ModelBundle, to destination: URL, writeWeights: (URL) throws -> Void) throws {
         let files = FileManager.default
         let destination = destination.standardizedFileURL
+        guard destination.pathExtension == "tiobundle" else {
+            throw TensorIOError.invalidInput(
+                "export into a folder named NAME.tiobundle, so that the trained bundle can be opened (got \(destination.lastPathComponent))"
+            )
+        }
         var isDirectory: ObjCBool = false
         if files.fileExists(atPath: destination.path, isDirectory: &isDirectory) {
             let contents = isDirectory.boolValue ? (try? files.contentsOfDirectory(atPath: destination.path)) : nil

@@ -16,9 +16,10 @@ public protocol TrainableModel: Model {
     /// Writes a copy of the bundle whose model holds the weights learnt so far; opening that bundle gives
     /// the trained model.
     ///
-    /// - Parameter directory: Where the new bundle goes; it must not exist yet (or be an empty folder).
-    /// - Throws: ``TensorIOError`` when the folder exists and is not empty, or writing fails. Nothing is
-    ///   left at `directory` when it fails.
+    /// - Parameter directory: Where the new bundle goes, named `NAME.tiobundle`; it must not exist yet (or
+    ///   be an empty folder).
+    /// - Throws: ``TensorIOError`` when the name does not end in `.tiobundle`, the folder exists and is not
+    ///   empty, or writing fails. Nothing is left at `directory` when it fails.
     func export(to directory: URL) throws
 }
 

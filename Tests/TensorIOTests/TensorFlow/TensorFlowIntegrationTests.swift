@@ -176,12 +176,19 @@ struct TensorFlowIntegrationTests {
         #expect(prediction > 15)
     }
 
-    @Test("training without a placeholder the graph needs fails with TensorFlow's message")
+    @Test("training without a declared placeholder is refused, naming it; a prediction that needs one fails with TensorFlow's message")
     func missingPlaceholder() throws {
         let model = try TensorFlowFixtures.trainable("tf_trainable_linear_test")
         let error = #expect(throws: TensorIOError.self) { try model.train(try Self.batch) }
-        #expect(error?.code == .runtimeFailure)
-        #expect(error?.runtimeMessage?.contains("learning_rate") == true)
+        #expect(error?.code == .invalidInput)
+        #expect(error?.message.contains("\"learning_rate\"") == true)
+        // The training graph's loss needs the label: fetching it in a prediction is TensorFlow's to refuse.
+        try withTensorFlowCopy("tf_trainable_linear_test", edit: { $0[path: "train.outputs"] = nil }) { url in
+            let predicting = try ModelBundle(at: url).makeModel()
+            let failure = #expect(throws: TensorIOError.self) { try predicting.run([1]) }
+            #expect(failure?.code == .runtimeFailure)
+            #expect(failure?.runtimeMessage?.contains("y") == true)
+        }
     }
 
     @Test("an unknown placeholder, a batch missing a layer or with an extra one are refused before running")

@@ -88,6 +88,21 @@ public final class TensorFlowModel: TrainableModel, @unchecked Sendable {
         try requireMode(.train)
         let graph = try graph()
         guard !batch.isEmpty else { throw TensorIOError.invalidInput("the batch has no items to train on") }
+        // Training graphs need their placeholders (a learning rate, say): say which is missing rather than
+        // let TensorFlow fail half-way with a longer message.
+        let declared = bundle.placeholders.names
+        let unknown = placeholders.keys.filter { !declared.contains($0) }.sorted()
+        guard unknown.isEmpty else {
+            throw TensorIOError.invalidInput(
+                "no placeholder named \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")); the placeholders are \(declared.isEmpty ? "none" : declared.map { "\"\($0)\"" }.joined(separator: ", "))"
+            )
+        }
+        let missing = declared.filter { placeholders[$0] == nil }
+        guard missing.isEmpty else {
+            throw TensorIOError.invalidInput(
+                "training feeds every placeholder: give a value for \(missing.map { "\"\($0)\"" }.joined(separator: ", "))"
+            )
+        }
         let feeds = try Self.columns(of: batch, for: graph.inputs)
         let results = try graph.run(
             inputs: feeds, placeholders: placeholders, fetching: graph.trainingOutputs, targets: graph.targets,

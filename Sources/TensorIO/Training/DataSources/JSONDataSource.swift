@@ -78,7 +78,12 @@ public struct JSONDataSource: BatchDataSource {
                     throw TensorIOError.invalidInput("\(location): a string is only accepted as an image path for an image layer")
                 }
                 let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)
-                item[key] = .image(try PixelBuffer(contentsOf: url))
+                do {
+                    item[key] = .image(try PixelBuffer(contentsOf: url))
+                } catch var error as TensorIOError {
+                    error.location = [location, error.location].compactMap { $0 }.joined(separator: ", ")
+                    throw error
+                }
                 continue
             }
             var numbers: [Double] = []

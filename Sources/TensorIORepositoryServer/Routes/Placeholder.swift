@@ -1,0 +1,5 @@
+import Hummingbird
+import GRDB
+import ZIPFoundation
+import Crypto
+enum ServerPlaceholder {}

@@ -34,10 +34,14 @@ public struct HealthResponse: Codable, Sendable, Hashable {
     public var models: Int
     /// How many versions the index holds.
     public var versions: Int
+    /// Inconsistencies found at start-up (an indexed version whose archive is missing or has the wrong
+    /// size); empty when all is well, and then ``status`` is `SERVING`, else `DEGRADED`.
+    public var problems: [String]
 
     /// Creates a health document.
-    public init(status: String, models: Int, versions: Int) {
+    public init(status: String, models: Int, versions: Int, problems: [String] = []) {
         self.status = status
+        self.problems = problems
         self.models = models
         self.versions = versions
     }
@@ -100,12 +104,15 @@ public struct VersionDetails: Codable, Sendable, Hashable {
     public var canonical: Bool
     /// The name of the bundle folder inside the archive, such as `number.tiobundle`.
     public var bundleName: String
+    /// The upload order on this server: a later upload has a larger number (dates may tie).
+    public var sequence: Int64
 
     /// Creates version details.
     public init(
         modelId: String, version: String, sha256: String, size: Int64, createdAt: Date, notes: String?,
-        upgradeTo: String?, canonical: Bool, bundleName: String
+        upgradeTo: String?, canonical: Bool, bundleName: String, sequence: Int64
     ) {
+        self.sequence = sequence
         self.modelId = modelId
         self.version = version
         self.sha256 = sha256

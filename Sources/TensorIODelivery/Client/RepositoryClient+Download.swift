@@ -182,7 +182,7 @@ extension RepositoryClient {
         }
         let installedNow = try store.install(
             archiveAt: partial, modelId: modelId, version: details.version, expectedSHA256: details.sha256,
-            createdAt: details.createdAt)
+            createdAt: details.createdAt, sequence: details.sequence)
         emit(.installed(installedNow))
     }
 }

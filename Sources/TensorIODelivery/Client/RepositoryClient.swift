@@ -132,8 +132,8 @@ public struct RepositoryClient: Sendable {
         guard let target, target != installed?.version else { return nil }
         let candidate = try await version(target, of: modelId)
         if let installed, installed.sha256 == candidate.sha256 { return nil }
-        if onlyIfNewer, let installedDate = installedDetails?.createdAt ?? installed?.createdAt,
-           candidate.createdAt <= installedDate, installedDetails?.upgradeTo != target {
+        if onlyIfNewer, let installedSequence = installedDetails?.sequence ?? installed?.sequence,
+           candidate.sequence <= installedSequence, installedDetails?.upgradeTo != target {
             return nil
         }
         return candidate

@@ -10,13 +10,19 @@ public struct InstalledModel: Sendable, Hashable, Codable {
     public var sha256: String
     /// When the server says the version was uploaded, if it came from a server.
     public var createdAt: Date?
+    /// The server's upload order of the version (``VersionDetails/sequence``), if it came from a server.
+    public var sequence: Int64?
     /// When it was installed.
     public var installedAt: Date
     /// The bundle folder.
     public var bundleURL: URL
 
     /// Creates the description of an installed version.
-    public init(modelId: String, version: String, sha256: String, createdAt: Date?, installedAt: Date, bundleURL: URL) {
+    public init(
+        modelId: String, version: String, sha256: String, createdAt: Date?, sequence: Int64? = nil,
+        installedAt: Date, bundleURL: URL
+    ) {
+        self.sequence = sequence
         self.modelId = modelId
         self.version = version
         self.sha256 = sha256
@@ -32,6 +38,7 @@ struct InstallRecord: Codable, Sendable {
     var version: String
     var sha256: String
     var createdAt: Date?
+    var sequence: Int64?
     var installedAt: Date
     var bundleName: String
 }

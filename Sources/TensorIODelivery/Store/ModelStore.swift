@@ -113,7 +113,7 @@ public struct ModelStore: Sendable {
             let record = try RepositoryAPI.makeDecoder().decode(InstallRecord.self, from: data)
             return InstalledModel(
                 modelId: record.modelId, version: record.version, sha256: record.sha256, createdAt: record.createdAt,
-                installedAt: record.installedAt, bundleURL: folder.appendingPathComponent(record.bundleName))
+                sequence: record.sequence, installedAt: record.installedAt, bundleURL: folder.appendingPathComponent(record.bundleName))
         } catch {
             throw TensorIOError(.io, "\(recordURL.path) is unreadable: \(error)")
         }
@@ -142,7 +142,8 @@ public struct ModelStore: Sendable {
     ///   - modelId: The model's identifier.
     ///   - version: The version's identifier.
     ///   - expectedSHA256: The archive's SHA-256 as the server announced it; `nil` skips the check.
-    ///   - createdAt: The upload date the server gave, recorded for "only if newer".
+    ///   - createdAt: The upload date the server gave.
+    ///   - sequence: The server's upload order, recorded for "only if newer".
     ///   - limits: Bounds on the unpacked archive.
     /// - Returns: The installed version, now current.
     /// - Throws: ``TensorIOError`` with ``TensorIOError/Code/checksumMismatch``,
@@ -153,7 +154,7 @@ public struct ModelStore: Sendable {
     @discardableResult
     public func install(
         archiveAt archiveURL: URL, modelId: String, version: String, expectedSHA256: String? = nil,
-        createdAt: Date? = nil, limits: BundleArchive.Limits = BundleArchive.Limits()
+        createdAt: Date? = nil, sequence: Int64? = nil, limits: BundleArchive.Limits = BundleArchive.Limits()
     ) throws -> InstalledModel {
         try RepositoryIdentifier.check(modelId, kind: "model")
         try RepositoryIdentifier.check(version, kind: "version")
@@ -169,7 +170,7 @@ public struct ModelStore: Sendable {
         let bundleURL = try BundleArchive.extract(archiveURL, into: staging, limits: limits)
         try ModelBundleValidator(bundleAt: bundleURL).validate()
         let record = InstallRecord(
-            modelId: modelId, version: version, sha256: sha256, createdAt: createdAt, installedAt: Date(),
+            modelId: modelId, version: version, sha256: sha256, createdAt: createdAt, sequence: sequence, installedAt: Date(),
             bundleName: bundleURL.lastPathComponent)
         try DurableFile.write(try RepositoryAPI.makeEncoder().encode(record), to: staging.appendingPathComponent("install.json"))
 

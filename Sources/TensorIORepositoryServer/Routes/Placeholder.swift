@@ -1,5 +1,0 @@
-import Hummingbird
-import GRDB
-import ZIPFoundation
-import Crypto
-enum ServerPlaceholder {}

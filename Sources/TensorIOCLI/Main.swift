@@ -12,12 +12,16 @@ import TensorIO
 /// or a signal. Help and version requests still print as usual.
 @main
 enum Main {
-    static func main() {
+    static func main() async {
         signal(SIGPIPE, SIG_IGN)  // a closed pipe is an error to report, not a reason to die
         LoggingSystem.bootstrap(DeferredLogHandler.init)
         do {
             var command = try TensorIOCommand.parseAsRoot()
-            try command.run()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
             // print() ignores write errors; a closed or full stdout must not pass for success.
             if fflush(stdout) != 0 || ferror(stdout) != 0 {
                 fail("cannot write the output: \(String(cString: strerror(errno)))")

@@ -70,12 +70,13 @@ public enum BundleArchive {
     /// - Parameters:
     ///   - archiveURL: A zip file.
     ///   - limits: Bounds on entries and unpacked size.
+    ///   - name: How messages call the archive (default: its file name).
     /// - Returns: The bundle folder's name, such as `number.tiobundle`.
     /// - Throws: ``TensorIOError`` with ``TensorIOError/Code/invalidArchive`` (not a zip, no or several
     ///   top-level folders, too big) or ``TensorIOError/Code/unsafeArchive`` (an entry naming the bad path).
     @discardableResult
-    public static func inspect(_ archiveURL: URL, limits: Limits = Limits()) throws -> String {
-        let archive = try open(archiveURL)
+    public static func inspect(_ archiveURL: URL, limits: Limits = Limits(), name: String? = nil) throws -> String {
+        let archive = try open(archiveURL, name: name)
         return try check(archive, limits: limits)
     }
 
@@ -86,11 +87,15 @@ public enum BundleArchive {
     ///   - archiveURL: A zip file.
     ///   - destination: A folder to create; it receives the one bundle folder.
     ///   - limits: Bounds on entries and unpacked size.
+    ///   - name: How messages call the archive (default: its file name).
     /// - Returns: The unpacked bundle folder, inside `destination`.
     /// - Throws: ``TensorIOError`` with ``TensorIOError/Code/invalidArchive``,
     ///   ``TensorIOError/Code/unsafeArchive`` or ``TensorIOError/Code/io``.
-    public static func extract(_ archiveURL: URL, into destination: URL, limits: Limits = Limits()) throws -> URL {
-        let archive = try open(archiveURL)
+    public static func extract(
+        _ archiveURL: URL, into destination: URL, limits: Limits = Limits(), name: String? = nil
+    ) throws -> URL {
+        let name = name ?? archiveURL.lastPathComponent
+        let archive = try open(archiveURL, name: name)
         let bundleName = try check(archive, limits: limits)
         let fileManager = FileManager.default
         do {
@@ -108,19 +113,20 @@ public enum BundleArchive {
         } catch let error as TensorIOError {
             throw error
         } catch {
-            throw TensorIOError(.invalidArchive, "cannot unpack \(archiveURL.lastPathComponent): \(error)")
+            throw TensorIOError(.invalidArchive, "cannot unpack \(name): \(error)")
         }
         return destination.appendingPathComponent(bundleName)
     }
 
-    private static func open(_ archiveURL: URL) throws -> Archive {
+    private static func open(_ archiveURL: URL, name: String?) throws -> Archive {
+        let name = name ?? archiveURL.lastPathComponent
         guard FileManager.default.fileExists(atPath: archiveURL.path) else {
             throw TensorIOError(.io, "\(archiveURL.path) does not exist")
         }
         do {
             return try Archive(url: archiveURL, accessMode: .read)
         } catch {
-            throw TensorIOError(.invalidArchive, "\(archiveURL.lastPathComponent) is not a readable zip archive")
+            throw TensorIOError(.invalidArchive, "\(name) is not a readable zip archive")
         }
     }
 

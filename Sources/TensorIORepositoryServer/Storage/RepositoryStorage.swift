@@ -121,7 +121,7 @@ public final class RepositoryStorage: Sendable {
         let fileManager = FileManager.default
         let unpacked = uploadURL.appendingPathExtension("d")
         defer { try? fileManager.removeItem(at: unpacked) }
-        let bundleURL = try BundleArchive.extract(uploadURL, into: unpacked, limits: limits)
+        let bundleURL = try BundleArchive.extract(uploadURL, into: unpacked, limits: limits, name: "the uploaded archive")
         try ModelBundleValidator(bundleAt: bundleURL).validate()
         let sha256 = try FileDigest.sha256(of: uploadURL)
         let size = ((try? fileManager.attributesOfItem(atPath: uploadURL.path))?[.size] as? NSNumber)?.int64Value ?? 0

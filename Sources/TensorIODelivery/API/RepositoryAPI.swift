@@ -151,6 +151,20 @@ public struct CanonicalRequest: Codable, Sendable, Hashable {
     public init(version: String) { self.version = version }
 }
 
+/// `PATCH /v1/models/{id}/versions/{v}`'s body: sets (or, with `null`, clears) the version's `upgradeTo`.
+public struct VersionPatch: Codable, Sendable, Hashable {
+    /// The version clients on this one should move to; `nil` clears it.
+    public var upgradeTo: String?
+
+    /// Creates the request.
+    public init(upgradeTo: String?) { self.upgradeTo = upgradeTo }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(upgradeTo, forKey: .upgradeTo)  // an explicit null clears
+    }
+}
+
 /// Every error the server answers: `{"error": {"code": "...", "message": "..."}}`.
 public struct APIErrorBody: Codable, Sendable, Hashable {
     /// The error.

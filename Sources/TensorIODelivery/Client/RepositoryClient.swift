@@ -186,6 +186,25 @@ public struct RepositoryClient: Sendable {
         return try decode(data, response, request: request)
     }
 
+    /// Sets or clears a version's `upgradeTo`: `PATCH /v1/models/{id}/versions/{v}`.
+    ///
+    /// - Parameters:
+    ///   - upgradeTo: The version that devices on `version` should move to; `nil` clears it.
+    ///   - version: The version to change.
+    ///   - modelId: A model identifier.
+    /// - Returns: The version as it now is.
+    /// - Throws: ``TensorIOError``.
+    public func setUpgradeTo(_ upgradeTo: String?, version: String, of modelId: String) async throws -> VersionDetails {
+        try RepositoryIdentifier.check(modelId, kind: "model")
+        try RepositoryIdentifier.check(version, kind: "version")
+        if let upgradeTo { try RepositoryIdentifier.check(upgradeTo, kind: "version") }
+        var request = makeRequest(["models", modelId, "versions", version], method: "PATCH")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONEncoder().encode(VersionPatch(upgradeTo: upgradeTo))
+        let (data, response) = try await HTTPTransport.data(request)
+        return try decode(data, response, request: request)
+    }
+
     // MARK: Plumbing
 
     /// A request for `/v1/<components>`, with the token.

@@ -152,6 +152,21 @@ public final class RepositoryIndex: Sendable {
         }
     }
 
+    /// Sets or clears a version's `upgradeTo`.
+    ///
+    /// - Returns: The version as it now is; `nil` when it does not exist.
+    func setUpgradeTo(_ upgradeTo: String?, version: String, of modelId: String) throws -> VersionDetails? {
+        try pool.write { db in
+            try db.execute(
+                sql: "UPDATE version SET upgradeTo = ? WHERE modelId = ? AND version = ?",
+                arguments: [upgradeTo, modelId, version])
+            if db.changesCount > 0 {
+                try db.execute(sql: "UPDATE model SET updatedAt = ? WHERE id = ?", arguments: [Date().timeIntervalSince1970, modelId])
+            }
+            return try Self.version(db, version, of: modelId)
+        }
+    }
+
     // MARK: Rows
 
     private static func model(_ db: Database, _ id: String) throws -> ModelSummary? {

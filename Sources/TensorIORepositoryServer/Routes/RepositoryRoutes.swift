@@ -20,6 +20,7 @@ struct RepositoryRoutes: Sendable {
         v1.get("models/:id/versions/:version/archive") { request, context in try self.archive(request, context) }
         v1.post("models/:id/versions/:version") { request, context in try await self.upload(request, context) }
         v1.put("models/:id/canonical") { request, context in try await self.setCanonical(request, context) }
+        v1.patch("models/:id/versions/:version") { request, context in try await self.patchVersion(request, context) }
     }
 
     // MARK: Reads
@@ -145,6 +146,23 @@ struct RepositoryRoutes: Sendable {
             throw APIError.notFound("no version \(canonical.version) of model \(id)")
         }
         return try json(model)
+    }
+
+    private func patchVersion(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        try authorize(request, write: true)
+        let (id, version) = (try modelId(context), try versionId(context))
+        let body = try await request.body.collect(upTo: 64 * 1024)
+        guard let patch = try? JSONDecoder().decode(VersionPatch.self, from: Data(body.readableBytesView)) else {
+            throw APIError.badRequest("the body must be {\"upgradeTo\": \"…\"} or {\"upgradeTo\": null}")
+        }
+        let upgradeTo = patch.upgradeTo.flatMap { $0.isEmpty ? nil : $0 }
+        if let upgradeTo, !RepositoryIdentifier.isValid(upgradeTo) {
+            throw APIError(status: .badRequest, code: "invalid-identifier", message: "upgradeTo: " + RepositoryIdentifier.describeInvalid(upgradeTo, kind: "version"))
+        }
+        guard let details = try storage.index.setUpgradeTo(upgradeTo, version: version, of: id) else {
+            throw APIError.notFound("no version \(version) of model \(id)")
+        }
+        return try json(details)
     }
 
     // MARK: Helpers

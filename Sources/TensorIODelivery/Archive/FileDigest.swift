@@ -28,6 +28,14 @@ public enum FileDigest {
         return hex(hasher.finalize())
     }
 
+    /// The SHA-256 of `data`, lowercase hex.
+    ///
+    /// - Parameter data: Bytes in memory.
+    /// - Returns: 64 hex digits.
+    public static func sha256(of data: Data) -> String {
+        hex(SHA256.hash(data: data))
+    }
+
     /// Lowercase hex of a digest.
     public static func hex(_ digest: some Sequence<UInt8>) -> String {
         digest.map { String(format: "%02x", $0) }.joined()

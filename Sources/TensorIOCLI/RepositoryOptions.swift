@@ -12,7 +12,7 @@ struct TokenOptions: ParsableArguments {
 
     /// The token from either option, or `nil`.
     func resolve() throws -> String? {
-        if let token, tokenFile != nil {
+        if token != nil, tokenFile != nil {
             throw CLIError("give --token or --token-file, not both")
         }
         if let token { return token }

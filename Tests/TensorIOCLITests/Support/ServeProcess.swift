@@ -25,8 +25,8 @@ final class ServeProcess {
         let stamp = UUID().uuidString
         let stdoutURL = logs.appendingPathComponent("serve-\(stamp).out")
         let stderrURL = logs.appendingPathComponent("serve-\(stamp).err")
-        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
-        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
         let process = Process()
         process.executableURL = try CLI.executableURL()
         process.arguments = ["serve", "--root", root.path, "--port", "0"] + arguments

@@ -165,16 +165,19 @@ public struct ModelStore: Sendable {
                 "the archive of \(modelId) version \(version) has SHA-256 \(sha256), expected \(expectedSHA256)")
         }
         let fileManager = FileManager.default
-        let staging = temporaryRoot.appendingPathComponent(UUID().uuidString)
-        defer { try? fileManager.removeItem(at: staging) }
-        let bundleURL = try BundleArchive.extract(archiveURL, into: staging, limits: limits)
-        try ModelBundleValidator(bundleAt: bundleURL).validate()
-        let record = InstallRecord(
-            modelId: modelId, version: version, sha256: sha256, createdAt: createdAt, sequence: sequence, installedAt: Date(),
-            bundleName: bundleURL.lastPathComponent)
-        try DurableFile.write(try RepositoryAPI.makeEncoder().encode(record), to: staging.appendingPathComponent("install.json"))
-
+        // The whole install holds the store's lock: a store opened meanwhile (which sweeps .tmp) never
+        // removes a folder being unpacked, and two installs never interleave.
         return try lock.withLock {
+            let staging = temporaryRoot.appendingPathComponent(UUID().uuidString)
+            defer { try? fileManager.removeItem(at: staging) }
+            let bundleURL = try BundleArchive.extract(archiveURL, into: staging, limits: limits)
+            try ModelBundleValidator(bundleAt: bundleURL).validate()
+            let record = InstallRecord(
+                modelId: modelId, version: version, sha256: sha256, createdAt: createdAt, sequence: sequence,
+                installedAt: Date(), bundleName: bundleURL.lastPathComponent)
+            try DurableFile.write(
+                try RepositoryAPI.makeEncoder().encode(record), to: staging.appendingPathComponent("install.json"))
+
             let versions = versionsFolder(modelId)
             try createFolder(versions)
             let destination = versions.appendingPathComponent(version)

@@ -17,7 +17,7 @@ enum Main {
         LoggingSystem.bootstrap(DeferredLogHandler.init)
         do {
             var command = try TensorIOCommand.parseAsRoot()
-            if var asynchronous = command as? AsyncParsableCommand {
+            if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
             } else {
                 try command.run()

@@ -4,12 +4,20 @@ import Foundation
 struct ProgressBar {
     let total: Int
     let label: String
+    /// How counts are written: plain numbers, or sizes for byte counts.
+    let format: (Int) -> String
     private let enabled = isatty(STDERR_FILENO) == 1
     private var lastDrawn = -1
 
-    init(total: Int, label: String = "") {
+    init(total: Int, label: String = "", format: @escaping (Int) -> String = { String($0) }) {
         self.total = total
         self.label = label
+        self.format = format
+    }
+
+    /// Writes a byte count in MB with one decimal.
+    static func megabytes(_ bytes: Int) -> String {
+        String(format: "%.1f MB", Double(bytes) / 1_000_000)
     }
 
     mutating func update(_ done: Int) {
@@ -19,7 +27,7 @@ struct ProgressBar {
         guard filled != lastDrawn || done == total else { return }
         lastDrawn = filled
         let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-        FileHandle.standardError.write(Data("\r\(label.isEmpty ? "" : label + " ")[\(bar)] \(done)/\(total)".utf8))
+        FileHandle.standardError.write(Data("\r\(label.isEmpty ? "" : label + " ")[\(bar)] \(format(done))/\(format(total))".utf8))
     }
 
     func finish() {

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import TensorIODelivery
+
+/// `tensorio pull ID --from URL [--into DIR]`
+struct PullCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pull",
+        abstract: "Download a model version into a local model store and make it current.",
+        discussion: """
+            Gets the canonical version (or --version), resuming an interrupted download, checks its SHA-256, \
+            unpacks and validates it, then makes it current; the version it replaces is kept for rollback. \
+            Prints the installed bundle's path. A progress bar is drawn on stderr when it is a terminal.
+            """
+    )
+
+    @Argument(help: "The model id.")
+    var id: String
+
+    @Option(help: "The server, such as http://127.0.0.1:8080.")
+    var from: String
+
+    @Option(help: "The local model store.")
+    var into = "models"
+
+    @Option(help: "The version to install (default: the canonical one).")
+    var version: String?
+
+    @OptionGroup var tokens: TokenOptions
+    @OptionGroup var conditionOptions: ConditionOptions
+
+    func run() async throws {
+        let client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve())
+        let store = try ModelStore(directory: URL(fileURLWithPath: into))
+        var conditions = try conditionOptions.conditions(onlyIfNewer: false)
+        if version == nil { conditions.onlyIfNewer = false }
+        let (installed, _) = try await runDownload(
+            client: client, modelId: id, version: version, store: store, conditions: conditions)
+        guard let installed else { throw CLIError("model \(id): nothing was installed") }
+        print(installed.bundleURL.path)
+    }
+}

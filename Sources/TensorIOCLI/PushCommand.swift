@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import TensorIO
+import TensorIODelivery
+
+/// `tensorio push BUNDLE --to URL [--token …]`
+struct PushCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "push",
+        abstract: "Upload a bundle to a repository server as a new version.",
+        discussion: """
+            Validates the bundle, zips it and uploads it. The model id and version default to model.json's \
+            "id" and "version". Prints the stored version as one JSON object.
+            """
+    )
+
+    @Argument(help: "The bundle folder.")
+    var bundle: String
+
+    @Option(help: "The server, such as http://127.0.0.1:8080.")
+    var to: String
+
+    @OptionGroup var tokens: TokenOptions
+
+    @Option(help: "The model id (default: model.json's id).")
+    var id: String?
+
+    @Option(help: "The version (default: model.json's version).")
+    var version: String?
+
+    @Option(help: "Notes stored with the version.")
+    var notes: String?
+
+    @Option(name: .customLong("upgrade-to"), help: "The version that devices on this version should move to.")
+    var upgradeTo: String?
+
+    @Flag(name: .customLong("not-canonical"), help: "Do not make this version the canonical one (the first version always is).")
+    var notCanonical = false
+
+    func run() async throws {
+        let url = try serverURL(to, option: "--to")
+        let token = try tokens.resolve()
+        let bundleURL = URL(fileURLWithPath: bundle)
+        let opened = try ModelBundle(at: bundleURL)
+        let modelId = id ?? opened.identifier
+        let versionId = version ?? opened.version
+        guard !modelId.isEmpty else { throw CLIError("\(bundle): model.json has no id; give --id") }
+        guard !versionId.isEmpty else { throw CLIError("\(bundle): model.json has no version; give --version") }
+        try RepositoryIdentifier.check(modelId, kind: "model")
+        try RepositoryIdentifier.check(versionId, kind: "version")
+
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tensorio-push-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let archive = scratch.appendingPathComponent("bundle.zip")
+        try BundleArchive.create(fromBundleAt: bundleURL, to: archive)
+
+        let client = RepositoryClient(baseURL: url, token: token)
+        let stored = try await client.upload(
+            archiveAt: archive, modelId: modelId, version: versionId, canonical: !notCanonical, notes: notes,
+            upgradeTo: upgradeTo)
+        print(String(decoding: try RepositoryAPI.makeEncoder().encode(stored), as: UTF8.self))
+    }
+}

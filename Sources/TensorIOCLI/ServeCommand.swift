@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+import ArgumentParser
+import Foundation
+import Logging
+import TensorIORepositoryServer
+
+/// `tensorio serve --root DIR [--host H] [--port P] [--token-file F] [--read-token-file F]`
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run a model repository server (HTTP JSON API under /v1).",
+        discussion: """
+            Stores bundle versions as zip archives under --root with a SQLite index. Prints \
+            "listening on http://HOST:PORT" on stdout once ready; stops on SIGINT or SIGTERM. Without \
+            --token-file the server is read-only.
+            """
+    )
+
+    @Option(help: "The folder holding the index and the archives (created if missing).")
+    var root: String
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free one.")
+    var port = 8080
+
+    @Option(name: .customLong("token-file"), help: "A file holding the bearer token that uploads need.")
+    var tokenFile: String?
+
+    @Option(name: .customLong("read-token-file"), help: "A file holding a token that reads need too (the write token also works).")
+    var readTokenFile: String?
+
+    @Option(name: .customLong("max-upload-mb"), help: "The largest upload, in MiB.")
+    var maximumUploadMegabytes = 512
+
+    @Option(name: .customLong("download-rate"), help: ArgumentHelp("Limit each download to this many bytes per second.", visibility: .hidden))
+    var downloadRate: Int?
+
+    func run() async throws {
+        guard (0...65535).contains(port) else { throw CLIError("--port must be from 0 to 65535") }
+        guard maximumUploadMegabytes > 0 else { throw CLIError("--max-upload-mb must be positive") }
+        let writeToken = try tokenFile.map(readToken)
+        let readToken = try readTokenFile.map(readToken)
+        var logger = Logger(label: "tensorio.serve") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = .notice
+        let configuration = RepositoryServerConfiguration(
+            root: URL(fileURLWithPath: root), host: host, port: port, writeToken: writeToken, readToken: readToken,
+            maximumUploadBytes: Int64(maximumUploadMegabytes) << 20, downloadBytesPerSecond: downloadRate)
+        let server = try RepositoryServer(configuration: configuration, logger: logger)
+        let host = self.host
+        try await server.run { port in
+            print("listening on http://\(host):\(port)")
+            fflush(stdout)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import TensorIODelivery
+
+/// `tensorio update ID --from URL --into DIR`
+struct UpdateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update",
+        abstract: "Install the version the server recommends, if it differs from the installed one.",
+        discussion: """
+            The recommended version is the installed version's upgradeTo, else the canonical version; by \
+            default only a version uploaded after the installed one counts (--allow-older follows a server \
+            that moved its canonical version back). Prints "ID: updated FROM -> TO" or "ID: up to date \
+            (VERSION)", then the current bundle's path.
+            """
+    )
+
+    @Argument(help: "The model id.")
+    var id: String
+
+    @Option(help: "The server, such as http://127.0.0.1:8080.")
+    var from: String
+
+    @Option(help: "The local model store.")
+    var into: String
+
+    @Flag(name: .customLong("allow-older"), help: "Also install a recommended version older than the installed one.")
+    var allowOlder = false
+
+    @OptionGroup var tokens: TokenOptions
+    @OptionGroup var conditionOptions: ConditionOptions
+
+    func run() async throws {
+        let client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve())
+        let store = try ModelStore(directory: URL(fileURLWithPath: into))
+        let before = try store.current(id)
+        let (installed, upToDate) = try await runDownload(
+            client: client, modelId: id, version: nil, store: store,
+            conditions: try conditionOptions.conditions(onlyIfNewer: !allowOlder))
+        guard let installed else { throw CLIError("model \(id): nothing was installed") }
+        if upToDate {
+            print("\(id): up to date (\(installed.version))")
+        } else {
+            print("\(id): updated \(before?.version ?? "(none)") -> \(installed.version)")
+        }
+        print(installed.bundleURL.path)
+    }
+}

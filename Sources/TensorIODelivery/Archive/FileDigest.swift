@@ -1,0 +1,48 @@
+import Crypto
+import Foundation
+import TensorIO
+
+/// SHA-256 of files, read in chunks so archives of any size hash in constant memory.
+public enum FileDigest {
+    /// The SHA-256 of the file at `url`, lowercase hex.
+    ///
+    /// - Parameter url: A regular file.
+    /// - Returns: 64 hex digits.
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/io``) when the file cannot be read.
+    public static func sha256(of url: URL) throws -> String {
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forReadingFrom: url)
+        } catch {
+            throw TensorIOError(.io, "cannot read \(url.path): \(error.localizedDescription)")
+        }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        do {
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                hasher.update(data: chunk)
+            }
+        } catch {
+            throw TensorIOError(.io, "cannot read \(url.path): \(error.localizedDescription)")
+        }
+        return hex(hasher.finalize())
+    }
+
+    /// The SHA-256 of `data`, lowercase hex.
+    ///
+    /// - Parameter data: Bytes in memory.
+    /// - Returns: 64 hex digits.
+    public static func sha256(of data: Data) -> String {
+        hex(SHA256.hash(data: data))
+    }
+
+    /// Lowercase hex of a digest.
+    public static func hex(_ digest: some Sequence<UInt8>) -> String {
+        digest.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Whether `text` looks like a SHA-256 in hex (64 lowercase hex digits).
+    public static func isSHA256(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+}

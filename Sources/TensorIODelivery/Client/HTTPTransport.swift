@@ -1,0 +1,111 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TensorIO
+
+/// URLSession calls wrapped for async/await in a way that works with swift-corelibs-foundation too, and
+/// the mapping of HTTP failures to ``TensorIOError``.
+enum HTTPTransport {
+    /// A shared session without caches or cookies.
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        return URLSession(configuration: configuration)
+    }()
+
+    /// Sends `request` and collects the answer.
+    static func data(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        try await run(request) { completion in session.dataTask(with: request, completionHandler: completion) }
+    }
+
+    /// Sends `request` with the file at `fileURL` as its body.
+    static func upload(_ request: URLRequest, fromFile fileURL: URL) async throws -> (Data, HTTPURLResponse) {
+        guard FileManager.default.isReadableFile(atPath: fileURL.path) else {
+            throw TensorIOError(.io, "cannot read \(fileURL.path)")
+        }
+        return try await run(request) { completion in
+            session.uploadTask(with: request, fromFile: fileURL, completionHandler: completion)
+        }
+    }
+
+    private static func run(
+        _ request: URLRequest,
+        _ makeTask: (@escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionTask
+    ) async throws -> (Data, HTTPURLResponse) {
+        let box = TaskBox()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) in
+                let task = makeTask { data, response, error in
+                    if let error {
+                        continuation.resume(throwing: transportError(error, request: request))
+                    } else if let response = response as? HTTPURLResponse {
+                        continuation.resume(returning: (data ?? Data(), response))
+                    } else {
+                        continuation.resume(throwing: TensorIOError(.server, "\(describe(request)): no HTTP response"))
+                    }
+                }
+                box.set(task)
+                task.resume()
+            }
+        } onCancel: {
+            box.cancel()
+        }
+    }
+
+    /// The error for a request that got no HTTP answer.
+    static func transportError(_ error: any Error, request: URLRequest) -> TensorIOError {
+        if let urlError = error as? URLError, urlError.code == .cancelled {
+            return TensorIOError(.io, "\(describe(request)): cancelled")
+        }
+        return TensorIOError(.unreachable, "\(describe(request)): the server did not answer: \(error.localizedDescription)")
+    }
+
+    /// The error for an HTTP status outside 2xx, with the server's JSON message when there is one.
+    static func error(status: Int, body: Data, request: URLRequest) -> TensorIOError {
+        let detail = try? JSONDecoder().decode(APIErrorBody.self, from: body).error
+        let message = "\(describe(request)): HTTP \(status): " + (detail?.message ?? HTTPURLResponse.localizedString(forStatusCode: status))
+        let code: TensorIOError.Code
+        switch (status, detail?.code) {
+        case (401, _), (403, _): code = .unauthorized
+        case (404, _): code = .notFound
+        case (409, _): code = .conflict
+        case (413, _): code = .tooLarge
+        case (_, "invalid-bundle"?): code = .invalidBundle
+        case (_, "unsafe-archive"?): code = .unsafeArchive
+        case (_, "invalid-archive"?): code = .invalidArchive
+        case (_, "invalid-identifier"?): code = .invalidIdentifier
+        default: code = .server
+        }
+        return TensorIOError(code, message)
+    }
+
+    static func describe(_ request: URLRequest) -> String {
+        "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "?")"
+    }
+}
+
+/// Holds a task for cancellation from another thread.
+final class TaskBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: URLSessionTask?
+    private var cancelled = false
+
+    func set(_ task: URLSessionTask) {
+        lock.lock()
+        self.task = task
+        let cancelNow = cancelled
+        lock.unlock()
+        if cancelNow { task.cancel() }
+    }
+
+    func cancel() {
+        lock.lock()
+        cancelled = true
+        let task = self.task
+        lock.unlock()
+        task?.cancel()
+    }
+}

@@ -1,0 +1,26 @@
+import TensorIO
+
+/// The error codes of model delivery. Delivery throws the library's one error type, ``TensorIOError``,
+/// with these codes, so an app switches on one type whatever failed.
+extension TensorIOError.Code {
+    /// A model or version identifier breaks the rules of ``RepositoryIdentifier``.
+    public static let invalidIdentifier = TensorIOError.Code("invalid-identifier")
+    /// The repository server could not be reached (connection refused, timeout, DNS).
+    public static let unreachable = TensorIOError.Code("unreachable")
+    /// The server refused the request's token, or the request had none where one is needed (HTTP 401).
+    public static let unauthorized = TensorIOError.Code("unauthorized")
+    /// The model or version does not exist (HTTP 404), or is not installed locally.
+    public static let notFound = TensorIOError.Code("not-found")
+    /// The version exists already (HTTP 409): versions are immutable.
+    public static let conflict = TensorIOError.Code("conflict")
+    /// The archive is larger than allowed (HTTP 413, or the client's download conditions).
+    public static let tooLarge = TensorIOError.Code("too-large")
+    /// The downloaded archive's SHA-256 or size differs from what the server announced.
+    public static let checksumMismatch = TensorIOError.Code("checksum-mismatch")
+    /// The archive is not a readable zip, or does not hold exactly one bundle folder.
+    public static let invalidArchive = TensorIOError.Code("invalid-archive")
+    /// The archive has an entry that would escape the destination: `..`, an absolute path, a symlink.
+    public static let unsafeArchive = TensorIOError.Code("unsafe-archive")
+    /// The server answered something this client does not understand, or an unexpected status.
+    public static let server = TensorIOError.Code("server")
+}

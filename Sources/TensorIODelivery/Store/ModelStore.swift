@@ -1,0 +1,300 @@
+import Foundation
+import TensorIO
+
+/// Installed model versions on the device, with an atomic "current" pointer per model and the previous
+/// version kept for rollback.
+///
+/// Layout under ``directory``:
+/// ```
+/// <model>/versions/<version>/<name>.tiobundle   the unpacked, validated bundle
+/// <model>/versions/<version>/install.json       where it came from (SHA-256, dates)
+/// <model>/current.json                          {"current": "2", "previous": "1"}, replaced with rename
+/// .partial/<model>/<version>.zip                interrupted downloads, resumed later
+/// .tmp/                                         unpacking in progress; swept when a store opens
+/// .lock                                         flock held while the store changes
+/// ```
+/// Installing unpacks into `.tmp`, validates the bundle, renames the folder into `versions/`, and only then
+/// replaces `current.json`: whatever fails, and wherever a process dies, the current version stays whole and
+/// usable. Other versions than the current and the previous are removed after a successful install.
+public struct ModelStore: Sendable {
+    /// The store's folder.
+    public let directory: URL
+    /// How many versions to keep per model: the current one and `keep - 1` before it (at least 2).
+    public let keep: Int
+
+    /// Opens (and creates) the store in `directory`, removing leftovers of unpacking that a dead process
+    /// left behind.
+    ///
+    /// - Parameters:
+    ///   - directory: The store's folder.
+    ///   - keep: Versions kept per model, current included; at least 2 so that rollback works.
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/io``) when the folder cannot be created.
+    public init(directory: URL, keep: Int = 2) throws {
+        self.directory = directory.standardizedFileURL
+        self.keep = max(2, keep)
+        do {
+            try FileManager.default.createDirectory(at: self.temporaryRoot, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: self.partialRoot, withIntermediateDirectories: true)
+        } catch {
+            throw TensorIOError(.io, "cannot create the model store in \(directory.path): \(error.localizedDescription)")
+        }
+        let temporaryRoot = self.temporaryRoot
+        try lock.withLock {
+            for item in (try? FileManager.default.contentsOfDirectory(atPath: temporaryRoot.path)) ?? [] {
+                try? FileManager.default.removeItem(at: temporaryRoot.appendingPathComponent(item))
+            }
+        }
+    }
+
+    var temporaryRoot: URL { directory.appendingPathComponent(".tmp") }
+    var partialRoot: URL { directory.appendingPathComponent(".partial") }
+    private var lock: StoreLock { StoreLock(url: directory.appendingPathComponent(".lock")) }
+
+    private func modelFolder(_ modelId: String) -> URL { directory.appendingPathComponent(modelId) }
+    private func versionsFolder(_ modelId: String) -> URL { modelFolder(modelId).appendingPathComponent("versions") }
+    private func pointerURL(_ modelId: String) -> URL { modelFolder(modelId).appendingPathComponent("current.json") }
+
+    /// Where an interrupted download of `version` is kept.
+    func partialURL(modelId: String, version: String) -> URL {
+        partialRoot.appendingPathComponent(modelId).appendingPathComponent("\(version).zip")
+    }
+
+    // MARK: Reading
+
+    /// The current version of `modelId`, or `nil` when none is installed.
+    ///
+    /// - Parameter modelId: A model identifier.
+    /// - Returns: The installed current version.
+    /// - Throws: ``TensorIOError`` with ``TensorIOError/Code/invalidIdentifier``, or
+    ///   ``TensorIOError/Code/io`` when the store's files are unreadable.
+    public func current(_ modelId: String) throws -> InstalledModel? {
+        try RepositoryIdentifier.check(modelId, kind: "model")
+        guard let pointer = try readPointer(modelId) else { return nil }
+        return try installed(modelId, version: pointer.current)
+    }
+
+    /// The version kept for rollback, or `nil`.
+    ///
+    /// - Parameter modelId: A model identifier.
+    /// - Returns: The previous version, if one is kept.
+    /// - Throws: ``TensorIOError`` as ``current(_:)``.
+    public func previous(_ modelId: String) throws -> InstalledModel? {
+        try RepositoryIdentifier.check(modelId, kind: "model")
+        guard let previous = try readPointer(modelId)?.previous else { return nil }
+        return try installed(modelId, version: previous)
+    }
+
+    /// Every version of `modelId` on disk, sorted by install date.
+    ///
+    /// - Parameter modelId: A model identifier.
+    /// - Returns: The installed versions, oldest first.
+    /// - Throws: ``TensorIOError`` as ``current(_:)``.
+    public func versions(_ modelId: String) throws -> [InstalledModel] {
+        try RepositoryIdentifier.check(modelId, kind: "model")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: versionsFolder(modelId).path)) ?? []
+        return names.filter { RepositoryIdentifier.isValid($0) }
+            .compactMap { try? installed(modelId, version: $0) }
+            .sorted { $0.installedAt < $1.installedAt }
+    }
+
+    /// The installed version `version` of `modelId`.
+    ///
+    /// - Returns: Its description.
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/notFound``) when it is not installed.
+    public func installed(_ modelId: String, version: String) throws -> InstalledModel {
+        try RepositoryIdentifier.check(modelId, kind: "model")
+        try RepositoryIdentifier.check(version, kind: "version")
+        let folder = versionsFolder(modelId).appendingPathComponent(version)
+        let recordURL = folder.appendingPathComponent("install.json")
+        guard let data = try? Data(contentsOf: recordURL) else {
+            throw TensorIOError(.notFound, "version \(version) of model \(modelId) is not installed in \(directory.path)")
+        }
+        do {
+            let record = try RepositoryAPI.makeDecoder().decode(InstallRecord.self, from: data)
+            return InstalledModel(
+                modelId: record.modelId, version: record.version, sha256: record.sha256, createdAt: record.createdAt,
+                sequence: record.sequence, installedAt: record.installedAt, bundleURL: folder.appendingPathComponent(record.bundleName))
+        } catch {
+            throw TensorIOError(.io, "\(recordURL.path) is unreadable: \(error)")
+        }
+    }
+
+    private func readPointer(_ modelId: String) throws -> CurrentPointer? {
+        let url = pointerURL(modelId)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        do {
+            return try JSONDecoder().decode(CurrentPointer.self, from: Data(contentsOf: url))
+        } catch {
+            throw TensorIOError(.io, "\(url.path) is unreadable: \(error)")
+        }
+    }
+
+    // MARK: Changing
+
+    /// Installs a bundle archive as the current version of `modelId`.
+    ///
+    /// Checks the archive's SHA-256 against `expectedSHA256`, unpacks it with ``BundleArchive``'s checks
+    /// into a temporary folder, validates the bundle with ``ModelBundleValidator``, moves it into place and
+    /// only then swaps the current pointer. On any failure the current version is untouched.
+    ///
+    /// - Parameters:
+    ///   - archiveURL: A zip holding one bundle folder. It is left where it is.
+    ///   - modelId: The model's identifier.
+    ///   - version: The version's identifier.
+    ///   - expectedSHA256: The archive's SHA-256 as the server announced it; `nil` skips the check.
+    ///   - createdAt: The upload date the server gave.
+    ///   - sequence: The server's upload order, recorded for "only if newer".
+    ///   - limits: Bounds on the unpacked archive.
+    /// - Returns: The installed version, now current.
+    /// - Throws: ``TensorIOError`` with ``TensorIOError/Code/checksumMismatch``,
+    ///   ``TensorIOError/Code/invalidArchive``, ``TensorIOError/Code/unsafeArchive``,
+    ///   ``TensorIOError/Code/invalidBundle``, ``TensorIOError/Code/conflict`` (the same version is
+    ///   installed from a different archive), ``TensorIOError/Code/invalidIdentifier`` or
+    ///   ``TensorIOError/Code/io``.
+    @discardableResult
+    public func install(
+        archiveAt archiveURL: URL, modelId: String, version: String, expectedSHA256: String? = nil,
+        createdAt: Date? = nil, sequence: Int64? = nil, limits: BundleArchive.Limits = BundleArchive.Limits()
+    ) throws -> InstalledModel {
+        try RepositoryIdentifier.check(modelId, kind: "model")
+        try RepositoryIdentifier.check(version, kind: "version")
+        let sha256 = try FileDigest.sha256(of: archiveURL)
+        if let expectedSHA256, expectedSHA256.lowercased() != sha256 {
+            throw TensorIOError(
+                .checksumMismatch,
+                "the archive of \(modelId) version \(version) has SHA-256 \(sha256), expected \(expectedSHA256)")
+        }
+        let fileManager = FileManager.default
+        // The whole install holds the store's lock: a store opened meanwhile (which sweeps .tmp) never
+        // removes a folder being unpacked, and two installs never interleave.
+        return try lock.withLock {
+            let staging = temporaryRoot.appendingPathComponent(UUID().uuidString)
+            defer { try? fileManager.removeItem(at: staging) }
+            let bundleURL = try BundleArchive.extract(archiveURL, into: staging, limits: limits)
+            try ModelBundleValidator(bundleAt: bundleURL).validate()
+            let record = InstallRecord(
+                modelId: modelId, version: version, sha256: sha256, createdAt: createdAt, sequence: sequence,
+                installedAt: Date(), bundleName: bundleURL.lastPathComponent)
+            try DurableFile.write(
+                try RepositoryAPI.makeEncoder().encode(record), to: staging.appendingPathComponent("install.json"))
+
+            let versions = versionsFolder(modelId)
+            try createFolder(versions)
+            let destination = versions.appendingPathComponent(version)
+            let pointer = try readPointer(modelId)
+            if fileManager.fileExists(atPath: destination.path) {
+                let existing = try? installed(modelId, version: version)
+                if existing?.sha256 == sha256 {
+                    // The same archive is installed already: just point at it.
+                } else if pointer?.current == version {
+                    throw TensorIOError(
+                        .conflict,
+                        "version \(version) of \(modelId) is installed from a different archive (SHA-256 \(existing?.sha256 ?? "unknown")); versions are immutable")
+                } else {
+                    try removeItem(destination)
+                    try DurableFile.rename(staging, to: destination)
+                }
+            } else {
+                try DurableFile.rename(staging, to: destination)
+            }
+            DurableFile.syncFolder(versions)
+            let previous = pointer.map { $0.current == version ? $0.previous : $0.current } ?? nil
+            try DurableFile.write(
+                try JSONEncoder().encode(CurrentPointer(current: version, previous: previous)), to: pointerURL(modelId))
+            prune(modelId, keeping: [version, previous].compactMap { $0 })
+            return try installed(modelId, version: version)
+        }
+    }
+
+    /// Makes the previous version current again; the version that was current becomes the previous one,
+    /// so a second rollback undoes the first.
+    ///
+    /// - Parameter modelId: A model identifier.
+    /// - Returns: The version now current.
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/notFound``) when there is nothing to roll back to.
+    @discardableResult
+    public func rollback(_ modelId: String) throws -> InstalledModel {
+        try RepositoryIdentifier.check(modelId, kind: "model")
+        return try lock.withLock {
+            guard let pointer = try readPointer(modelId) else {
+                throw TensorIOError(.notFound, "model \(modelId) is not installed in \(directory.path)")
+            }
+            guard let previous = pointer.previous, let target = try? installed(modelId, version: previous) else {
+                throw TensorIOError(.notFound, "model \(modelId) has no previous version to roll back to")
+            }
+            try ModelBundleValidator(bundleAt: target.bundleURL).validate()
+            try DurableFile.write(
+                try JSONEncoder().encode(CurrentPointer(current: previous, previous: pointer.current)),
+                to: pointerURL(modelId))
+            return target
+        }
+    }
+
+    /// The bundle to use for `modelId`: the installed current version when it opens, else the previous
+    /// one, else the bundle shipped with the app.
+    ///
+    /// - Parameters:
+    ///   - modelId: A model identifier.
+    ///   - fallback: A bundle folder shipped with the app.
+    /// - Returns: The opened bundle and where it came from.
+    /// - Throws: ``TensorIOError`` when nothing is installed and the fallback is missing or invalid.
+    public func latestModel(id modelId: String, fallback: URL?) throws -> ResolvedModel {
+        for candidate in [try? current(modelId), try? previous(modelId)] {
+            if let candidate, let bundle = try? ModelBundle(at: candidate.bundleURL) {
+                return ResolvedModel(bundle: bundle, source: .installed(candidate))
+            }
+        }
+        guard let fallback else {
+            throw TensorIOError(.notFound, "model \(modelId) is not installed in \(directory.path) and no fallback bundle was given")
+        }
+        return ResolvedModel(bundle: try ModelBundle(at: fallback), source: .fallback)
+    }
+
+    private func prune(_ modelId: String, keeping protected: [String]) {
+        let all = (try? versions(modelId)) ?? []
+        let removable = all.filter { !protected.contains($0.version) }
+        let excess = all.count - keep
+        guard excess > 0 else { return }
+        for old in removable.prefix(excess) {
+            try? removeItem(versionsFolder(modelId).appendingPathComponent(old.version))
+        }
+    }
+
+    /// Removes a version folder by first renaming it into `.tmp`, so a half-deleted folder is never seen
+    /// under `versions/`.
+    private func removeItem(_ url: URL) throws {
+        let trash = temporaryRoot.appendingPathComponent("trash-\(UUID().uuidString)")
+        try DurableFile.rename(url, to: trash)
+        try? FileManager.default.removeItem(at: trash)
+    }
+
+    private func createFolder(_ url: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw TensorIOError(.io, "cannot create \(url.path): \(error.localizedDescription)")
+        }
+    }
+}
+
+/// The bundle ``ModelStore/latestModel(id:fallback:)`` chose, and where it came from.
+public struct ResolvedModel: Sendable {
+    /// Where a bundle came from.
+    public enum Source: Sendable, Hashable {
+        /// An installed version.
+        case installed(InstalledModel)
+        /// The bundle shipped with the app.
+        case fallback
+    }
+
+    /// The opened bundle.
+    public var bundle: ModelBundle
+    /// Where it came from.
+    public var source: Source
+
+    /// Creates a resolved model.
+    public init(bundle: ModelBundle, source: Source) {
+        self.bundle = bundle
+        self.source = source
+    }
+}

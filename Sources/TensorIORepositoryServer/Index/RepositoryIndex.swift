@@ -1,0 +1,200 @@
+import Foundation
+import GRDB
+import TensorIODelivery
+
+/// The SQLite index of models and versions (GRDB, WAL mode): which versions exist, their SHA-256 and size,
+/// and each model's canonical version. Archives live beside it on disk; a version row exists only once its
+/// archive is in place (see ``RepositoryStorage``).
+public final class RepositoryIndex: Sendable {
+    let pool: DatabasePool
+
+    /// Opens (and creates, and migrates) the index at `url`.
+    ///
+    /// - Parameter url: The SQLite file.
+    /// - Throws: GRDB's error when the file cannot be opened or migrated.
+    public init(url: URL) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        pool = try DatabasePool(path: url.path, configuration: configuration)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE model (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    canonicalVersion TEXT,
+                    createdAt DOUBLE NOT NULL,
+                    updatedAt DOUBLE NOT NULL
+                );
+                CREATE TABLE version (
+                    sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                    modelId TEXT NOT NULL REFERENCES model(id),
+                    version TEXT NOT NULL,
+                    sha256 TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    createdAt DOUBLE NOT NULL,
+                    notes TEXT,
+                    upgradeTo TEXT,
+                    bundleName TEXT NOT NULL,
+                    UNIQUE (modelId, version)
+                );
+                """)
+        }
+        try migrator.migrate(pool)
+    }
+
+    /// A version about to be inserted.
+    struct NewVersion: Sendable {
+        var modelId: String
+        var version: String
+        var sha256: String
+        var size: Int64
+        var notes: String?
+        var upgradeTo: String?
+        var bundleName: String
+        var canonical: Bool
+    }
+
+    // MARK: Reads
+
+    func counts() throws -> (models: Int, versions: Int) {
+        try pool.read { db in
+            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM model") ?? 0,
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM version") ?? 0)
+        }
+    }
+
+    func models(limit: Int, after: String?) throws -> ModelPage {
+        try pool.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT m.*, (SELECT COUNT(*) FROM version v WHERE v.modelId = m.id) AS versionCount
+                FROM model m WHERE (? IS NULL OR m.id > ?) ORDER BY m.id LIMIT ?
+                """, arguments: [after, after, limit + 1])
+            let summaries = rows.prefix(limit).map(Self.summary)
+            return ModelPage(models: Array(summaries), next: rows.count > limit ? summaries.last?.id : nil)
+        }
+    }
+
+    func model(_ id: String) throws -> ModelSummary? {
+        try pool.read { db in try Self.model(db, id) }
+    }
+
+    func versions(of modelId: String) throws -> VersionList? {
+        try pool.read { db in
+            guard let model = try Self.model(db, modelId) else { return nil }
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM version WHERE modelId = ? ORDER BY sequence", arguments: [modelId])
+            return VersionList(
+                modelId: modelId, canonicalVersion: model.canonicalVersion,
+                versions: rows.map { Self.details($0, canonical: model.canonicalVersion) })
+        }
+    }
+
+    func version(_ version: String, of modelId: String) throws -> VersionDetails? {
+        try pool.read { db in try Self.version(db, version, of: modelId) }
+    }
+
+    /// Every indexed (model, version) with its archive size, for the start-up check.
+    func allVersions() throws -> [(modelId: String, version: String, size: Int64)] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT modelId, version, size FROM version").map {
+                (modelId: $0["modelId"], version: $0["version"], size: $0["size"])
+            }
+        }
+    }
+
+    // MARK: Writes
+
+    /// Inserts a version — and its model when new — and moves the canonical pointer when asked (or when
+    /// the model had none), in one transaction. `place` runs first inside the same write, serialized with
+    /// every other write: it puts the archive in place, and its effect is undone by `undo` if the
+    /// transaction fails.
+    ///
+    /// - Returns: The inserted version, or `nil` when it exists already.
+    func insert(_ new: NewVersion, place: () throws -> Bool, undo: () -> Void) throws -> VersionDetails? {
+        var placed = false
+        do {
+            return try pool.write { db -> VersionDetails? in
+                if try Self.version(db, new.version, of: new.modelId) != nil { return nil }
+                guard try place() else { return nil }
+                placed = true
+                let now = Date().timeIntervalSince1970
+                let existing = try Self.model(db, new.modelId)
+                if existing == nil {
+                    try db.execute(
+                        sql: "INSERT INTO model (id, canonicalVersion, createdAt, updatedAt) VALUES (?, NULL, ?, ?)",
+                        arguments: [new.modelId, now, now])
+                }
+                try db.execute(sql: """
+                    INSERT INTO version (modelId, version, sha256, size, createdAt, notes, upgradeTo, bundleName)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [new.modelId, new.version, new.sha256, new.size, now, new.notes, new.upgradeTo, new.bundleName])
+                let canonical = new.canonical || existing?.canonicalVersion == nil
+                try db.execute(
+                    sql: "UPDATE model SET updatedAt = ?, canonicalVersion = CASE WHEN ? THEN ? ELSE canonicalVersion END WHERE id = ?",
+                    arguments: [now, canonical, new.version, new.modelId])
+                return try Self.version(db, new.version, of: new.modelId)
+            }
+        } catch {
+            if placed { undo() }
+            throw error
+        }
+    }
+
+    /// Moves the canonical pointer to an existing version.
+    ///
+    /// - Returns: The model as it now is; `nil` when the model or the version does not exist.
+    func setCanonical(_ version: String, of modelId: String) throws -> ModelSummary? {
+        try pool.write { db in
+            guard try Self.version(db, version, of: modelId) != nil else { return nil }
+            try db.execute(
+                sql: "UPDATE model SET canonicalVersion = ?, updatedAt = ? WHERE id = ?",
+                arguments: [version, Date().timeIntervalSince1970, modelId])
+            return try Self.model(db, modelId)
+        }
+    }
+
+    /// Sets or clears a version's `upgradeTo`.
+    ///
+    /// - Returns: The version as it now is; `nil` when it does not exist.
+    func setUpgradeTo(_ upgradeTo: String?, version: String, of modelId: String) throws -> VersionDetails? {
+        try pool.write { db in
+            try db.execute(
+                sql: "UPDATE version SET upgradeTo = ? WHERE modelId = ? AND version = ?",
+                arguments: [upgradeTo, modelId, version])
+            if db.changesCount > 0 {
+                try db.execute(sql: "UPDATE model SET updatedAt = ? WHERE id = ?", arguments: [Date().timeIntervalSince1970, modelId])
+            }
+            return try Self.version(db, version, of: modelId)
+        }
+    }
+
+    // MARK: Rows
+
+    private static func model(_ db: Database, _ id: String) throws -> ModelSummary? {
+        try Row.fetchOne(db, sql: """
+            SELECT m.*, (SELECT COUNT(*) FROM version v WHERE v.modelId = m.id) AS versionCount
+            FROM model m WHERE m.id = ?
+            """, arguments: [id]).map(summary)
+    }
+
+    private static func version(_ db: Database, _ version: String, of modelId: String) throws -> VersionDetails? {
+        guard let row = try Row.fetchOne(
+            db, sql: "SELECT * FROM version WHERE modelId = ? AND version = ?", arguments: [modelId, version])
+        else { return nil }
+        let canonical = try String.fetchOne(db, sql: "SELECT canonicalVersion FROM model WHERE id = ?", arguments: [modelId])
+        return details(row, canonical: canonical)
+    }
+
+    private static func summary(_ row: Row) -> ModelSummary {
+        ModelSummary(
+            id: row["id"], canonicalVersion: row["canonicalVersion"], versionCount: row["versionCount"],
+            createdAt: Date(timeIntervalSince1970: row["createdAt"]), updatedAt: Date(timeIntervalSince1970: row["updatedAt"]))
+    }
+
+    private static func details(_ row: Row, canonical: String?) -> VersionDetails {
+        let version: String = row["version"]
+        return VersionDetails(
+            modelId: row["modelId"], version: version, sha256: row["sha256"], size: row["size"],
+            createdAt: Date(timeIntervalSince1970: row["createdAt"]), notes: row["notes"], upgradeTo: row["upgradeTo"],
+            canonical: version == canonical, bundleName: row["bundleName"], sequence: row["sequence"])
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Hummingbird
+import TensorIO
+import TensorIODelivery
+
+/// An error answered as `{"error": {"code": …, "message": …}}` with its HTTP status.
+struct APIError: HTTPResponseError {
+    var status: HTTPResponse.Status
+    var code: String
+    var message: String
+    var headers: HTTPFields = [:]
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var fields = headers
+        fields[.contentType] = "application/json"
+        let data = (try? RepositoryAPI.makeEncoder().encode(APIErrorBody(code: code, message: message))) ?? Data()
+        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func badRequest(_ message: String, code: String = "bad-request") -> APIError {
+        APIError(status: .badRequest, code: code, message: message)
+    }
+
+    static func notFound(_ message: String) -> APIError {
+        APIError(status: .notFound, code: "not-found", message: message)
+    }
+
+    static func unauthorized(_ message: String) -> APIError {
+        APIError(status: .unauthorized, code: "unauthorized", message: message, headers: [.wwwAuthenticate: "Bearer realm=\"tensorio\""])
+    }
+
+    /// The answer for a library error raised while handling an upload.
+    static func from(_ error: TensorIOError) -> APIError {
+        switch error.code {
+        case .tooLarge: return APIError(status: .contentTooLarge, code: error.code.rawValue, message: error.description)
+        case .invalidBundle, .invalidArchive, .unsafeArchive:
+            return APIError(status: .unprocessableContent, code: error.code.rawValue, message: error.description)
+        case .invalidIdentifier: return APIError(status: .badRequest, code: error.code.rawValue, message: error.description)
+        default: return APIError(status: .internalServerError, code: error.code.rawValue, message: error.description)
+        }
+    }
+}

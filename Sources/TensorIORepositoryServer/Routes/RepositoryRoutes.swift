@@ -1,0 +1,224 @@
+import Crypto
+import Foundation
+import Hummingbird
+import Logging
+import TensorIO
+import TensorIODelivery
+
+/// The `/v1` routes of the repository API (see `docs/repository-api.md`).
+struct RepositoryRoutes: Sendable {
+    let storage: RepositoryStorage
+    let configuration: RepositoryServerConfiguration
+
+    func register(on router: Router<BasicRequestContext>) {
+        let v1 = router.group("v1")
+        v1.get("health") { _, _ in try self.health() }
+        v1.get("models") { request, _ in try self.listModels(request) }
+        v1.get("models/:id") { request, context in try self.model(request, context) }
+        v1.get("models/:id/versions") { request, context in try self.versions(request, context) }
+        v1.get("models/:id/versions/:version") { request, context in try self.version(request, context) }
+        v1.get("models/:id/versions/:version/archive") { request, context in try self.archive(request, context) }
+        v1.post("models/:id/versions/:version") { request, context in try await self.upload(request, context) }
+        v1.put("models/:id/canonical") { request, context in try await self.setCanonical(request, context) }
+        v1.patch("models/:id/versions/:version") { request, context in try await self.patchVersion(request, context) }
+    }
+
+    // MARK: Reads
+
+    private func health() throws -> Response {
+        let counts = try storage.index.counts()
+        let problems = storage.recovery.problems
+        return try json(HealthResponse(
+            status: problems.isEmpty ? "SERVING" : "DEGRADED", models: counts.models, versions: counts.versions,
+            problems: problems))
+    }
+
+    private func listModels(_ request: Request) throws -> Response {
+        try authorize(request, write: false)
+        let parameters = request.uri.queryParameters
+        var limit = 100
+        if let text = parameters.get("limit") {
+            guard let value = Int(text), (1...1000).contains(value) else {
+                throw APIError.badRequest("limit must be a whole number from 1 to 1000, not \"\(text)\"")
+            }
+            limit = value
+        }
+        let after = parameters.get("after")
+        if let after, !RepositoryIdentifier.isValid(after) {
+            throw APIError(status: .badRequest, code: "invalid-identifier", message: "after: " + RepositoryIdentifier.describeInvalid(after, kind: "model"))
+        }
+        return try json(try storage.index.models(limit: limit, after: after))
+    }
+
+    private func model(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+        try authorize(request, write: false)
+        let id = try modelId(context)
+        guard let model = try storage.index.model(id) else { throw APIError.notFound("no model \(id)") }
+        return try json(model)
+    }
+
+    private func versions(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+        try authorize(request, write: false)
+        let id = try modelId(context)
+        guard let list = try storage.index.versions(of: id) else { throw APIError.notFound("no model \(id)") }
+        return try json(list)
+    }
+
+    private func version(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+        try authorize(request, write: false)
+        let (id, version) = (try modelId(context), try versionId(context))
+        guard let details = try storage.index.version(version, of: id) else {
+            throw APIError.notFound("no version \(version) of model \(id)")
+        }
+        return try json(details)
+    }
+
+    private func archive(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+        try authorize(request, write: false)
+        let (id, version) = (try modelId(context), try versionId(context))
+        guard let details = try storage.index.version(version, of: id) else {
+            throw APIError.notFound("no version \(version) of model \(id)")
+        }
+        return try ArchiveResponder(
+            url: storage.archiveURL(modelId: id, version: version), details: details,
+            bytesPerSecond: configuration.downloadBytesPerSecond
+        ).respond(to: request)
+    }
+
+    // MARK: Writes
+
+    private func upload(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        try authorize(request, write: true)
+        let (id, version) = (try modelId(context), try versionId(context))
+        let parameters = request.uri.queryParameters
+        var canonical = true
+        if let text = parameters.get("canonical") {
+            guard let flag = Bool(text) else { throw APIError.badRequest("canonical must be true or false, not \"\(text)\"") }
+            canonical = flag
+        }
+        let notes = parameters.get("notes")
+        if let notes, notes.utf8.count > 4096 { throw APIError.badRequest("notes are longer than 4096 bytes") }
+        let upgradeTo = parameters.get("upgradeTo").flatMap { $0.isEmpty ? nil : $0 }
+        if let upgradeTo, !RepositoryIdentifier.isValid(upgradeTo) {
+            throw APIError(status: .badRequest, code: "invalid-identifier", message: "upgradeTo: " + RepositoryIdentifier.describeInvalid(upgradeTo, kind: "version"))
+        }
+        if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > configuration.maximumUploadBytes {
+            throw APIError(status: .contentTooLarge, code: "too-large", message: "the upload (\(length) bytes) is larger than the server's limit of \(configuration.maximumUploadBytes) bytes")
+        }
+        if try storage.index.version(version, of: id) != nil {
+            throw conflict(id, version)
+        }
+
+        let uploadURL: URL
+        do {
+            (uploadURL, _) = try await storage.receive(
+                request.body.map { Array($0.readableBytesView) }, maximumBytes: configuration.maximumUploadBytes)
+        } catch let error as TensorIOError {
+            throw APIError.from(error)
+        }
+        defer { try? FileManager.default.removeItem(at: uploadURL) }
+        let limits = BundleArchive.Limits(maximumUnpackedBytes: configuration.maximumUnpackedBytes)
+        let stored: VersionDetails?
+        do {
+            stored = try await Task.detached {
+                try self.storage.store(
+                    uploadAt: uploadURL, modelId: id, version: version, canonical: canonical, notes: notes,
+                    upgradeTo: upgradeTo, limits: limits)
+            }.value
+        } catch let error as TensorIOError {
+            throw APIError.from(error)
+        }
+        guard let stored else { throw conflict(id, version) }
+        return try json(stored, status: .created)
+    }
+
+    private func setCanonical(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        try authorize(request, write: true)
+        let id = try modelId(context)
+        let body = try await request.body.collect(upTo: 64 * 1024)
+        guard let canonical = try? JSONDecoder().decode(CanonicalRequest.self, from: Data(body.readableBytesView)) else {
+            throw APIError.badRequest("the body must be {\"version\": \"…\"}")
+        }
+        guard RepositoryIdentifier.isValid(canonical.version) else {
+            throw APIError(status: .badRequest, code: "invalid-identifier", message: RepositoryIdentifier.describeInvalid(canonical.version, kind: "version"))
+        }
+        guard let model = try storage.index.setCanonical(canonical.version, of: id) else {
+            throw APIError.notFound("no version \(canonical.version) of model \(id)")
+        }
+        return try json(model)
+    }
+
+    private func patchVersion(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        try authorize(request, write: true)
+        let (id, version) = (try modelId(context), try versionId(context))
+        let body = try await request.body.collect(upTo: 64 * 1024)
+        guard let patch = try? JSONDecoder().decode(VersionPatch.self, from: Data(body.readableBytesView)) else {
+            throw APIError.badRequest("the body must be {\"upgradeTo\": \"…\"} or {\"upgradeTo\": null}")
+        }
+        let upgradeTo = patch.upgradeTo.flatMap { $0.isEmpty ? nil : $0 }
+        if let upgradeTo, !RepositoryIdentifier.isValid(upgradeTo) {
+            throw APIError(status: .badRequest, code: "invalid-identifier", message: "upgradeTo: " + RepositoryIdentifier.describeInvalid(upgradeTo, kind: "version"))
+        }
+        guard let details = try storage.index.setUpgradeTo(upgradeTo, version: version, of: id) else {
+            throw APIError.notFound("no version \(version) of model \(id)")
+        }
+        return try json(details)
+    }
+
+    // MARK: Helpers
+
+    private func conflict(_ id: String, _ version: String) -> APIError {
+        APIError(status: .conflict, code: "conflict", message: "version \(version) of model \(id) exists already; versions are immutable, upload a new version")
+    }
+
+    private func modelId(_ context: BasicRequestContext) throws -> String {
+        try identifier(context, "id", kind: "model")
+    }
+
+    private func versionId(_ context: BasicRequestContext) throws -> String {
+        try identifier(context, "version", kind: "version")
+    }
+
+    private func identifier(_ context: BasicRequestContext, _ name: String, kind: String) throws -> String {
+        let value = context.parameters.get(name) ?? ""
+        guard RepositoryIdentifier.isValid(value) else {
+            throw APIError(status: .badRequest, code: "invalid-identifier", message: RepositoryIdentifier.describeInvalid(value, kind: kind))
+        }
+        return value
+    }
+
+    /// Checks the bearer token: writes need the write token; reads need the read or the write token when
+    /// the server protects reads.
+    private func authorize(_ request: Request, write: Bool) throws {
+        let accepted: [String]
+        if write {
+            guard let token = configuration.writeToken else {
+                throw APIError(status: .forbidden, code: "read-only", message: "this server accepts no uploads (it was started without --token-file)")
+            }
+            accepted = [token]
+        } else {
+            guard let readToken = configuration.readToken else { return }
+            accepted = [readToken] + (configuration.writeToken.map { [$0] } ?? [])
+        }
+        guard let header = request.headers[.authorization] else {
+            throw APIError.unauthorized("this request needs a bearer token (Authorization: Bearer …)")
+        }
+        guard header.hasPrefix("Bearer "), accepted.contains(where: { Self.constantTimeEqual(String(header.dropFirst(7)), $0) }) else {
+            throw APIError.unauthorized("the bearer token is wrong")
+        }
+    }
+
+    /// Compares the SHA-256 of both strings without early exit, so timing says nothing about the token.
+    private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let left = Array(SHA256.hash(data: Data(a.utf8)))
+        let right = Array(SHA256.hash(data: Data(b.utf8)))
+        return zip(left, right).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    private func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
+        let data = try RepositoryAPI.makeEncoder().encode(value)
+        return Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -23,13 +23,10 @@ enum LiteRTRuntime {
 
     private static let loaded = LockedValue<Handle?>(nil)
 
-    /// The per-user install location the set-up script writes to.
-    static var userInstallURL: URL {
-        let environment = ProcessInfo.processInfo.environment
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-        return dataHome.appendingPathComponent("tensorio/litert-\(version)/libLiteRt.so")
-    }
+    /// Where the library is looked for.
+    static let locator = RuntimeLibraryLocator(
+        variable: libraryVariable, installFolder: "litert-\(version)", fileName: "libLiteRt.so"
+    )
 
     /// The loaded runtime, loading it on first use.
     ///
@@ -45,27 +42,10 @@ enum LiteRTRuntime {
     }
 
     private static func load() throws -> Handle {
-        var candidates: [String]
-        if let path = ProcessInfo.processInfo.environment[libraryVariable], !path.isEmpty {
-            candidates = [path]
-        } else {
-            candidates = [userInstallURL.path, "libLiteRt.so"]
-        }
         var failures: [String] = []
-        for path in candidates {
-            // A bare name goes through the system's search path; a path we check first for a clearer message.
-            if path.contains("/"), !FileManager.default.fileExists(atPath: path) {
-                failures.append("\(path): no such file")
-                continue
-            }
-            var message = [CChar](repeating: 0, count: 1024)
-            guard let table = tio_litert_load(path, &message, message.count) else {
-                failures.append(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-                continue
-            }
+        if let (table, path) = locator.open(collectingFailuresInto: &failures, { tio_litert_load($0, $1, $2) }) {
             let api = table.pointee
-            let environment = try makeEnvironment(api)
-            return Handle(api: api, environment: environment, path: path)
+            return Handle(api: api, environment: try makeEnvironment(api), path: path)
         }
         throw TensorIOError(
             .runtimeUnavailable,

@@ -135,7 +135,8 @@ struct TensorFlowEndpoint: @unchecked Sendable {
         let tensor = try TensorFlowTensor(
             runtime: runtime, type: dataType.tensorFlowType, shape: shape, byteCount: itemBytes * values.count
         )
-        guard let data = tensor.data ?? (itemBytes == 0 ? UnsafeMutableRawPointer(bitPattern: 0x40) : nil) else {
+        guard itemBytes > 0, !values.isEmpty else { return tensor }  // nothing to write
+        guard let data = tensor.data else {
             throw TensorIOError(.runtimeFailure, "TensorFlow returned a tensor without storage", location: "layer \"\(layer.name)\"")
         }
         for (index, value) in values.enumerated() {

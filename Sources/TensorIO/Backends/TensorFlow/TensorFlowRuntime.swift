@@ -23,13 +23,10 @@ enum TensorFlowRuntime {
 
     private static let loaded = LockedValue<Handle?>(nil)
 
-    /// The per-user install location the set-up script writes to.
-    static var userInstallURL: URL {
-        let environment = ProcessInfo.processInfo.environment
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-        return dataHome.appendingPathComponent("tensorio/tensorflow-\(version)/\(libraryName)")
-    }
+    /// Where the library is looked for.
+    static let locator = RuntimeLibraryLocator(
+        variable: libraryVariable, installFolder: "tensorflow-\(version)", fileName: libraryName
+    )
 
     /// The loaded runtime, loading it on first use.
     ///
@@ -45,32 +42,17 @@ enum TensorFlowRuntime {
     }
 
     private static func load() throws -> Handle {
-        let candidates: [String]
-        if let path = ProcessInfo.processInfo.environment[libraryVariable], !path.isEmpty {
-            candidates = [path]
-        } else {
-            candidates = [userInstallURL.path, libraryName]
-        }
         // TensorFlow's C++ logging prints informational lines (CPU features, graph passes) to stderr
         // unless told otherwise before it loads; warnings and errors still print. A user's own setting wins.
         setenv("TF_CPP_MIN_LOG_LEVEL", "1", 0)
         var failures: [String] = []
-        for path in candidates {
-            if path.contains("/"), !FileManager.default.fileExists(atPath: path) {
-                failures.append("\(path): no such file")
-                continue
-            }
-            var message = [CChar](repeating: 0, count: 1024)
-            guard let table = tio_tensorflow_load(path, &message, message.count) else {
-                failures.append(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-                continue
-            }
+        if let (table, path) = locator.open(collectingFailuresInto: &failures, { tio_tensorflow_load($0, $1, $2) }) {
             return Handle(api: table.pointee, path: path)
         }
         throw TensorIOError(
             .runtimeUnavailable,
             "the TensorFlow runtime (\(libraryName) from tensorflow-cpu \(version)) could not be loaded; "
-                + "install it with `scripts/install-tensorflow.sh` (a 274 MB download; `make setup` runs it), "
+                + "install it with `scripts/install-tensorflow.sh` (a 274 MB download; `make setup-tensorflow` runs it), "
                 + "or set \(libraryVariable) to the library's path",
             runtimeMessage: failures.joined(separator: "; ")
         )

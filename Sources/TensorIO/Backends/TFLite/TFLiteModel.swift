@@ -30,6 +30,8 @@ public final class TFLiteModel: ProfilingModel, TrainableModel, @unchecked Senda
     private let predicts: Bool
     private let trains: Bool
     private let hasImageInputs: Bool
+    /// The layers a run takes (training-only ones left out), filtered once rather than on every run.
+    private let predictionInputs: LayerList
 
     /// For trainable models: the one session every run and training step uses.
     private let trainingLock = NSLock()
@@ -45,7 +47,8 @@ public final class TFLiteModel: ProfilingModel, TrainableModel, @unchecked Senda
         self.configuration = configuration
         predicts = bundle.model.modes.contains(.predict)
         trains = bundle.model.modes.contains(.train)
-        hasImageInputs = bundle.predictionInputs.contains { $0.kind == .image }
+        predictionInputs = bundle.predictionInputs
+        hasImageInputs = predictionInputs.contains { $0.kind == .image }
     }
 
     public var isLoaded: Bool {
@@ -96,10 +99,10 @@ public final class TFLiteModel: ProfilingModel, TrainableModel, @unchecked Senda
             throw TensorIOError(.unsupported, "the model does not support predict (model.modes)", location: "model.modes")
         }
         let start = profile == nil ? 0 : Stopwatch.now()
-        let values = try InputMatching.values(for: input, layers: bundle.predictionInputs)
+        let values = try InputMatching.values(for: input, layers: predictionInputs)
         // Images are oriented and scaled before taking a compiled model, so concurrent callers overlap
         // that work; only the final copy into the tensor happens on the compiled model.
-        let prepared = !hasImageInputs ? values : zip(values, bundle.inputs).map { value, layer in
+        let prepared = !hasImageInputs ? values : zip(values, predictionInputs).map { value, layer in
             guard case .image(let image) = value, layer.kind == .image, let volume = layer.imageVolume else { return value }
             let target = ImageSize(width: volume.width, height: volume.height)
             return InputValue.image(VisionPipeline.prepare(image, target: target, mode: configuration.imageResizeMode))

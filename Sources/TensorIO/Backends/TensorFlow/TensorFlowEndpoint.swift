@@ -170,7 +170,10 @@ struct TensorFlowEndpoint: @unchecked Sendable {
                 layer: layer.name
             )
         }
-        guard let data = tensor.data else { return [] }
+        // A layer always has at least one element, so an empty tensor is the graph's fault, not an empty answer.
+        guard let data = tensor.data, total > 0 else {
+            throw TensorIOError.layerMismatch("the graph returned an empty tensor of shape \(shape)", layer: layer.name)
+        }
         guard let itemCount else {
             return [itemBinding(shape: shape).read(from: data)]
         }

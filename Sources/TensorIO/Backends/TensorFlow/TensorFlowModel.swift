@@ -13,6 +13,8 @@ public final class TensorFlowModel: TrainableModel, @unchecked Sendable {
 
     private let loaded = LockedValue<LoadedGraph?>(nil)
     private let loading = NSLock()
+    /// The layers a run takes (training-only ones left out), filtered once rather than on every run.
+    private let predictionInputs: LayerList
 
     /// Creates a model for a bundle; nothing is loaded until ``load()`` or the first run.
     ///
@@ -22,6 +24,7 @@ public final class TensorFlowModel: TrainableModel, @unchecked Sendable {
     public init(bundle: ModelBundle, configuration: ModelConfiguration = ModelConfiguration()) {
         self.bundle = bundle
         self.configuration = configuration
+        predictionInputs = bundle.predictionInputs
     }
 
     public var isLoaded: Bool { loaded.value != nil }
@@ -60,8 +63,7 @@ public final class TensorFlowModel: TrainableModel, @unchecked Sendable {
     ///   the run fails (a placeholder the graph needs was not given, say).
     public func run(_ input: InputValue, placeholders: [String: InputValue]) throws -> Outputs {
         try requireMode(.predict)
-        let layers = bundle.predictionInputs
-        let values = try InputMatching.values(for: input, layers: layers)
+        let values = try InputMatching.values(for: input, layers: predictionInputs)
         let graph = try graph()
         let results = try graph.run(
             inputs: zip(graph.predictionInputs, values).map { ($0, [$1]) },

@@ -32,6 +32,16 @@ public struct TensorIOError: Error, Sendable, Hashable, CustomStringConvertible 
         /// An image could not be decoded or encoded: not an image, a format TensorIO does not read,
         /// truncated or corrupt data, or a zero size.
         public static let invalidImage = Code("invalid-image")
+        /// A size or count read from outside (a `model.json`, a model file, an image header, an archive)
+        /// is past one of the ``ModelLimits`` or overflows; the location names the field and the message
+        /// the limit.
+        public static let limitExceeded = Code("limit-exceeded")
+        /// The model file is not one the runtime may be given: not a regular file inside the bundle, too
+        /// large, or structurally broken (an offset, size or index out of range).
+        public static let invalidModelFile = Code("invalid-model-file")
+        /// The runtime crashed or ran past its time or memory limit while an isolated check loaded the
+        /// model (see ``ModelBundle/verify(loading:configuration:)``); the message names the signal.
+        public static let runtimeCrashed = Code("runtime-crashed")
     }
 
     /// What kind of failure this is.

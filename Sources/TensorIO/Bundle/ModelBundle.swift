@@ -43,10 +43,12 @@ public struct ModelBundle: Sendable, Hashable {
 
     /// Opens and checks the bundle at `url`.
     ///
-    /// - Parameter url: A `.tiobundle` (or deprecated `.tfbundle`) folder.
+    /// - Parameters:
+    ///   - url: A `.tiobundle` (or deprecated `.tfbundle`) folder.
+    ///   - limits: Bounds on layer sizes, `model.json`, labels and model files (see ``ModelLimits``).
     /// - Throws: ``TensorIOError`` with code ``TensorIOError/Code/invalidBundle`` listing every problem.
-    public init(at url: URL) throws {
-        self = try ModelBundleValidator(bundleAt: url).validate()
+    public init(at url: URL, limits: ModelLimits = ModelLimits()) throws {
+        self = try ModelBundleValidator(bundleAt: url, limits: limits).validate()
     }
 
     init(url: URL, description: ModelJSON) {

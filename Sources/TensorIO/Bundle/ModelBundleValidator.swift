@@ -14,12 +14,20 @@ public struct ModelBundleValidator: Sendable {
 
     /// The folder being checked.
     public let url: URL
+    /// Bounds on the sizes `model.json` and the bundle's files may declare or have.
+    public let limits: ModelLimits
 
     private static let logger = Logger(label: "TensorIO.ModelBundleValidator")
 
     /// Creates a validator for the folder at `url`.
-    public init(bundleAt url: URL) {
+    ///
+    /// - Parameters:
+    ///   - url: The bundle folder.
+    ///   - limits: Bounds on layer sizes, `model.json`, labels and model files (defaults documented in
+    ///     ``ModelLimits``).
+    public init(bundleAt url: URL, limits: ModelLimits = ModelLimits()) {
         self.url = url
+        self.limits = limits
     }
 
     /// Runs every check and returns the opened bundle.
@@ -62,23 +70,23 @@ public struct ModelBundleValidator: Sendable {
         guard fileManager.fileExists(atPath: jsonURL.path) else {
             return (nil, [BundleIssue(path: "model.json", message: "not found in \(url.lastPathComponent)")])
         }
-        let root: JSONValue
+        let text: Data
         do {
-            root = try JSONValue(parsing: try Data(contentsOf: jsonURL))
+            text = try UntrustedFile.read(
+                jsonURL, limit: limits.maximumModelJSONBytes, name: "model.json", limitName: "maximumModelJSONBytes"
+            )
         } catch {
-            return (nil, [BundleIssue(path: "model.json", message: "is not valid JSON: \(Self.describe(error))")])
+            // The message names model.json already.
+            return (nil, [BundleIssue(path: "", message: Self.describe(error))])
         }
-
-        var reader = ModelJSONReader(knownBackends: ModelRegistry.shared.knownBackendNames)
-        guard var description = reader.read(root) else {
-            return (nil, reader.issues)
-        }
+        let (parsed, readerIssues) = Self.read(modelJSON: text, limits: limits)
+        guard var description = parsed else { return (nil, readerIssues) }
 
         var issues: [BundleIssue] = []
-        if !description.isPlaceholder, !exists(description.model.file) {
-            issues.append(BundleIssue(
-                path: "model.file", message: "\"\(description.model.file)\" is not in the bundle"
-            ))
+        if !description.isPlaceholder {
+            if let problem = modelFileProblem(description.model.file) {
+                issues.append(BundleIssue(path: "model.file", message: problem))
+            }
         }
         for index in description.outputs.indices {
             guard let file = description.outputs[index].labelsFile else { continue }
@@ -88,7 +96,9 @@ public struct ModelBundleValidator: Sendable {
                 continue
             }
             do {
-                let labels = try Self.readLabels(url.appendingPathComponent("assets").appendingPathComponent(file))
+                let labels = try Self.readLabels(
+                    url.appendingPathComponent("assets").appendingPathComponent(file), limit: limits.maximumLabelsFileBytes
+                )
                 let elementCount = description.outputs[index].elementCount
                 if labels.count != elementCount {
                     issues.append(BundleIssue(
@@ -97,12 +107,58 @@ public struct ModelBundleValidator: Sendable {
                     ))
                 }
                 description.outputs[index].labels = labels
+            } catch let error as TensorIOError where error.code != .invalidBundle {
+                issues.append(BundleIssue(path: path, message: error.message))
             } catch {
                 issues.append(BundleIssue(path: path, message: "\"\(file)\" cannot be read as UTF-8 text"))
             }
         }
         guard issues.isEmpty else { return (nil, issues) }
         return (ModelBundle(url: url, description: description), [])
+    }
+
+    /// Checks a `model.json` document without a bundle folder around it: the JSON syntax, the schema,
+    /// and the limits on sizes it declares. Files it names are not looked at.
+    ///
+    /// - Parameters:
+    ///   - data: The text of a `model.json`.
+    ///   - limits: Bounds on the layer sizes it may declare.
+    /// - Returns: Every problem found, with its JSON path; empty when the document is sound.
+    public static func issues(inModelJSON data: Data, limits: ModelLimits = ModelLimits()) -> [BundleIssue] {
+        guard data.count <= limits.maximumModelJSONBytes else {
+            return [BundleIssue(
+                path: "model.json",
+                message: "has \(data.count) bytes, more than the limit of \(limits.maximumModelJSONBytes) (ModelLimits.maximumModelJSONBytes)"
+            )]
+        }
+        return read(modelJSON: data, limits: limits).issues
+    }
+
+    private static func read(modelJSON data: Data, limits: ModelLimits) -> (ModelJSON?, issues: [BundleIssue]) {
+        let root: JSONValue
+        do {
+            root = try JSONValue(parsing: data)
+        } catch {
+            return (nil, [BundleIssue(path: "model.json", message: "is not valid JSON: \(describe(error))")])
+        }
+        var reader = ModelJSONReader(knownBackends: ModelRegistry.shared.knownBackendNames, limits: limits)
+        let description = reader.read(root)
+        return (description, reader.issues)
+    }
+
+    /// Why `model.file` cannot be given to a runtime, or `nil` when it can: it must be inside the bundle
+    /// (after following links) and a regular file, or a folder for backends that load SavedModels; a FIFO
+    /// or device would block or never end.
+    private func modelFileProblem(_ relativePath: String) -> String? {
+        guard exists(relativePath) else { return "\"\(relativePath)\" is not in the bundle" }
+        switch UntrustedFile.kind(of: url.appendingPathComponent(relativePath)) {
+        case .regularFile(let size) where size > limits.maximumModelFileBytes:
+            return "\"\(relativePath)\" has \(size) bytes, more than the limit of \(limits.maximumModelFileBytes) (ModelLimits.maximumModelFileBytes)"
+        case .regularFile, .directory:
+            return nil
+        case let kind:
+            return "\"\(relativePath)\" is \(UntrustedFile.describe(kind)), not a regular file or folder"
+        }
     }
 
     /// Whether a relative path names something inside the bundle, after following symbolic links.
@@ -114,8 +170,10 @@ public struct ModelBundleValidator: Sendable {
     }
 
     /// One label per line; a trailing newline does not add an empty label (the original's did).
-    static func readLabels(_ url: URL) throws -> [String] {
-        let data = try Data(contentsOf: url)
+    static func readLabels(_ url: URL, limit: Int = ModelLimits().maximumLabelsFileBytes) throws -> [String] {
+        let data = try UntrustedFile.read(
+            url, limit: limit, name: "\"\(url.lastPathComponent)\"", limitName: "maximumLabelsFileBytes"
+        )
         guard let text = String(data: data, encoding: .utf8) else {
             throw TensorIOError(.io, "not UTF-8 text", location: url.lastPathComponent)
         }

@@ -8,11 +8,20 @@ struct ModelJSONReader {
 
     /// Backend names accepted in `model.backend`, lowercased.
     let knownBackends: Set<String>
+    /// Bounds on the sizes layers may declare.
+    let limits: ModelLimits
+
+    init(knownBackends: Set<String>, limits: ModelLimits = ModelLimits()) {
+        self.knownBackends = knownBackends
+        self.limits = limits
+    }
 
     private static let topLevelKeys: Set<String> = [
         "name", "details", "id", "version", "author", "license", "placeholder", "model", "inputs", "outputs",
         "options", "placeholders", "placholders", "train",
     ]
+    /// More dimensions than any runtime supports (TensorFlow Lite allows 16 at most in practice).
+    static let maximumRank = 16
     private static let modelKeys: Set<String> = ["file", "backend", "quantized", "modes", "type", "class"]
 
     /// Which side of the model a layer is on; decides which keys it may carry.
@@ -239,8 +248,13 @@ struct ModelJSONReader {
             shape.append(Int(number))
         }
         if kind == .image {
-            if ImageVolume(shape: shape) == nil {
+            guard let volume = ImageVolume(shape: shape) else {
                 issue(path, "\(value.brief) is not an image shape: expected [height, width, channels], or four sizes with -1 first or last")
+                return nil
+            }
+            let (pixels, overflow) = volume.width.multipliedReportingOverflow(by: volume.height)
+            guard !overflow, pixels <= limits.maximumImageLayerPixels else {
+                issue(path, "\(value.brief) is \(volume.width)×\(volume.height) pixels, more than the limit of \(limits.maximumImageLayerPixels) (ModelLimits.maximumImageLayerPixels)")
                 return nil
             }
         } else {
@@ -248,6 +262,21 @@ struct ModelJSONReader {
                 issue("\(path)[\(index)]", "\(size) is not a size: sizes are positive, and only the first may be -1 (the batch dimension)")
                 return nil
             }
+        }
+        guard shape.count <= Self.maximumRank else {
+            issue(path, "has \(shape.count) dimensions; at most \(Self.maximumRank) are allowed")
+            return nil
+        }
+        // The product of sizes each under 1e12 still overflows Int: count with checks, one item (the
+        // batch dimension left out).
+        var elements = 1
+        for size in shape where size != -1 {
+            let (product, overflow) = elements.multipliedReportingOverflow(by: size)
+            guard !overflow, product <= limits.maximumElementsPerTensor else {
+                issue(path, "\(value.brief) holds more than \(limits.maximumElementsPerTensor) elements, the limit (ModelLimits.maximumElementsPerTensor)")
+                return nil
+            }
+            elements = product
         }
         return shape
     }

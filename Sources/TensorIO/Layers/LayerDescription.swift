@@ -60,7 +60,18 @@ public struct LayerDescription: Sendable, Hashable {
     public var isBatched: Bool { shape.first == -1 }
 
     /// The number of elements in one item: the absolute product of the shape, so `[-1, 6, 7]` has 42.
-    public var elementCount: Int { abs(shape.reduce(1, *)) }
+    ///
+    /// Bundles opened from `model.json` have shapes within ``ModelLimits/maximumElementsPerTensor``; for a
+    /// layer built by hand whose product overflows, this is `Int.max`, which no tensor matches.
+    public var elementCount: Int {
+        var count = 1
+        for size in shape {
+            let (product, overflow) = count.multipliedReportingOverflow(by: size == Int.min ? 0 : abs(size))
+            if overflow { return Int.max }
+            count = product
+        }
+        return count
+    }
 
     /// Whether the output's elements are labelled.
     public var isLabeled: Bool { labels != nil }

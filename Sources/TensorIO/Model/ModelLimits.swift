@@ -19,6 +19,8 @@ public struct ModelLimits: Sendable, Hashable {
     public var maximumModelJSONBytes: Int
     /// The largest labels file, in bytes.
     public var maximumLabelsFileBytes: Int
+    /// The largest image file read from disk, in bytes.
+    public var maximumImageFileBytes: Int
 
     /// Creates limits; every argument has the documented default.
     ///
@@ -30,13 +32,15 @@ public struct ModelLimits: Sendable, Hashable {
     ///   - maximumModelFileBytes: Bytes per model file; default 2 GiB (the FlatBuffers limit).
     ///   - maximumModelJSONBytes: Bytes per `model.json`; default 4 MiB.
     ///   - maximumLabelsFileBytes: Bytes per labels file; default 64 MiB.
+    ///   - maximumImageFileBytes: Bytes per image file; default 256 MiB.
     public init(
         maximumElementsPerTensor: Int = 1 << 28,
         maximumImageLayerPixels: Int = 1 << 26,
         maximumDecodedImagePixels: Int = 1 << 26,
         maximumModelFileBytes: Int = 1 << 31,
         maximumModelJSONBytes: Int = 4 << 20,
-        maximumLabelsFileBytes: Int = 64 << 20
+        maximumLabelsFileBytes: Int = 64 << 20,
+        maximumImageFileBytes: Int = 256 << 20
     ) {
         self.maximumElementsPerTensor = maximumElementsPerTensor
         self.maximumImageLayerPixels = maximumImageLayerPixels
@@ -44,5 +48,6 @@ public struct ModelLimits: Sendable, Hashable {
         self.maximumModelFileBytes = maximumModelFileBytes
         self.maximumModelJSONBytes = maximumModelJSONBytes
         self.maximumLabelsFileBytes = maximumLabelsFileBytes
+        self.maximumImageFileBytes = maximumImageFileBytes
     }
 }

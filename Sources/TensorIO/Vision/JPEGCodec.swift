@@ -15,7 +15,7 @@ enum JPEGCodec {
     ///
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidImage``) with TurboJPEG's reason.
     static func decode(
-        _ data: Data, minimumSize: (Int, Int, ImageOrientation) -> ImageSize? = { _, _, _ in nil }
+        _ data: Data, maximumPixels: Int, minimumSize: (Int, Int, ImageOrientation) -> ImageSize? = { _, _, _ in nil }
     ) throws -> PixelBuffer {
         guard let handle = tjInitDecompress() else {
             throw TensorIOError(.invalidImage, "cannot start the JPEG decoder")
@@ -35,8 +35,13 @@ enum JPEGCodec {
             let orientation = ExifOrientation.read(from: raw) ?? .up
             let minimum = minimumSize(Int(width), Int(height), orientation)
             let (scaledWidth, scaledHeight) = scaledSize(width: Int(width), height: Int(height), minimum: minimum)
-            guard scaledWidth * scaledHeight <= PixelBuffer.maximumPixelCount else {
-                throw TensorIOError(.invalidImage, "the JPEG is too large (\(width)×\(height) pixels)")
+            // At most 65535 × 65535 (the JPEG header's limit): the product fits in Int, and is checked anyway.
+            let (pixelCount, overflow) = scaledWidth.multipliedReportingOverflow(by: scaledHeight)
+            guard !overflow, pixelCount <= maximumPixels else {
+                throw TensorIOError(
+                    .limitExceeded,
+                    "the JPEG decodes to \(scaledWidth)×\(scaledHeight) pixels, more than the limit of \(maximumPixels) (ModelLimits.maximumDecodedImagePixels)"
+                )
             }
             let isGray = colorspace == Int32(TJCS_GRAY.rawValue)
             let format: PixelBuffer.Format = isGray ? .gray : .bgra
@@ -44,8 +49,9 @@ enum JPEGCodec {
             var pixels = [UInt8](repeating: 0, count: scaledWidth * scaledHeight * format.bytesPerPixel)
             let status = pixels.withUnsafeMutableBufferPointer { out in
                 tjDecompress2(handle, base, UInt(raw.count), out.baseAddress, Int32(scaledWidth), 0,
-                              Int32(scaledHeight), pixelFormat.rawValue, Int32(TJFLAG_FASTDCT))
+                              Int32(scaledHeight), pixelFormat.rawValue, Int32(TJFLAG_FASTDCT | TJFLAG_LIMITSCANS))
             }
+            // TJFLAG_LIMITSCANS: a progressive JPEG with thousands of scans would take minutes to decode.
             if status != 0 {
                 // Warnings (such as extraneous bytes) still give a usable image; a truncated file does not.
                 let reason = message(handle)

@@ -3,6 +3,8 @@ import Foundation
 
 /// PNG decoding and encoding with libspng.
 enum PNGCodec {
+    private static let maximumChunkBytes = 16 << 20
+    private static let maximumChunkCacheBytes = 64 << 20
     private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// Whether `data` starts with the PNG signature.
@@ -14,16 +16,24 @@ enum PNGCodec {
     /// colour) becomes RGBA with transparency applied.
     ///
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidImage``) with libspng's reason.
-    static func decode(_ data: Data) throws -> PixelBuffer {
+    static func decode(_ data: Data, maximumPixels: Int) throws -> PixelBuffer {
         guard let context = spng_ctx_new(0) else { throw TensorIOError(.invalidImage, "cannot start the PNG decoder") }
         defer { spng_ctx_free(context) }
         return try data.withUnsafeBytes { raw -> PixelBuffer in
+            // Ancillary chunks (text, ICC profiles) are kept in memory by libspng: bound them, so a small
+            // file cannot make it allocate gigabytes.
+            try check(spng_set_chunk_limits(context, Self.maximumChunkBytes, Self.maximumChunkCacheBytes), "cannot start the PNG decoder")
             try check(spng_set_png_buffer(context, raw.baseAddress, raw.count), "not a readable PNG")
             var header = spng_ihdr()
             try check(spng_get_ihdr(context, &header), "not a readable PNG")
             guard header.width > 0, header.height > 0 else { throw TensorIOError(.invalidImage, "the PNG has a zero size") }
-            guard Int(header.width) * Int(header.height) <= PixelBuffer.maximumPixelCount else {
-                throw TensorIOError(.invalidImage, "the PNG is too large (\(header.width)×\(header.height) pixels)")
+            // UInt32 × UInt32 fits in Int on 64-bit platforms; the multiplication is checked anyway.
+            let (pixelCount, overflow) = Int(header.width).multipliedReportingOverflow(by: Int(header.height))
+            guard !overflow, pixelCount <= maximumPixels else {
+                throw TensorIOError(
+                    .limitExceeded,
+                    "the PNG is \(header.width)×\(header.height) pixels, more than the limit of \(maximumPixels) (ModelLimits.maximumDecodedImagePixels)"
+                )
             }
             let isGray = header.color_type == UInt8(SPNG_COLOR_TYPE_GRAYSCALE.rawValue) && header.bit_depth <= 8
             let (format, spngFormat) = isGray ? (PixelBuffer.Format.gray, SPNG_FMT_G8) : (.rgba, SPNG_FMT_RGBA8)

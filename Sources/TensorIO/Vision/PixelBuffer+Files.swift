@@ -11,32 +11,52 @@ extension PixelBuffer {
     ///   - url: The image file.
     ///   - targetSize: The size the image will be fitted to, if known.
     ///   - resizeMode: How it will be fitted.
-    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/io`` when the file cannot be read,
-    ///   ``TensorIOError/Code/invalidImage`` when it is not a readable JPEG or PNG; both name the file.
-    public init(contentsOf url: URL, targetSize: ImageSize? = nil, resizeMode: ImageResizeMode = .aspectFill) throws {
+    ///   - limits: The largest file (``ModelLimits/maximumImageFileBytes``) and decoded size
+    ///     (``ModelLimits/maximumDecodedImagePixels``) accepted.
+    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/io`` when the file cannot be read or is not a
+    ///   regular file, ``TensorIOError/Code/invalidImage`` when it is not a readable JPEG or PNG,
+    ///   ``TensorIOError/Code/limitExceeded`` past a limit; all name the file.
+    public init(
+        contentsOf url: URL, targetSize: ImageSize? = nil, resizeMode: ImageResizeMode = .aspectFill,
+        limits: ModelLimits = ModelLimits()
+    ) throws {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw TensorIOError(.io, "cannot read the image: \(Self.reason(error))", location: url.path)
+            data = try UntrustedFile.read(
+                url, limit: limits.maximumImageFileBytes, name: "the image", limitName: "maximumImageFileBytes"
+            )
+        } catch var error as TensorIOError {
+            if error.code == .io { error.message = "cannot read \(error.message)" }
+            error.location = url.path
+            throw error
         }
         do {
-            try self.init(data: data, targetSize: targetSize, resizeMode: resizeMode)
+            try self.init(data: data, targetSize: targetSize, resizeMode: resizeMode, limits: limits)
         } catch var error as TensorIOError {
             error.location = url.path
             throw error
         }
     }
 
-    /// Decodes JPEG or PNG data in memory; see ``init(contentsOf:targetSize:resizeMode:)``.
+    /// Decodes JPEG or PNG data in memory; see ``init(contentsOf:targetSize:resizeMode:limits:)``.
     ///
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidImage``) when the data is not a readable
-    ///   JPEG or PNG.
-    public init(data: Data, targetSize: ImageSize? = nil, resizeMode: ImageResizeMode = .aspectFill) throws {
+    /// - Parameters:
+    ///   - data: The encoded image.
+    ///   - targetSize: The size the image will be fitted to, if known.
+    ///   - resizeMode: How it will be fitted.
+    ///   - limits: The decoded size accepted (``ModelLimits/maximumDecodedImagePixels``), checked against
+    ///     the header before any pixel memory is allocated.
+    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/invalidImage`` when the data is not a readable
+    ///   JPEG or PNG, ``TensorIOError/Code/limitExceeded`` when it decodes to too many pixels.
+    public init(
+        data: Data, targetSize: ImageSize? = nil, resizeMode: ImageResizeMode = .aspectFill,
+        limits: ModelLimits = ModelLimits()
+    ) throws {
+        let maximumPixels = limits.maximumDecodedImagePixels
         if data.isEmpty {
             throw TensorIOError(.invalidImage, "the image is empty")
         } else if JPEGCodec.recognizes(data) {
-            self = try JPEGCodec.decode(data) { storedWidth, storedHeight, orientation in
+            self = try JPEGCodec.decode(data, maximumPixels: maximumPixels) { storedWidth, storedHeight, orientation in
                 targetSize.map {
                     VisionPipeline.minimumSourceSize(
                         storedWidth: storedWidth, storedHeight: storedHeight, orientation: orientation,
@@ -45,7 +65,7 @@ extension PixelBuffer {
                 }
             }
         } else if PNGCodec.recognizes(data) {
-            self = try PNGCodec.decode(data)
+            self = try PNGCodec.decode(data, maximumPixels: maximumPixels)
         } else {
             throw TensorIOError(.invalidImage, "not a JPEG or PNG image (unrecognised format)")
         }

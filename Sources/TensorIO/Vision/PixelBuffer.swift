@@ -47,10 +47,6 @@ public struct PixelBuffer: Sendable, Hashable {
     /// The pixels, row after row, ``bytesPerRow`` bytes per row.
     public private(set) var bytes: [UInt8]
 
-    /// The most pixels a decoded image may have (256 megapixels, 1 GiB as RGBA): a damaged or hostile
-    /// header cannot make TensorIO allocate more.
-    public static let maximumPixelCount = 1 << 28
-
     /// Bytes from one row's start to the next.
     public var bytesPerRow: Int { width * format.bytesPerPixel }
 
@@ -72,13 +68,15 @@ public struct PixelBuffer: Sendable, Hashable {
         guard width > 0, height > 0 else {
             throw TensorIOError(.invalidImage, "an image must be at least 1×1 pixels, not \(width)×\(height)")
         }
-        let tight = width * format.bytesPerPixel
+        let (tight, tightOverflow) = width.multipliedReportingOverflow(by: format.bytesPerPixel)
         let stride = bytesPerRow ?? tight
-        guard stride >= tight else {
+        guard !tightOverflow, stride >= tight else {
             throw TensorIOError(.invalidImage, "a row of \(width) \(format) pixels needs \(tight) bytes, not \(stride)")
         }
-        let needed = stride * (height - 1) + tight
-        guard bytes.count >= needed else {
+        // Checked: sizes given by hand may be anything, and a trap would take the caller down.
+        let (rows, rowsOverflow) = stride.multipliedReportingOverflow(by: height - 1)
+        let (needed, neededOverflow) = rows.addingReportingOverflow(tight)
+        guard !rowsOverflow, !neededOverflow, bytes.count >= needed else {
             throw TensorIOError(.invalidImage, "\(width)×\(height) \(format) pixels need \(needed) bytes, got \(bytes.count)")
         }
         self.width = width
@@ -100,10 +98,15 @@ public struct PixelBuffer: Sendable, Hashable {
         guard width > 0, height > 0 else {
             throw TensorIOError(.invalidImage, "an image must be at least 1×1 pixels, not \(width)×\(height)")
         }
-        try self.init(
-            width: width, height: height, format: format,
-            bytes: [UInt8](repeating: value, count: width * height * format.bytesPerPixel)
-        )
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        let (count, countOverflow) = pixels.multipliedReportingOverflow(by: format.bytesPerPixel)
+        guard !overflow, !countOverflow, pixels <= ModelLimits().maximumDecodedImagePixels else {
+            throw TensorIOError(
+                .limitExceeded,
+                "a \(width)×\(height) image has more pixels than the limit of \(ModelLimits().maximumDecodedImagePixels) (ModelLimits.maximumDecodedImagePixels)"
+            )
+        }
+        try self.init(width: width, height: height, format: format, bytes: [UInt8](repeating: value, count: count))
     }
 
     /// Creates a buffer around storage known to be the right size.

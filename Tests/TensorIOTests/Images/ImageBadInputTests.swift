@@ -129,8 +129,47 @@ struct ImageBadInputTests {
     @Test("a PNG header claiming a huge image is refused before anything is allocated")
     func hugePNG() throws {
         let error = try Self.decodeFile("huge.png", HandMadePNG.withHeader(width: 60_000, height: 60_000))
-        #expect(error?.code == .invalidImage)
-        #expect(error?.message.contains("too large") == true, "\(String(describing: error))")
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.message.contains("60000×60000 pixels, more than the limit of 67108864") == true, "\(String(describing: error))")
+    }
+
+    @Test("a 16384 × 16384 PNG (inside the old 256-megapixel limit) is refused at the default limit, decoded when it is raised")
+    func decodedPixelLimit() throws {
+        let error = try Self.decodeFile("big.png", HandMadePNG.withHeader(width: 16384, height: 16384))
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.message.contains("ModelLimits.maximumDecodedImagePixels") == true)
+        // Raised, the header passes and decoding fails later on the missing pixel data instead.
+        let raised = tensorIOError {
+            _ = try PixelBuffer(
+                data: HandMadePNG.withHeader(width: 16384, height: 16384),
+                limits: ModelLimits(maximumDecodedImagePixels: 1 << 28)
+            )
+        }
+        #expect(raised?.code == .invalidImage)
+    }
+
+    @Test("a FIFO or a folder given as an image file is refused at once, never read")
+    func fifoAsImage() throws {
+        try withTemporaryDirectory { folder in
+            let fifo = folder.appendingPathComponent("photo.jpg")
+            #expect(mkfifo(fifo.path, 0o600) == 0)
+            let error = tensorIOError { _ = try PixelBuffer(contentsOf: fifo) }
+            #expect(error?.code == .io)
+            #expect(error?.message.contains("a FIFO, not a regular file") == true, "\(String(describing: error))")
+            let folderError = tensorIOError { _ = try PixelBuffer(contentsOf: folder) }
+            #expect(folderError?.message.contains("a directory, not a regular file") == true)
+        }
+    }
+
+    @Test("an image file larger than ModelLimits.maximumImageFileBytes is refused before it is read")
+    func imageFileLimit() throws {
+        try withTemporaryDirectory { folder in
+            let file = folder.appendingPathComponent("big.png")
+            try Data(count: 4096).write(to: file)
+            let error = tensorIOError { _ = try PixelBuffer(contentsOf: file, limits: ModelLimits(maximumImageFileBytes: 1024)) }
+            #expect(error?.code == .limitExceeded)
+            #expect(error?.location == file.path)
+        }
     }
 
     @Test("the hand-made PNG is well formed: with a 1 × 1 header it is only short of pixel data")

@@ -98,6 +98,9 @@ public final class TFLiteModel: ProfilingModel, TrainableModel, @unchecked Senda
         guard predicts else {
             throw TensorIOError(.unsupported, "the model does not support predict (model.modes)", location: "model.modes")
         }
+        // Image layers are checked against the model's tensors (by loading) before any image work: a
+        // layer that claims more pixels than its tensor holds must fail there, not in the scaler.
+        if hasImageInputs, !isLoaded { try load() }
         let start = profile == nil ? 0 : Stopwatch.now()
         let values = try InputMatching.values(for: input, layers: predictionInputs)
         // Images are oriented and scaled before taking a compiled model, so concurrent callers overlap

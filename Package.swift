@@ -22,6 +22,9 @@ let package = Package(
         .target(name: "CLiteRT"),
         // The same for the TensorFlow C API (the "tensorflow" backend), from tensorflow-cpu's wheel.
         .target(name: "CTensorFlow"),
+        // Crash evidence: a signal handler (C, async-signal-safe) that says what TensorIO was loading or
+        // running when the runtime crashed, and gives the runtime's captured stderr back.
+        .target(name: "CCrashReport"),
         // Image codecs and SIMD pixel work, from Debian's -dev packages (scripts/setup.sh installs them).
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
@@ -31,6 +34,7 @@ let package = Package(
             dependencies: [
                 "CLiteRT",
                 "CTensorFlow",
+                "CCrashReport",
                 "CTurboJPEG",
                 "CSPNG",
                 "CYUV",
@@ -65,6 +69,7 @@ let package = Package(
                 "TensorIO",
                 "TensorIODelivery",
                 "TensorIORepositoryServer",
+                "CCrashReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -81,9 +86,15 @@ let package = Package(
             dependencies: ["CLiteRT"],
             path: "Benchmarks/RawLiteRT"
         ),
+        // Crashes on purpose inside a captured-stderr section, for the crash-evidence test.
+        .executableTarget(
+            name: "crash-report-probe",
+            dependencies: ["CCrashReport"],
+            path: "Tests/CrashReportProbe"
+        ),
         .testTarget(
             name: "TensorIOTests",
-            dependencies: ["TensorIO"]
+            dependencies: ["TensorIO", "crash-report-probe"]
         ),
         // Runs the built `tensorio` executable; depending on its target makes `swift test` build it.
         .testTarget(

@@ -1,3 +1,4 @@
+import CCrashReport
 import Foundation
 import TensorIO
 
@@ -6,7 +7,9 @@ import TensorIO
 /// is exactly one line. What the runtime printed joins the error message when loading fails.
 ///
 /// It swaps file descriptor 2 for a temporary file while `body` runs: fine for a single-threaded tool,
-/// which is why this lives in the tool and not in the library.
+/// which is why this lives in the tool and not in the library. If the runtime crashes the process
+/// meanwhile, TensorIO's crash handler restores stderr and copies the capture's last 8 KB there, after
+/// which it names the model being loaded or run.
 enum RuntimeLog {
     static func capturing<Result>(_ body: () throws -> Result) throws -> Result {
         let (result, printed) = redirectingStandardError(body)
@@ -47,7 +50,10 @@ enum RuntimeLog {
         }
         fflush(nil)
         dup2(capture, STDERR_FILENO)
+        // Should the runtime crash meanwhile, the crash handler puts stderr back and shows what it printed.
+        tio_crash_report_set_captured_stderr(capture, saved)
         let result = Swift.Result { try body() }
+        tio_crash_report_set_captured_stderr(-1, -1)
         fflush(nil)
         dup2(saved, STDERR_FILENO)
         close(saved)

@@ -16,6 +16,8 @@ final class LiteRTModelInstance {
     }
 
     let runtime: LiteRTRuntime.Handle
+    /// Names the model file on stderr if LiteRT crashes the process while loading or running it.
+    let crashActivity: CrashActivity
     private(set) var model: LiteRtModel?
     private(set) var compiledModel: LiteRtCompiledModel?
     private(set) var signatures: [Signature] = []
@@ -25,10 +27,15 @@ final class LiteRTModelInstance {
     /// - Throws: ``TensorIOError`` with LiteRT's status when the file cannot be read or compiled.
     init(bundle: ModelBundle, configuration: ModelConfiguration) throws {
         runtime = try LiteRTRuntime.handle()
-        let api = runtime.api
         guard let fileURL = bundle.modelFileURL else {
             throw TensorIOError(.unsupported, "a placeholder bundle has no model to load")
         }
+        crashActivity = CrashActivity(modelFile: fileURL.path)
+        try crashActivity.loading { try load(fileURL: fileURL, bundle: bundle, configuration: configuration) }
+    }
+
+    private func load(fileURL: URL, bundle: ModelBundle, configuration: ModelConfiguration) throws {
+        let api = runtime.api
         var model: LiteRtModel?
         try runtime.check(api.CreateModelFromFile(runtime.environment, fileURL.path, &model),
                           "reading the model file \"\(bundle.model.file)\"")

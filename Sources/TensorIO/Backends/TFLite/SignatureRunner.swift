@@ -54,11 +54,13 @@ final class SignatureRunner {
     func invoke() throws {
         guard let compiledModel = instance.compiledModel else { throw TensorIOError(.runtimeFailure, "the model is not compiled") }
         let runtime = instance.runtime
-        let status = inputBuffers.withUnsafeMutableBufferPointer { inputs in
-            outputBuffers.withUnsafeMutableBufferPointer { outputs in
-                runtime.api.RunCompiledModel(
-                    compiledModel, signature.index, inputs.count, rebound(inputs), outputs.count, rebound(outputs)
-                )
+        let status = instance.crashActivity.running {
+            inputBuffers.withUnsafeMutableBufferPointer { inputs in
+                outputBuffers.withUnsafeMutableBufferPointer { outputs in
+                    runtime.api.RunCompiledModel(
+                        compiledModel, signature.index, inputs.count, rebound(inputs), outputs.count, rebound(outputs)
+                    )
+                }
             }
         }
         try runtime.check(status, signature.key == "serving_default" ? "running the model" : "running signature \"\(signature.key)\"")

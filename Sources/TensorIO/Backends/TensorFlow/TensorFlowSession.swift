@@ -13,6 +13,8 @@ final class TensorFlowSession: @unchecked Sendable {
     private let graph: OpaquePointer
     // Set once loading succeeds; a failing init still runs deinit, which deletes the graph.
     private var session: OpaquePointer?
+    /// Names the SavedModel on stderr if TensorFlow crashes the process while loading or running it.
+    private let crashActivity: CrashActivity
 
     /// Loads the SavedModel in `directory` with the meta graph tagged `tags`.
     ///
@@ -35,7 +37,8 @@ final class TensorFlowSession: @unchecked Sendable {
         let metaGraph = api.NewBuffer()
         defer { api.DeleteBuffer(metaGraph) }
         let graph = self.graph
-        session = try runtime.checked(
+        crashActivity = CrashActivity(modelFile: directory.path)
+        session = try crashActivity.loading { try runtime.checked(
             "loading the SavedModel \"\(directory.lastPathComponent)\" with tags \(tags)", location: "model.file"
         ) { status in
             var cTags = tags.map { strdup($0) }
@@ -48,7 +51,7 @@ final class TensorFlowSession: @unchecked Sendable {
                     )
                 }
             }
-        }
+        } }
         if let data = metaGraph.pointee.data {
             saver = SaverDefinition(metaGraphDef: UnsafeRawBufferPointer(start: data, count: metaGraph.pointee.length))
         }
@@ -121,13 +124,13 @@ final class TensorFlowSession: @unchecked Sendable {
         let inputs = feeds.map(\.endpoint)
         let inputValues: [OpaquePointer] = feeds.map(\.tensor.pointer)
         var outputValues = [OpaquePointer?](repeating: nil, count: fetches.count)
-        try runtime.checked(action()) { status in
+        try crashActivity.running { try runtime.checked(action()) { status in
             api.SessionRun(
                 session, nil, inputs, inputValues, Int32(inputs.count), fetches, &outputValues, Int32(fetches.count),
                 targets.isEmpty ? nil : targets, Int32(targets.count),
                 nil, status
             )
-        }
+        } }
         withExtendedLifetime(feeds) {}
         // On failure TensorFlow leaves the outputs unset; on success every one is set.
         return try outputValues.map { pointer in

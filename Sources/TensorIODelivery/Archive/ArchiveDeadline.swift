@@ -7,10 +7,11 @@ struct ArchiveDeadline: Sendable {
     private let end: TimeInterval
     private let limit: TimeInterval
 
-    /// A deadline `limit` seconds from now.
+    /// A deadline `limit` seconds from now; a negative or NaN limit has passed already.
     init(seconds limit: TimeInterval) {
         self.limit = limit
-        end = ProcessInfo.processInfo.systemUptime + max(0, limit)
+        // NaN would compare false forever: treat it, like a negative limit, as no time at all.
+        end = ProcessInfo.processInfo.systemUptime + (limit.isNaN ? 0 : max(0, limit))
     }
 
     /// Throws once the deadline has passed.

@@ -39,8 +39,9 @@ final class ZipFileSource: ZipByteSource {
     ///   regular file.
     init(url: URL) throws {
         path = url.path
-        // O_NOFOLLOW: an archive path that is a symbolic link is refused rather than followed.
-        descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO put where the archive should be returns at once (and is then refused
+        // as not a regular file) instead of waiting for a writer; regular files ignore the flag.
+        descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw TensorIOError(.io, "cannot open \(path): \(String(cString: strerror(errno)))")
         }

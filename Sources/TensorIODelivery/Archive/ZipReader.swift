@@ -261,8 +261,8 @@ final class ZipReader {
             guard dataOffset <= directoryOffset, directoryOffset - dataOffset >= entry.compressedSize else {
                 throw ZipFormatError("\(label) has data reaching past the start of the central directory")
             }
-            let localName = try source.bytes(at: offset + UInt64(localHeaderLength), count: Int(nameLength))
-            guard localName == names[index] else {
+            guard Int(nameLength) == names[index].count,
+                  try source.bytes(at: offset + UInt64(localHeaderLength), count: Int(nameLength)) == names[index] else {
                 throw ZipFormatError("\(label) has a different name in its local header")
             }
             guard method == entry.method.rawValue else {

@@ -29,6 +29,9 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
         .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
+        // Raw deflate for reading untrusted zip archives with our own bounded reader (TensorIODelivery).
+        // Not "CZlib": ZIPFoundation (kept for writing archives) declares a module of that name.
+        .systemLibrary(name: "CSystemZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "TensorIO",
             dependencies: [
@@ -46,6 +49,8 @@ let package = Package(
             name: "TensorIODelivery",
             dependencies: [
                 "TensorIO",
+                "CSystemZlib",
+                // Only for writing archives (BundleArchive.create); reading uses our own bounded reader.
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -58,7 +63,6 @@ let package = Package(
                 "TensorIODelivery",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -76,6 +76,7 @@ enum HTTPTransport {
         case (_, "invalid-bundle"?): code = .invalidBundle
         case (_, "unsafe-archive"?): code = .unsafeArchive
         case (_, "invalid-archive"?): code = .invalidArchive
+        case (_, "limit-exceeded"?): code = .limitExceeded
         case (_, "invalid-identifier"?): code = .invalidIdentifier
         default: code = .server
         }

@@ -148,6 +148,7 @@ public struct ModelStore: Sendable {
     /// - Returns: The installed version, now current.
     /// - Throws: ``TensorIOError`` with ``TensorIOError/Code/checksumMismatch``,
     ///   ``TensorIOError/Code/invalidArchive``, ``TensorIOError/Code/unsafeArchive``,
+    ///   ``TensorIOError/Code/limitExceeded`` (the archive is past one of `limits`),
     ///   ``TensorIOError/Code/invalidBundle``, ``TensorIOError/Code/conflict`` (the same version is
     ///   installed from a different archive), ``TensorIOError/Code/invalidIdentifier`` or
     ///   ``TensorIOError/Code/io``.

@@ -33,7 +33,8 @@ struct APIError: HTTPResponseError {
     static func from(_ error: TensorIOError) -> APIError {
         switch error.code {
         case .tooLarge: return APIError(status: .contentTooLarge, code: error.code.rawValue, message: error.description)
-        case .invalidBundle, .invalidArchive, .unsafeArchive:
+        // An archive or bundle past a limit (unpacked size, entries, ratio, time) is the upload's fault.
+        case .invalidBundle, .invalidArchive, .unsafeArchive, .limitExceeded:
             return APIError(status: .unprocessableContent, code: error.code.rawValue, message: error.description)
         case .invalidIdentifier: return APIError(status: .badRequest, code: error.code.rawValue, message: error.description)
         default: return APIError(status: .internalServerError, code: error.code.rawValue, message: error.description)

@@ -113,7 +113,7 @@ public final class RepositoryStorage: Sendable {
     ///
     /// - Returns: The stored version; `nil` when the version exists already.
     /// - Throws: ``TensorIOError``: ``TensorIOError/Code/unsafeArchive``, ``TensorIOError/Code/invalidArchive``,
-    ///   ``TensorIOError/Code/invalidBundle``, ``TensorIOError/Code/io``.
+    ///   ``TensorIOError/Code/limitExceeded``, ``TensorIOError/Code/invalidBundle``, ``TensorIOError/Code/io``.
     func store(
         uploadAt uploadURL: URL, modelId: String, version: String, canonical: Bool, notes: String?, upgradeTo: String?,
         limits: BundleArchive.Limits

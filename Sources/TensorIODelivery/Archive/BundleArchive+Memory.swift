@@ -1,0 +1,45 @@
+import Foundation
+import TensorIO
+
+extension BundleArchive {
+    /// One entry of an archive unpacked in memory by ``unpack(_:limits:name:)``.
+    public struct UnpackedEntry: Sendable, Hashable {
+        /// The path as written in the archive, without a folder's trailing `/`.
+        public var path: String
+        /// Whether the entry is a folder (its ``contents`` are empty).
+        public var isDirectory: Bool
+        /// The entry's unpacked bytes.
+        public var contents: Data
+    }
+
+    /// Checks and unpacks an archive held in memory, with the same rules and limits as
+    /// ``extract(_:into:limits:name:)``, and writes nothing: the entry point for fuzzing the reader, and
+    /// for small archives.
+    ///
+    /// Memory use is bounded by `limits`: pass small ``Limits/maximumUnpackedBytes`` and
+    /// ``Limits/maximumEntryBytes`` when the input is arbitrary.
+    ///
+    /// - Parameters:
+    ///   - bytes: A zip archive.
+    ///   - limits: Bounds on entries, sizes and time.
+    ///   - name: How messages call the archive.
+    /// - Returns: The entries in the archive's order.
+    /// - Throws: ``TensorIOError`` with ``TensorIOError/Code/invalidArchive``,
+    ///   ``TensorIOError/Code/unsafeArchive`` or ``TensorIOError/Code/limitExceeded``.
+    public static func unpack(_ bytes: Data, limits: Limits = Limits(), name: String = "the archive") throws -> [UnpackedEntry] {
+        let deadline = ArchiveDeadline(seconds: limits.timeLimit)
+        let reader = try ZipReader(bytes: [UInt8](bytes), name: name, maximumEntries: limits.maximumEntries, deadline: deadline)
+        _ = try check(reader, limits: limits)
+        var written: UInt64 = 0
+        var result: [UnpackedEntry] = []
+        for entry in reader.entries {
+            try deadline.check(name)
+            var contents = Data()
+            if entry.kind == .file {
+                written += try reader.unpack(entry, limits: limits, alreadyWritten: written) { contents.append(contentsOf: $0) }
+            }
+            result.append(UnpackedEntry(path: normalized(entry.path), isDirectory: entry.kind == .directory, contents: contents))
+        }
+        return result
+    }
+}

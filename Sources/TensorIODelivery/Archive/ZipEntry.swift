@@ -1,0 +1,51 @@
+/// One entry of a zip archive as its central directory describes it, checked against its local header.
+struct ZipEntry: Sendable, Hashable {
+    /// What the entry unpacks to.
+    enum Kind: Sendable, Hashable {
+        case file
+        case directory
+        /// A symbolic link (Unix mode `S_IFLNK`); never unpacked.
+        case symbolicLink
+        /// A device, FIFO or socket (another Unix file type); never unpacked.
+        case special
+    }
+
+    /// How the entry's data is stored.
+    enum Method: UInt16, Sendable {
+        case stored = 0
+        case deflated = 8
+    }
+
+    /// The path as written in the archive (a folder's ends with `/`).
+    var path: String
+    var kind: Kind
+    var method: Method
+    /// The CRC-32 of the uncompressed data.
+    var crc32: UInt32
+    var compressedSize: UInt64
+    var uncompressedSize: UInt64
+    /// Where the entry's local header starts.
+    var localHeaderOffset: UInt64
+    /// Where the entry's data starts, just after its local header; set once the local header is checked.
+    var dataOffset: UInt64 = 0
+}
+
+/// Little-endian fields of a zip record held in a byte array.
+struct LittleEndianFields {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The 16-bit field at `offset`; callers read only inside records whose length they checked.
+    func u16(_ offset: Int) -> UInt16 {
+        guard offset >= 0, offset + 2 <= bytes.count else { return 0 }
+        return UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
+    }
+
+    /// The 32-bit field at `offset`.
+    func u32(_ offset: Int) -> UInt32 {
+        guard offset >= 0, offset + 4 <= bytes.count else { return 0 }
+        return UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
+            | UInt32(bytes[offset + 3]) << 24
+    }
+}

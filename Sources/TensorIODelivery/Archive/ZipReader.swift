@@ -1,0 +1,398 @@
+import Foundation
+import TensorIO
+
+/// A zip reader for untrusted archives: it parses the end record, the central directory and every local
+/// header with each offset and length checked to lie inside the file, and refuses what it does not need to
+/// understand (ZIP64, encryption, several disks, methods other than stored and deflate).
+///
+/// Creating a reader reads only headers; ``unpack(_:limits:alreadyWritten:consume:)`` streams one entry's
+/// data, bounded by its declared size and the limits, and checks its size and CRC-32.
+final class ZipReader {
+    /// How messages call the archive.
+    let name: String
+    /// The entries in central-directory order, each checked against its local header.
+    let entries: [ZipEntry]
+    /// The archive's length in bytes.
+    var size: UInt64 { source.size }
+
+    private let source: any ZipByteSource
+    private let deadline: ArchiveDeadline
+    private var inflater: BoundedInflater?
+    private var storedBuffer: [UInt8] = []
+
+    /// The longest entry path accepted, in bytes (`PATH_MAX` on Linux).
+    static let maximumPathBytes = 4096
+
+    private static let endRecordLength = 22
+    private static let centralHeaderLength = 46
+    private static let localHeaderLength = 30
+    /// The end record plus the longest comment it can announce.
+    private static let endRecordSearchLength = 22 + 65_535
+
+    private static let endSignature: UInt32 = 0x0605_4B50
+    private static let zip64LocatorSignature: UInt32 = 0x0706_4B50
+    private static let centralSignature: UInt32 = 0x0201_4B50
+    private static let localSignature: UInt32 = 0x0403_4B50
+
+    /// Flag bits: 0 traditional encryption, 6 strong encryption, 13 encrypted central directory.
+    private static let encryptionFlags: UInt16 = 0x0001 | 0x0040 | 0x2000
+    /// Flag bit 3: the CRC-32 and sizes follow the data; the local header may hold zeros instead.
+    private static let dataDescriptorFlag: UInt16 = 0x0008
+
+    /// Reads and checks the headers of the archive at `url`.
+    ///
+    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/io`` (cannot be opened),
+    ///   ``TensorIOError/Code/invalidArchive`` (malformed or unsupported) or
+    ///   ``TensorIOError/Code/limitExceeded`` (too many entries, too slow).
+    convenience init(url: URL, name: String, maximumEntries: Int, deadline: ArchiveDeadline) throws {
+        try self.init(source: ZipFileSource(url: url), name: name, maximumEntries: maximumEntries, deadline: deadline)
+    }
+
+    /// Reads and checks the headers of an archive held in memory.
+    convenience init(bytes: [UInt8], name: String, maximumEntries: Int, deadline: ArchiveDeadline) throws {
+        try self.init(source: ZipMemorySource(bytes), name: name, maximumEntries: maximumEntries, deadline: deadline)
+    }
+
+    private init(source: any ZipByteSource, name: String, maximumEntries: Int, deadline: ArchiveDeadline) throws {
+        self.source = source
+        self.name = name
+        self.deadline = deadline
+        do {
+            let directory = try Self.readEndRecord(source, maximumEntries: maximumEntries, name: name)
+            var (entries, names) = try Self.readCentralDirectory(source, directory, deadline: deadline, name: name)
+            try Self.checkLocalHeaders(source, &entries, names: names, directoryOffset: directory.offset, deadline: deadline, name: name)
+            self.entries = entries
+        } catch let error as ZipFormatError {
+            throw TensorIOError(.invalidArchive, "\(name) is not a readable zip archive: \(error.message)")
+        }
+    }
+
+    // MARK: Headers
+
+    private struct CentralDirectory {
+        var offset: UInt64
+        var size: UInt64
+        var count: Int
+    }
+
+    private static func readEndRecord(_ source: any ZipByteSource, maximumEntries: Int, name: String) throws -> CentralDirectory {
+        let size = source.size
+        guard size >= UInt64(endRecordLength) else {
+            throw ZipFormatError("it has \(size) bytes, fewer than an empty zip")
+        }
+        let tailLength = min(size, UInt64(endRecordSearchLength))
+        let tailStart = size - tailLength
+        let tail = LittleEndianFields(try source.bytes(at: tailStart, count: Int(tailLength)))
+        // The end record's comment must reach exactly to the end of the file; a second record that also
+        // does (one hidden in the comment) makes the archive ambiguous, since readers could disagree on
+        // which one counts.
+        var candidates: [Int] = []
+        var position = tail.bytes.count - endRecordLength
+        while position >= 0 {
+            if tail.u32(position) == endSignature,
+               Int(tail.u16(position + 20)) == tail.bytes.count - position - endRecordLength {
+                candidates.append(position)
+            }
+            position -= 1
+        }
+        guard let record = candidates.first else {
+            throw ZipFormatError("no end-of-central-directory record at its end")
+        }
+        guard candidates.count == 1 else {
+            throw ZipFormatError("it has \(candidates.count) end-of-central-directory records (one hidden in the comment)")
+        }
+        let recordOffset = tailStart + UInt64(record)
+        let disk = tail.u16(record + 4)
+        let directoryDisk = tail.u16(record + 6)
+        let entriesOnDisk = tail.u16(record + 8)
+        let entries = tail.u16(record + 10)
+        let directorySize = tail.u32(record + 12)
+        let directoryOffset = tail.u32(record + 16)
+        if entries == 0xFFFF || directorySize == 0xFFFF_FFFF || directoryOffset == 0xFFFF_FFFF || disk == 0xFFFF {
+            throw ZipFormatError("it is a ZIP64 archive, which is not supported")
+        }
+        if recordOffset >= 20 {
+            let locator = LittleEndianFields(try source.bytes(at: recordOffset - 20, count: 4))
+            if locator.u32(0) == zip64LocatorSignature {
+                throw ZipFormatError("it is a ZIP64 archive, which is not supported")
+            }
+        }
+        guard disk == 0, directoryDisk == 0, entriesOnDisk == entries else {
+            throw ZipFormatError("it spans several disks, which is not supported")
+        }
+        // Bounded before anything is iterated: the count is what the central directory is read against.
+        guard Int(entries) <= maximumEntries else {
+            throw TensorIOError(
+                .limitExceeded,
+                "\(name) has \(entries) entries, more than the limit of \(maximumEntries) (BundleArchive.Limits.maximumEntries)")
+        }
+        guard UInt64(directoryOffset) + UInt64(directorySize) == recordOffset else {
+            throw ZipFormatError(
+                "its central directory (\(directorySize) bytes at offset \(directoryOffset)) does not end where the end record starts (offset \(recordOffset))")
+        }
+        guard UInt64(directorySize) >= UInt64(entries) * UInt64(centralHeaderLength) else {
+            throw ZipFormatError("its central directory (\(directorySize) bytes) is too small for \(entries) entries")
+        }
+        return CentralDirectory(offset: UInt64(directoryOffset), size: UInt64(directorySize), count: Int(entries))
+    }
+
+    private static func readCentralDirectory(
+        _ source: any ZipByteSource, _ directory: CentralDirectory, deadline: ArchiveDeadline, name: String
+    ) throws -> ([ZipEntry], [[UInt8]]) {
+        let end = directory.offset + directory.size
+        var offset = directory.offset
+        var entries: [ZipEntry] = []
+        var names: [[UInt8]] = []
+        entries.reserveCapacity(directory.count)
+        names.reserveCapacity(directory.count)
+        for index in 0..<directory.count {
+            if index % 256 == 0 { try deadline.check(name) }
+            guard end - offset >= UInt64(centralHeaderLength) else {
+                throw ZipFormatError("central directory entry \(index + 1) reaches past the directory's end")
+            }
+            let header = LittleEndianFields(try source.bytes(at: offset, count: centralHeaderLength))
+            guard header.u32(0) == centralSignature else {
+                throw ZipFormatError("central directory entry \(index + 1) has no valid signature (offset \(offset))")
+            }
+            let versionMadeBy = header.u16(4)
+            let flags = header.u16(8)
+            let methodValue = header.u16(10)
+            let crc = header.u32(16)
+            let compressedSize = header.u32(20)
+            let uncompressedSize = header.u32(24)
+            let nameLength = Int(header.u16(28))
+            let extraLength = UInt64(header.u16(30))
+            let commentLength = UInt64(header.u16(32))
+            let startDisk = header.u16(34)
+            let externalAttributes = header.u32(38)
+            let localOffset = header.u32(42)
+            let recordLength = UInt64(centralHeaderLength) + UInt64(nameLength) + extraLength + commentLength
+            guard end - offset >= recordLength else {
+                throw ZipFormatError("central directory entry \(index + 1) reaches past the directory's end")
+            }
+            guard nameLength > 0 else { throw ZipFormatError("central directory entry \(index + 1) has an empty name") }
+            guard nameLength <= maximumPathBytes else {
+                throw ZipFormatError("central directory entry \(index + 1) has a name of \(nameLength) bytes, more than \(maximumPathBytes)")
+            }
+            let nameBytes = try source.bytes(at: offset + UInt64(centralHeaderLength), count: nameLength)
+            // Names are read as UTF-8 whatever flag bit 11 says: bundle paths are ASCII in practice, and a
+            // name that is not valid UTF-8 is refused rather than guessed at.
+            guard let path = String(bytes: nameBytes, encoding: .utf8) else {
+                throw ZipFormatError("central directory entry \(index + 1) has a name that is not UTF-8")
+            }
+            let label = "entry \"\(path)\""
+            guard flags & encryptionFlags == 0 else { throw ZipFormatError("\(label) is encrypted, which is not supported") }
+            guard let method = ZipEntry.Method(rawValue: methodValue) else {
+                throw ZipFormatError("\(label) uses compression method \(methodValue); only stored (0) and deflate (8) are supported")
+            }
+            if compressedSize == 0xFFFF_FFFF || uncompressedSize == 0xFFFF_FFFF || localOffset == 0xFFFF_FFFF || startDisk == 0xFFFF {
+                throw ZipFormatError("\(label) uses ZIP64 fields, which are not supported")
+            }
+            guard startDisk == 0 else { throw ZipFormatError("\(label) is on another disk, which is not supported") }
+            let kind = try kind(of: path, versionMadeBy: versionMadeBy, externalAttributes: externalAttributes, label: label)
+            if kind == .directory, uncompressedSize != 0 || compressedSize > 2 {
+                throw ZipFormatError("\(label) is a folder but holds \(uncompressedSize) bytes")
+            }
+            if method == .stored, compressedSize != uncompressedSize {
+                throw ZipFormatError("\(label) is stored uncompressed but declares \(compressedSize) packed and \(uncompressedSize) unpacked bytes")
+            }
+            entries.append(ZipEntry(
+                path: path, kind: kind, method: method, crc32: crc, compressedSize: UInt64(compressedSize),
+                uncompressedSize: UInt64(uncompressedSize), localHeaderOffset: UInt64(localOffset)))
+            names.append(nameBytes)
+            offset += recordLength
+        }
+        guard offset == end else {
+            throw ZipFormatError("its central directory has \(end - offset) bytes after its \(directory.count) entries")
+        }
+        return (entries, names)
+    }
+
+    /// What an entry is: Unix archivers record the file type in the high half of the external attributes;
+    /// others mark folders only by the trailing `/`.
+    private static func kind(of path: String, versionMadeBy: UInt16, externalAttributes: UInt32, label: String) throws -> ZipEntry.Kind {
+        let unixHost: UInt16 = 3
+        let trailingSlash = path.hasSuffix("/")
+        if versionMadeBy >> 8 == unixHost {
+            let type = (externalAttributes >> 16) & 0o170000
+            switch type {
+            case 0o120000: return .symbolicLink
+            case 0o040000: return .directory
+            case 0o100000, 0: return trailingSlash ? .directory : .file
+            default: return .special
+            }
+        }
+        return trailingSlash ? .directory : .file
+    }
+
+    /// Checks each local header against its central-directory entry, and that the entries' data lie
+    /// before the central directory without overlapping (overlapping entries are how a small archive
+    /// unpacks the same compressed bytes many times over).
+    private static func checkLocalHeaders(
+        _ source: any ZipByteSource, _ entries: inout [ZipEntry], names: [[UInt8]], directoryOffset: UInt64,
+        deadline: ArchiveDeadline, name: String
+    ) throws {
+        let order = entries.indices.sorted { entries[$0].localHeaderOffset < entries[$1].localHeaderOffset }
+        var previousEnd: UInt64 = 0
+        var previousLabel = ""
+        for (step, index) in order.enumerated() {
+            if step % 256 == 0 { try deadline.check(name) }
+            let entry = entries[index]
+            let label = "entry \"\(entry.path)\""
+            let offset = entry.localHeaderOffset
+            guard offset >= previousEnd else {
+                throw ZipFormatError("\(label) overlaps \(previousLabel)")
+            }
+            guard offset < directoryOffset, directoryOffset - offset >= UInt64(localHeaderLength) else {
+                throw ZipFormatError("\(label) has its local header outside the archive's data (offset \(offset))")
+            }
+            let header = LittleEndianFields(try source.bytes(at: offset, count: localHeaderLength))
+            guard header.u32(0) == localSignature else {
+                throw ZipFormatError("\(label) has no valid local header at offset \(offset)")
+            }
+            let flags = header.u16(6)
+            let method = header.u16(8)
+            let crc = header.u32(14)
+            let compressedSize = header.u32(18)
+            let uncompressedSize = header.u32(22)
+            let nameLength = UInt64(header.u16(26))
+            let extraLength = UInt64(header.u16(28))
+            let dataOffset = offset + UInt64(localHeaderLength) + nameLength + extraLength
+            guard dataOffset <= directoryOffset, directoryOffset - dataOffset >= entry.compressedSize else {
+                throw ZipFormatError("\(label) has data reaching past the start of the central directory")
+            }
+            guard Int(nameLength) == names[index].count,
+                  try source.bytes(at: offset + UInt64(localHeaderLength), count: Int(nameLength)) == names[index] else {
+                throw ZipFormatError("\(label) has a different name in its local header")
+            }
+            guard method == entry.method.rawValue else {
+                throw ZipFormatError("\(label) has method \(method) in its local header, \(entry.method.rawValue) in the central directory")
+            }
+            guard flags & encryptionFlags == 0 else { throw ZipFormatError("\(label) is encrypted, which is not supported") }
+            if compressedSize == 0xFFFF_FFFF || uncompressedSize == 0xFFFF_FFFF {
+                throw ZipFormatError("\(label) uses ZIP64 fields, which are not supported")
+            }
+            // With a data descriptor the local header may leave the CRC and sizes at zero; whatever it
+            // does give must agree with the central directory.
+            let deferred = flags & dataDescriptorFlag != 0
+            for (field, local, central) in [
+                ("CRC-32", UInt64(crc), UInt64(entry.crc32)),
+                ("packed size", UInt64(compressedSize), entry.compressedSize),
+                ("unpacked size", UInt64(uncompressedSize), entry.uncompressedSize),
+            ] where local != central && !(deferred && local == 0) {
+                throw ZipFormatError("\(label) has \(field) \(local) in its local header, \(central) in the central directory")
+            }
+            entries[index].dataOffset = dataOffset
+            previousEnd = dataOffset + entry.compressedSize
+            previousLabel = label
+        }
+    }
+
+    // MARK: Data
+
+    /// Streams the data of `entry` to `consume`, never producing more than its declared size, the
+    /// per-entry limit or what remains of the total, and checks its size and CRC-32 at the end.
+    ///
+    /// - Parameters:
+    ///   - entry: One of ``entries``.
+    ///   - limits: The limits.
+    ///   - alreadyWritten: What earlier entries produced, counted against the total.
+    ///   - consume: Receives each chunk, in order; a chunk that would pass a bound is never handed out.
+    /// - Returns: The number of bytes produced.
+    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/invalidArchive`` (corrupt, truncated, more or
+    ///   less data than declared, CRC mismatch) or ``TensorIOError/Code/limitExceeded``; and what
+    ///   `consume` throws.
+    func unpack(
+        _ entry: ZipEntry, limits: BundleArchive.Limits, alreadyWritten: UInt64,
+        consume: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> UInt64 {
+        let label = "entry \"\(entry.path)\""
+        let remainingTotal = limits.maximumUnpackedBytes > alreadyWritten ? limits.maximumUnpackedBytes - alreadyWritten : 0
+        let cap = min(entry.uncompressedSize, limits.maximumEntryBytes, remainingTotal)
+        let overLimit: TensorIOError
+        if cap == entry.uncompressedSize {
+            overLimit = TensorIOError(
+                .invalidArchive,
+                "\(name): \(label) holds more data than the \(entry.uncompressedSize) bytes its header declares")
+        } else if cap == limits.maximumEntryBytes {
+            overLimit = TensorIOError(
+                .limitExceeded,
+                "\(name): \(label) unpacks to more than the limit of \(limits.maximumEntryBytes) bytes per entry (BundleArchive.Limits.maximumEntryBytes)")
+        } else {
+            overLimit = TensorIOError(
+                .limitExceeded,
+                "\(name) unpacks to more than the limit of \(limits.maximumUnpackedBytes) bytes (BundleArchive.Limits.maximumUnpackedBytes), at \(label)")
+        }
+        var crc: UInt32 = 0
+        var produced: UInt64 = 0
+        let corrupt = { [name] (problem: String) in TensorIOError(.invalidArchive, "\(name): \(label) is corrupt: \(problem)") }
+
+        if entry.compressedSize == 0, entry.uncompressedSize == 0 {
+            // An empty file; some writers mark it deflated without writing the two-byte empty stream.
+        } else {
+            switch entry.method {
+            case .stored:
+                if storedBuffer.isEmpty { storedBuffer = [UInt8](repeating: 0, count: BoundedInflater.chunkSize) }
+                var remaining = entry.compressedSize
+                while remaining > 0 {
+                    try deadline.check(name)
+                    let count = Int(min(UInt64(storedBuffer.count), remaining))
+                    guard UInt64(count) <= cap - produced else { throw overLimit }
+                    try storedBuffer.withUnsafeMutableBytes { buffer in
+                        let chunk = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
+                        try read(into: chunk, at: entry.dataOffset + (entry.compressedSize - remaining))
+                        crc = zipCRC32(crc, UnsafeRawBufferPointer(chunk))
+                        try consume(UnsafeRawBufferPointer(chunk))
+                    }
+                    produced += UInt64(count)
+                    remaining -= UInt64(count)
+                }
+            case .deflated:
+                let inflater = try self.inflater ?? BoundedInflater()
+                self.inflater = inflater
+                var position = entry.dataOffset
+                do {
+                    produced = try inflater.decompress(
+                        compressedSize: entry.compressedSize, maximumOutput: cap,
+                        readInput: { buffer in
+                            try read(into: buffer, at: position)
+                            position += UInt64(buffer.count)
+                        },
+                        betweenChunks: { try deadline.check(name) },
+                        consume: { chunk in
+                            crc = zipCRC32(crc, chunk)
+                            try consume(chunk)
+                        })
+                } catch let failure as BoundedInflater.Failure {
+                    switch failure {
+                    case .outputLimit: throw overLimit
+                    case .truncated: throw corrupt("its compressed data ends before its deflate stream does")
+                    case .trailingData: throw corrupt("its deflate stream ends before its \(entry.compressedSize) bytes of compressed data do")
+                    case .corrupt(let message): throw corrupt(message)
+                    case .failed(let message): throw corrupt(message)
+                    }
+                }
+            }
+        }
+        guard produced == entry.uncompressedSize else {
+            throw corrupt("it unpacks to \(produced) bytes, its header declares \(entry.uncompressedSize)")
+        }
+        guard crc == entry.crc32 else {
+            throw corrupt("its CRC-32 is \(hex(crc)), its header declares \(hex(entry.crc32))")
+        }
+        return produced
+    }
+
+    private func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws {
+        do {
+            try source.read(into: buffer, at: offset)
+        } catch let error as ZipFormatError {
+            throw TensorIOError(.invalidArchive, "\(name) is not a readable zip archive: \(error.message)")
+        }
+    }
+
+    private func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+    }
+}

@@ -6,7 +6,7 @@
 SWIFT ?= swift
 TENSORIO = .build/release/tensorio
 
-.PHONY: setup setup-tensorflow build demo train-demo test test-unit test-tsan models bench-images clean
+.PHONY: setup setup-tensorflow build demo train-demo test test-unit test-tsan models bench-images clean fuzz
 
 setup:
 	@scripts/setup.sh
@@ -51,7 +51,12 @@ bench-images: build
 	.venv-bench/bin/python Benchmarks/run-image-benchmarks.py
 
 clean:
-	rm -rf .build .build-tsan
+	rm -rf .build .build-tsan .build-fuzz .fuzz
+
+# libFuzzer over model.json reading, the model-file verifier, the image decoders and the archive reader,
+# FUZZ_SECONDS per target (default 60); findings land in .fuzz/findings. See docs/security.md.
+fuzz: setup
+	@scripts/fuzz.sh
 
 # The side-by-side comparison of issue 5, in one run: TensorIO (`tensorio bench`) against a raw LiteRT C API
 # loop (the floor) and Python's ai_edge_litert Interpreter with NumPy and with Pillow; prints the table and

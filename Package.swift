@@ -90,6 +90,14 @@ let package = Package(
             dependencies: ["CLiteRT"],
             path: "Benchmarks/RawLiteRT"
         ),
+        // Fuzz targets (`make fuzz`): with -DFUZZING and -sanitize=fuzzer they are libFuzzer binaries;
+        // in an ordinary build they replay the files named on their command line.
+        .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
+        .executableTarget(name: "fuzz-model-json", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/ModelJSON"),
+        .executableTarget(name: "fuzz-image", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/Image"),
+        .executableTarget(
+            name: "fuzz-archive", dependencies: ["FuzzSupport", "TensorIO", "TensorIODelivery"], path: "Fuzz/Archive"
+        ),
         // Crashes on purpose inside a captured-stderr section, for the crash-evidence test.
         .executableTarget(
             name: "crash-report-probe",

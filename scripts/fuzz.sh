@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Runs each libFuzzer target in Fuzz/ for a bounded time (FUZZ_SECONDS each, default 60), seeded from the
+# project's own fixtures, with AddressSanitizer. Crashes, timeouts and out-of-memory inputs are written to
+# .fuzz/findings/TARGET-*; the script exits non-zero when any target found one. Turn each finding into a
+# regression case in Tests/Fixtures/Hostile/ (see its README).
+#
+#   scripts/fuzz.sh                      all targets, 60 s each
+#   FUZZ_SECONDS=600 scripts/fuzz.sh fuzz-archive
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds="${FUZZ_SECONDS:-60}"
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz-model-json fuzz-model-file fuzz-image fuzz-archive)
+
+# lld: gold cannot link sanitizer-instrumented Swift here. .build-fuzz keeps the instrumented build apart.
+flags=(--scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld)
+
+seed() {
+  local target="$1" corpus=".fuzz/corpus/$1"
+  mkdir -p "$corpus"
+  case "$target" in
+    fuzz-model-json) find Tests/Fixtures Examples -name model.json -exec cp {} "$corpus/" \; ;;
+    fuzz-model-file) find Tests/Fixtures -name '*.tflite' -size -200k -exec cp {} "$corpus/" \; ;;
+    fuzz-image) find Tests/Fixtures Examples -size -300k \( -name '*.jpg' -o -name '*.png' \) -exec cp {} "$corpus/" \; ;;
+    fuzz-archive)
+      for bundle in Tests/Fixtures/Bundles/1_in_1_out_number_test.tiobundle Tests/Fixtures/Bundles/labeled_vectors_test.tiobundle; do
+        (cd "$(dirname "$bundle")" && python3 -m zipfile -c "$OLDPWD/$corpus/$(basename "$bundle").zip" "$(basename "$bundle")")
+      done ;;
+  esac
+}
+
+status=0
+mkdir -p .fuzz/findings
+for target in "${targets[@]}"; do
+  swift build "${flags[@]}" --product "$target"
+  seed "$target"
+  echo "fuzz: $target for ${seconds}s"
+  if ! ".build-fuzz/debug/$target" ".fuzz/corpus/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+      -artifact_prefix=".fuzz/findings/$target-" -print_final_stats=1 2>".fuzz/$target.log"; then
+    echo "fuzz: $target found a failure: $(ls .fuzz/findings | grep "^$target-" | tr '\n' ' ')" >&2
+    tail -n 40 ".fuzz/$target.log" >&2
+    status=1
+  else
+    grep -E "stat::number_of_executed_units|stat::peak_rss_mb" ".fuzz/$target.log" | sed "s/^/fuzz: $target /"
+  fi
+done
+exit $status

@@ -81,6 +81,12 @@ let package = Package(
             dependencies: ["CLiteRT"],
             path: "Benchmarks/RawLiteRT"
         ),
+        // What verifying a .tflite file adds to loading it: full loads and the verifier alone, interleaved.
+        .executableTarget(
+            name: "model-load-benchmark",
+            dependencies: ["TensorIO"],
+            path: "Benchmarks/ModelLoad"
+        ),
         .testTarget(
             name: "TensorIOTests",
             dependencies: ["TensorIO"]

@@ -94,6 +94,7 @@ let package = Package(
         // in an ordinary build they replay the files named on their command line.
         .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
         .executableTarget(name: "fuzz-model-json", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/ModelJSON"),
+        .executableTarget(name: "fuzz-model-file", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/ModelFile"),
         .executableTarget(name: "fuzz-image", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/Image"),
         .executableTarget(
             name: "fuzz-archive", dependencies: ["FuzzSupport", "TensorIO", "TensorIODelivery"], path: "Fuzz/Archive"
@@ -103,6 +104,12 @@ let package = Package(
             name: "crash-report-probe",
             dependencies: ["CCrashReport"],
             path: "Tests/CrashReportProbe"
+        ),
+        // What verifying a .tflite file adds to loading it: full loads and the verifier alone, interleaved.
+        .executableTarget(
+            name: "model-load-benchmark",
+            dependencies: ["TensorIO"],
+            path: "Benchmarks/ModelLoad"
         ),
         .testTarget(
             name: "TensorIOTests",

@@ -296,13 +296,14 @@ struct IntegrationTests {
         }
     }
 
-    @Test("a model file that is not a TFLite model fails to load with a runtime error")
+    @Test("a model file that is not a TFLite model is refused by the verifier before LiteRT sees it")
     func corruptModelFile() throws {
         try withFixtureCopy("1_in_1_out_number_test.tiobundle") { url in
             try Data("not a flatbuffer".utf8).write(to: url.appendingPathComponent("model.tflite"))
             let model = try ModelBundle(at: url).makeModel()
             let error = #expect(throws: TensorIOError.self) { try model.load() }
-            #expect(error?.code == .runtimeFailure)
+            #expect(error?.code == .invalidModelFile)
+            #expect(error?.location == "model.file")
             #expect(!model.isLoaded)
         }
     }

@@ -18,26 +18,42 @@ final class LiteRTModelInstance {
     let runtime: LiteRTRuntime.Handle
     /// Names the model file on stderr if LiteRT crashes the process while loading or running it.
     let crashActivity: CrashActivity
+    /// The verified bytes LiteRT parsed. LiteRT does not copy a buffer model, so this outlives `model`
+    /// and `compiledModel`: stored properties are released after `deinit` has destroyed both.
+    private let modelFile: MappedModelFile
     private(set) var model: LiteRtModel?
     private(set) var compiledModel: LiteRtCompiledModel?
     private(set) var signatures: [Signature] = []
 
-    /// Reads and compiles the bundle's model with the configured thread count.
+    /// Reads, verifies and compiles the bundle's model with the configured thread count.
     ///
-    /// - Throws: ``TensorIOError`` with LiteRT's status when the file cannot be read or compiled.
+    /// The file is mapped and checked by ``TFLiteModelVerifier`` first, and LiteRT then parses that
+    /// same mapping, so it never sees bytes that were not checked (LiteRT trusts its input: a crafted
+    /// file can crash or hang it).
+    ///
+    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/invalidModelFile`` or
+    ///   ``TensorIOError/Code/limitExceeded`` when the file fails verification, LiteRT's status when it
+    ///   cannot be read or compiled.
     init(bundle: ModelBundle, configuration: ModelConfiguration) throws {
-        runtime = try LiteRTRuntime.handle()
-        guard let fileURL = bundle.modelFileURL else {
+        guard !bundle.isPlaceholder, let fileURL = bundle.modelFileURL else {
             throw TensorIOError(.unsupported, "a placeholder bundle has no model to load")
         }
+        runtime = try LiteRTRuntime.handle()
+        modelFile = try MappedModelFile(
+            bundleDirectory: bundle.url, fileName: bundle.model.file, limits: configuration.limits
+        )
+        _ = try TFLiteModelVerifier.verify(modelFile.bytes, limits: configuration.limits, fileName: bundle.model.file)
+        guard let address = modelFile.bytes.baseAddress else {
+            throw TensorIOError(.invalidModelFile, "\(bundle.model.file) is empty", location: "model.file")
+        }
         crashActivity = CrashActivity(modelFile: fileURL.path)
-        try crashActivity.loading { try load(fileURL: fileURL, bundle: bundle, configuration: configuration) }
+        try crashActivity.loading { try load(address, bundle: bundle, configuration: configuration) }
     }
 
-    private func load(fileURL: URL, bundle: ModelBundle, configuration: ModelConfiguration) throws {
+    private func load(_ address: UnsafeRawPointer, bundle: ModelBundle, configuration: ModelConfiguration) throws {
         let api = runtime.api
         var model: LiteRtModel?
-        try runtime.check(api.CreateModelFromFile(runtime.environment, fileURL.path, &model),
+        try runtime.check(api.CreateModelFromBuffer(runtime.environment, address, modelFile.bytes.count, &model),
                           "reading the model file \"\(bundle.model.file)\"")
         self.model = model
         guard let model else { throw TensorIOError(.runtimeFailure, "LiteRT returned no model") }

@@ -1,0 +1,75 @@
+// Usage: model-load-benchmark [ITERATIONS] [BUNDLE]
+//   (defaults: 30, Examples/efficientnet-lite0-float32.tiobundle, relative to the working directory)
+//
+// What model verification costs: in one run, interleaved so both see the same machine load, times
+// (a) TensorIO's full load, `TFLiteModel(bundle:).load()` (open and map the file, verify it, LiteRT
+// parses and compiles it), and (b) the verification alone on the same file (open, map, verify).
+// Prints the median and 90th percentile of each and the verifier's share of the load.
+import Foundation
+import TensorIO
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let iterations = arguments.first.flatMap(Int.init) ?? 30
+let bundlePath = arguments.count > 1 ? arguments[1] : "Examples/efficientnet-lite0-float32.tiobundle"
+guard iterations > 0 else {
+    FileHandle.standardError.write(Data("usage: model-load-benchmark [ITERATIONS] [BUNDLE]\n".utf8))
+    exit(2)
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("model-load-benchmark: \(message)\n".utf8))
+    exit(1)
+}
+
+func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+}
+
+let bundle: ModelBundle
+do {
+    bundle = try ModelBundle(at: URL(fileURLWithPath: bundlePath))
+} catch {
+    fail("\(bundlePath): \(error)")
+}
+guard let modelURL = bundle.modelFileURL else { fail("\(bundlePath) is a placeholder bundle") }
+
+var loads: [Double] = []
+var verifications: [Double] = []
+var summary = TFLiteModelVerifier.Summary()
+do {
+    // One warm-up of each: the first load also opens LiteRT and faults the file into the page cache.
+    for round in 0..<(iterations + 1) {
+        let load = try milliseconds {
+            let model = TFLiteModel(bundle: bundle)
+            try model.load()
+            model.unload()
+        }
+        let verification = try milliseconds {
+            let data = try Data(contentsOf: modelURL, options: .alwaysMapped)
+            summary = try data.withUnsafeBytes { try TFLiteModelVerifier.verify($0, fileName: bundle.model.file) }
+        }
+        if round > 0 {
+            loads.append(load)
+            verifications.append(verification)
+        }
+    }
+} catch {
+    fail("\(error)")
+}
+
+func percentile(_ values: [Double], _ fraction: Double) -> Double {
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
+}
+
+func format(_ value: Double) -> String { String(format: "%.3f", value) }
+
+let loadMedian = percentile(loads, 0.5)
+let verifyMedian = percentile(verifications, 0.5)
+print("model: \(bundlePath) (\(summary.byteCount) bytes, \(summary.tensorCount) tensors, \(summary.operatorCount) operators)")
+print("iterations: \(iterations), interleaved")
+print("full load (TFLiteModel.load): median \(format(loadMedian)) ms, p90 \(format(percentile(loads, 0.9))) ms")
+print("verification alone (map + verify): median \(format(verifyMedian)) ms, p90 \(format(percentile(verifications, 0.9))) ms")
+print("verifier share of load time (medians): \(String(format: "%.2f", 100 * verifyMedian / loadMedian))%")

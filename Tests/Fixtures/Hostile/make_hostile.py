@@ -175,6 +175,30 @@ write("truncated.zip", number_zip[: len(number_zip) // 2])
 case("truncated.zip", "archive", "invalid-archive", "no end-of-central-directory record",
      "cut in the middle: no end-of-central-directory record")
 
+# --- model files ----------------------------------------------------------------------------------------
+
+def model_variant(name, mutate):
+    """A copy of the number bundle whose model.tflite is changed by `mutate` (bytes -> bytes)."""
+    target = os.path.join(HERE, name)
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(NUMBER, target)
+    path = os.path.join(target, "model.tflite")
+    data = open(path, "rb").read()
+    with open(path, "wb") as handle:
+        handle.write(mutate(data))
+
+model_variant("truncated-model.tiobundle", lambda data: data[: len(data) // 2])
+case("truncated-model.tiobundle", "bundle", "invalid-model-file", "model.file:",
+     "a truncated .tflite: LiteRT read past the end (SIGSEGV/SIGBUS) or spun in LiteRtCreateModelFromFile")
+
+model_variant("filled-model.tiobundle", lambda data: data[:64] + b"\xff" * 256 + data[320:])
+case("filled-model.tiobundle", "bundle", "invalid-model-file", "model.file:",
+     "a range of the flatbuffer filled with 0xFF: offsets point far outside the file")
+
+model_variant("not-tflite.tiobundle", lambda data: b"PK\x03\x04" + data[4:])
+case("not-tflite.tiobundle", "bundle", "invalid-model-file", "model.file:",
+     "a zip signature where the root offset belongs: refused before LiteRT parses it")
+
 with open(os.path.join(HERE, "cases.json"), "w") as handle:
     json.dump(cases, handle, indent=2, ensure_ascii=False)
     handle.write("\n")

@@ -15,6 +15,9 @@ struct TFLiteModelChecker {
     private var bufferByteCounts: [Int] = []
     /// Tensors in each subgraph.
     private var tensorCounts: [Int] = []
+    /// Each subgraph's input and output tensor indices, which signatures must name.
+    private var subgraphInputs: [[Int32]] = []
+    private var subgraphOutputs: [[Int32]] = []
     /// For each subgraph, the subgraphs its operators call (control flow, StableHLO bodies).
     private var calls: [[(callee: Int, path: String)]] = []
 
@@ -131,13 +134,22 @@ struct TFLiteModelChecker {
         guard tensorCounts.indices.contains(subgraph) else {
             throw invalid("\(path).subgraph_index", "subgraph \(subgraph) is out of range (the model has \(tensorCounts.count) subgraphs)")
         }
-        for (slot, name) in [(Schema.SignatureDef.inputs, "inputs"), (Schema.SignatureDef.outputs, "outputs")] {
+        // A signature names the subgraph's own inputs and outputs: LiteRT looks each one up among them
+        // and throws an uncaught C++ exception (aborting the process) when it is not there.
+        let sides = [
+            (Schema.SignatureDef.inputs, "inputs", subgraphInputs[subgraph]),
+            (Schema.SignatureDef.outputs, "outputs", subgraphOutputs[subgraph]),
+        ]
+        for (slot, name, allowed) in sides {
             guard let maps = try reader.vector(signature, slot: slot, elementByteCount: 4) else { continue }
             for index in 0..<maps.count {
                 let map = try reader.table(in: maps, at: index)
                 let tensor = Int(try reader.scalar(map, slot: Schema.TensorMap.tensorIndex, default: UInt32(0)))
                 guard tensor < tensorCounts[subgraph] else {
                     throw invalid("\(path).\(name)[\(index)].tensor_index", "tensor \(tensor) is out of range (subgraph \(subgraph) has \(tensorCounts[subgraph]) tensors)")
+                }
+                guard allowed.contains(Int32(tensor)) else {
+                    throw invalid("\(path).\(name)[\(index)].tensor_index", "tensor \(tensor) is not one of subgraph \(subgraph)'s \(name) \(allowed)")
                 }
             }
         }
@@ -153,8 +165,8 @@ struct TFLiteModelChecker {
                 try checkTensor(reader.table(in: tensors, at: tensor), path: "\(path).tensors[\(tensor)]")
             }
         }
-        try checkTensorIndices(subgraph, slot: Schema.SubGraph.inputs, path: "\(path).inputs", tensorCount: tensorCount, allowsOptional: false)
-        try checkTensorIndices(subgraph, slot: Schema.SubGraph.outputs, path: "\(path).outputs", tensorCount: tensorCount, allowsOptional: false)
+        subgraphInputs.append(try checkTensorIndices(subgraph, slot: Schema.SubGraph.inputs, path: "\(path).inputs", tensorCount: tensorCount, allowsOptional: false))
+        subgraphOutputs.append(try checkTensorIndices(subgraph, slot: Schema.SubGraph.outputs, path: "\(path).outputs", tensorCount: tensorCount, allowsOptional: false))
 
         guard let operators = try reader.vector(subgraph, slot: Schema.SubGraph.operators, elementByteCount: 4) else {
             return (tensorCount, 0)
@@ -169,15 +181,21 @@ struct TFLiteModelChecker {
         return (tensorCount, operators.count)
     }
 
-    private func checkTensorIndices(_ table: Table, slot: Int, path: String, tensorCount: Int, allowsOptional: Bool) throws {
-        guard let indices = try reader.vector(table, slot: slot, elementByteCount: 4) else { return }
+    /// Checks a vector of tensor indices and returns them.
+    @discardableResult
+    private func checkTensorIndices(_ table: Table, slot: Int, path: String, tensorCount: Int, allowsOptional: Bool) throws -> [Int32] {
+        guard let indices = try reader.vector(table, slot: slot, elementByteCount: 4) else { return [] }
+        var tensors: [Int32] = []
+        tensors.reserveCapacity(indices.count)
         for position in 0..<indices.count {
             let tensor = try reader.element(Int32.self, in: indices, at: position)
+            tensors.append(tensor)
             if tensor == -1, allowsOptional { continue }
             guard tensor >= 0, Int(tensor) < tensorCount else {
                 throw invalid("\(path)[\(position)]", "tensor \(tensor) is out of range (the subgraph has \(tensorCount) tensors)")
             }
         }
+        return tensors
     }
 
     private mutating func checkOperator(_ op: Table, subgraph: Int, path: String, tensorCount: Int, operatorCodeCount: Int) throws {
@@ -318,7 +336,7 @@ struct TFLiteModelChecker {
         }
 
         if let quantization = try reader.table(tensor, slot: Schema.Tensor.quantization) {
-            try checkQuantization(quantization, shape: shape, path: "\(path).quantization")
+            try checkQuantization(quantization, type: type, shape: shape, path: "\(path).quantization")
         }
         if let variants = try reader.vector(tensor, slot: Schema.Tensor.variantTensors, elementByteCount: 4) {
             for index in 0..<variants.count {
@@ -367,10 +385,29 @@ struct TFLiteModelChecker {
         return elements
     }
 
-    private func checkQuantization(_ quantization: Table, shape: [Int], path: String) throws {
-        let scales = try reader.vector(quantization, slot: Schema.QuantizationParameters.scale, elementByteCount: 4)?.count ?? 0
-        guard scales > 0 else { return }
-        let zeroPoints = try reader.vector(quantization, slot: Schema.QuantizationParameters.zeroPoint, elementByteCount: 8)?.count ?? 0
+    private func checkQuantization(_ quantization: Table, type: Int64, shape: [Int], path: String) throws {
+        guard let scaleVector = try reader.vector(quantization, slot: Schema.QuantizationParameters.scale, elementByteCount: 4),
+              scaleVector.count > 0
+        else { return }
+        let scales = scaleVector.count
+        let zeroPointVector = try reader.vector(quantization, slot: Schema.QuantizationParameters.zeroPoint, elementByteCount: 8)
+        let zeroPoints = zeroPointVector?.count ?? 0
+        // Kernels divide by scales and use zero points as values of the quantized type; a zero, NaN or
+        // infinite scale, or a zero point outside the type, crashes XNNPack when the model compiles.
+        for index in 0..<scales {
+            let scale = Float(bitPattern: try reader.element(UInt32.self, in: scaleVector, at: index))
+            guard scale.isFinite, scale > 0 else {
+                throw invalid("\(path).scale[\(index)]", "the scale \(scale) is not a positive finite number")
+            }
+        }
+        if let zeroPointVector, let range = Self.zeroPointRange(of: type) {
+            for index in 0..<zeroPointVector.count {
+                let zeroPoint = try reader.element(Int64.self, in: zeroPointVector, at: index)
+                guard range.contains(zeroPoint) else {
+                    throw invalid("\(path).zero_point[\(index)]", "the zero point \(zeroPoint) is outside the range of \(Self.typeName(type)) (\(range.lowerBound)...\(range.upperBound))")
+                }
+            }
+        }
         guard zeroPoints == scales else {
             throw invalid(path, "\(scales) scales but \(zeroPoints) zero points (there must be one per scale)")
         }
@@ -401,6 +438,19 @@ struct TFLiteModelChecker {
         // elementCount is at most ModelLimits.maximumElementsPerTensor, but that limit is configurable.
         let (bytes, overflow) = elementCount.multipliedReportingOverflow(by: size)
         return overflow ? Int.max : bytes
+    }
+
+    /// The values a quantized integer type can hold, which its zero points must be among; `nil` for
+    /// types whose zero point is not a value of the type (floats, 32- and 64-bit accumulators).
+    private static func zeroPointRange(of type: Int64) -> ClosedRange<Int64>? {
+        switch type {
+        case Schema.TensorType.uint8: 0...255
+        case Schema.TensorType.int8: -128...127
+        case Schema.TensorType.int16: -32768...32767
+        case Schema.TensorType.uint16: 0...65535
+        case Schema.TensorType.int4: -8...7
+        default: nil
+        }
     }
 
     private static func typeName(_ type: Int64) -> String {

@@ -265,6 +265,44 @@ struct TFLiteModelVerifierTests {
         expectRejection(model.serialized(), "signature_defs[0].outputs[0].tensor_index: tensor 99 is out of range (subgraph 0 has 3 tensors)")
     }
 
+    // Regressions from the mutation campaign: each of these crashed LiteRT inside `tensorio inspect`.
+
+    /// A signature output that is not a subgraph output (a flipped subgraph output index, or a
+    /// signature's outputs offset moved onto its inputs) made LiteRT abort with an uncaught
+    /// std::logic_error in LiteRtGetCompiledModelOutputTensorLayouts.
+    @Test func signatureTensorsMustBeTheSubgraphsInputsAndOutputs() {
+        var model = TFLiteTestModel()
+        model.subgraphOutputs = [1]
+        expectRejection(model.serialized(), "signature_defs[0].outputs[0].tensor_index: tensor 2 is not one of subgraph 0's outputs [1]")
+        model = TFLiteTestModel()
+        model.signatures[0].set(Schema.SignatureDef.inputs, .tables([FlatBufferTestTable([(Schema.TensorMap.tensorIndex, .uint32(2))])]))
+        expectRejection(model.serialized(), "signature_defs[0].inputs[0].tensor_index: tensor 2 is not one of subgraph 0's inputs [0]")
+    }
+
+    /// A zero point outside its integer type (a flipped high byte) and a zero scale (a zero-filled
+    /// range) crashed XNNPack with SIGSEGV while the model compiled.
+    @Test func quantizationValuesMustSuitTheType() throws {
+        func quantization(scale: Float, zeroPoint: Int64) -> FlatBufferTestValue {
+            .table(FlatBufferTestTable([
+                (Schema.QuantizationParameters.scale, .floats([scale])),
+                (Schema.QuantizationParameters.zeroPoint, .int64s([zeroPoint])),
+            ]))
+        }
+        var model = TFLiteTestModel()
+        model.tensors[0].set(Schema.Tensor.type, .int8(Int8(Schema.TensorType.uint8)))
+        model.tensors[0].set(Schema.Tensor.quantization, quantization(scale: 0.5, zeroPoint: 128))
+        _ = try verify(model.serialized())
+        model.tensors[0].set(Schema.Tensor.quantization, quantization(scale: 0.5, zeroPoint: -0x0400_0000_0000_0080))
+        expectRejection(model.serialized(), "subgraphs[0].tensors[0].quantization.zero_point[0]: the zero point -288230376151711872 is outside the range of uint8 (0...255)")
+        model.tensors[0].set(Schema.Tensor.type, .int8(Int8(Schema.TensorType.int8)))
+        model.tensors[0].set(Schema.Tensor.quantization, quantization(scale: 0.5, zeroPoint: 128))
+        expectRejection(model.serialized(), "the zero point 128 is outside the range of int8 (-128...127)")
+        model.tensors[0].set(Schema.Tensor.quantization, quantization(scale: 0, zeroPoint: 0))
+        expectRejection(model.serialized(), "subgraphs[0].tensors[0].quantization.scale[0]: the scale 0.0 is not a positive finite number")
+        model.tensors[0].set(Schema.Tensor.quantization, quantization(scale: .nan, zeroPoint: 0))
+        expectRejection(model.serialized(), "the scale nan is not a positive finite number")
+    }
+
     @Test func metadataBuffersInRange() {
         var model = TFLiteTestModel()
         model.metadataBuffers = [1, 2]

@@ -47,6 +47,7 @@ struct FlatBufferReader {
     // MARK: Scalars
 
     /// Whether `length` bytes from `position` lie inside the buffer.
+    @inline(__always)  // called for every field of every table; keeps the checks in the caller
     func contains(_ position: Int, length: Int) -> Bool {
         guard position >= 0, length >= 0 else { return false }
         let (end, overflow) = position.addingReportingOverflow(length)
@@ -56,6 +57,7 @@ struct FlatBufferReader {
     /// A little-endian integer at `position`, which need not be aligned.
     ///
     /// - Throws: ``Failure`` when the integer does not lie inside the buffer.
+    @inline(__always)  // called for every field of every table; keeps the checks in the caller
     func integer<T: FixedWidthInteger>(_: T.Type, at position: Int) throws -> T {
         guard contains(position, length: MemoryLayout<T>.size) else {
             throw Failure(message: "a \(MemoryLayout<T>.size)-byte value at offset \(position) is outside the file (\(bytes.count) bytes)")
@@ -77,6 +79,7 @@ struct FlatBufferReader {
     /// where it is stored) and returns the position it points to.
     ///
     /// - Throws: ``Failure`` when the offset or its target is outside the buffer.
+    @inline(__always)  // called for every field of every table; keeps the checks in the caller
     func followOffset(at position: Int) throws -> Int {
         let offset = try integer(UInt32.self, at: position)
         let (target, overflow) = position.addingReportingOverflow(Int(offset))
@@ -118,6 +121,7 @@ struct FlatBufferReader {
     ///
     /// - Parameter byteCount: The field's inline size (4 for offsets); it must fit inside the table.
     /// - Throws: ``Failure`` when the field lies outside the table.
+    @inline(__always)  // called for every field of every table; keeps the checks in the caller
     func fieldPosition(_ table: Table, slot: Int, byteCount: Int) throws -> Int? {
         let entry = 4 + 2 * slot
         guard entry + 2 <= table.vtableByteCount else { return nil }
@@ -130,6 +134,7 @@ struct FlatBufferReader {
     }
 
     /// The scalar in field `slot`, or `defaultValue` when the table does not have it.
+    @inline(__always)  // called for every field of every table; keeps the checks in the caller
     func scalar<T: FixedWidthInteger>(_ table: Table, slot: Int, default defaultValue: T) throws -> T {
         guard let position = try fieldPosition(table, slot: slot, byteCount: MemoryLayout<T>.size) else {
             return defaultValue

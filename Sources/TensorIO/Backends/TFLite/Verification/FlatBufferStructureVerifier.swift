@@ -8,9 +8,10 @@
 /// On failure the error carries the path of fields and indices leading to the bad object, such as
 /// `subgraphs[0].operators[3].builtin_options.new_shape`.
 struct FlatBufferStructureVerifier {
-    /// A step on the path from the root: a field name or a vector index.
+    /// A step on the path from the root: a field (by table type and position in its schema, so the
+    /// walk copies no strings) or a vector index.
     enum PathComponent {
-        case field(String)
+        case field(table: Int, field: Int)
         case index(Int)
     }
 
@@ -50,16 +51,18 @@ struct FlatBufferStructureVerifier {
         do {
             try verifyTable(at: reader.rootPosition(), type: rootTable)
         } catch let failure as FlatBufferReader.Failure {
-            throw Failure(path: Self.render(path), message: failure.message)
+            throw Failure(path: render(path), message: failure.message)
         }
     }
 
     /// `subgraphs[0].tensors[2].shape` from its components.
-    static func render(_ path: [PathComponent]) -> String {
+    func render(_ path: [PathComponent]) -> String {
         var text = ""
         for component in path {
             switch component {
-            case .field(let name): text += text.isEmpty ? name : "." + name
+            case .field(let table, let field):
+                let name = tables[table].fields[field].name
+                text += text.isEmpty ? name : "." + name
             case .index(let index): text += "[\(index)]"
             }
         }
@@ -83,9 +86,10 @@ struct FlatBufferStructureVerifier {
         }
         depth += 1
         let table = try reader.table(at: position)
-        for field in tables[type].fields {
-            path.append(.field(field.name))
-            try verifyField(field, of: table)
+        let fields = tables[type].fields
+        for index in fields.indices {
+            path.append(.field(table: type, field: index))
+            try verifyField(fields[index], of: table)
             path.removeLast()
         }
         depth -= 1

@@ -15,6 +15,9 @@ struct TFLiteModelChecker {
     private var bufferByteCounts: [Int] = []
     /// Tensors in each subgraph.
     private var tensorCounts: [Int] = []
+    /// Each subgraph's input and output tensor indices, which signatures must name.
+    private var subgraphInputs: [[Int32]] = []
+    private var subgraphOutputs: [[Int32]] = []
     /// For each subgraph, the subgraphs its operators call (control flow, StableHLO bodies).
     private var calls: [[(callee: Int, path: String)]] = []
 
@@ -90,54 +93,63 @@ struct TFLiteModelChecker {
 
     // MARK: Model-level tables
 
-    private func checkOperatorCode(_ code: Table, path: String) throws {
+    private func checkOperatorCode(_ code: Table, path: @autoclosure () -> String) throws {
         let deprecated = try reader.scalar(code, slot: Schema.OperatorCode.deprecatedBuiltinCode, default: Int8(0))
         let builtin = try reader.scalar(code, slot: Schema.OperatorCode.builtinCode, default: Int32(0))
         // Readers take the larger of the two codes (the byte-sized one is kept for old readers).
         let effective = max(Int32(deprecated), builtin)
         guard effective >= 0 else {
-            throw invalid(path, "the builtin operator code \(effective) is negative")
+            throw invalid(path(), "the builtin operator code \(effective) is negative")
         }
     }
 
     /// Checks external data and returns how many bytes the buffer holds.
-    private func checkBuffer(_ buffer: Table, path: String) throws -> Int {
+    private func checkBuffer(_ buffer: Table, path: @autoclosure () -> String) throws -> Int {
         let offset = try reader.scalar(buffer, slot: Schema.Buffer.offset, default: UInt64(0))
         let size = try reader.scalar(buffer, slot: Schema.Buffer.size, default: UInt64(0))
         // The schema: "the offset is calculated relative to the beginning of the file and is only
         // valid if > 1"; readers then ignore `data`.
         if offset > 1 {
-            try checkExternalRange(offset: offset, size: size, path: path)
+            try checkExternalRange(offset: offset, size: size, path: path())
             return Int(size)
         }
         return try reader.vector(buffer, slot: Schema.Buffer.data, elementByteCount: 1)?.count ?? 0
     }
 
-    private func checkExternalRange(offset: UInt64, size: UInt64, path: String) throws {
+    private func checkExternalRange(offset: UInt64, size: UInt64, path: @autoclosure () -> String) throws {
         let (end, overflow) = offset.addingReportingOverflow(size)
         guard !overflow, end <= UInt64(reader.byteCount) else {
-            throw invalid(path, "the data stored outside the FlatBuffer (offset \(offset), \(size) bytes) runs past the end of the file (\(reader.byteCount) bytes)")
+            throw invalid(path(), "the data stored outside the FlatBuffer (offset \(offset), \(size) bytes) runs past the end of the file (\(reader.byteCount) bytes)")
         }
     }
 
-    private func checkBufferIndex(_ index: Int, path: String) throws {
+    private func checkBufferIndex(_ index: Int, path: @autoclosure () -> String) throws {
         guard bufferByteCounts.indices.contains(index) else {
-            throw invalid(path, "buffer \(index) is out of range (the model has \(bufferByteCounts.count) buffers)")
+            throw invalid(path(), "buffer \(index) is out of range (the model has \(bufferByteCounts.count) buffers)")
         }
     }
 
-    private func checkSignature(_ signature: Table, path: String) throws {
+    private func checkSignature(_ signature: Table, path: @autoclosure () -> String) throws {
         let subgraph = Int(try reader.scalar(signature, slot: Schema.SignatureDef.subgraphIndex, default: UInt32(0)))
         guard tensorCounts.indices.contains(subgraph) else {
-            throw invalid("\(path).subgraph_index", "subgraph \(subgraph) is out of range (the model has \(tensorCounts.count) subgraphs)")
+            throw invalid("\(path()).subgraph_index", "subgraph \(subgraph) is out of range (the model has \(tensorCounts.count) subgraphs)")
         }
-        for (slot, name) in [(Schema.SignatureDef.inputs, "inputs"), (Schema.SignatureDef.outputs, "outputs")] {
+        // A signature names the subgraph's own inputs and outputs: LiteRT looks each one up among them
+        // and throws an uncaught C++ exception (aborting the process) when it is not there.
+        let sides = [
+            (Schema.SignatureDef.inputs, "inputs", subgraphInputs[subgraph]),
+            (Schema.SignatureDef.outputs, "outputs", subgraphOutputs[subgraph]),
+        ]
+        for (slot, name, allowed) in sides {
             guard let maps = try reader.vector(signature, slot: slot, elementByteCount: 4) else { continue }
             for index in 0..<maps.count {
                 let map = try reader.table(in: maps, at: index)
                 let tensor = Int(try reader.scalar(map, slot: Schema.TensorMap.tensorIndex, default: UInt32(0)))
                 guard tensor < tensorCounts[subgraph] else {
-                    throw invalid("\(path).\(name)[\(index)].tensor_index", "tensor \(tensor) is out of range (subgraph \(subgraph) has \(tensorCounts[subgraph]) tensors)")
+                    throw invalid("\(path()).\(name)[\(index)].tensor_index", "tensor \(tensor) is out of range (subgraph \(subgraph) has \(tensorCounts[subgraph]) tensors)")
+                }
+                guard allowed.contains(Int32(tensor)) else {
+                    throw invalid("\(path()).\(name)[\(index)].tensor_index", "tensor \(tensor) is not one of subgraph \(subgraph)'s \(name) \(allowed)")
                 }
             }
         }
@@ -146,15 +158,15 @@ struct TFLiteModelChecker {
     // MARK: Subgraphs
 
     private mutating func checkSubgraph(_ subgraph: Table, index: Int, operatorCodeCount: Int) throws -> (tensors: Int, operators: Int) {
-        let path = "subgraphs[\(index)]"
+        let path = { "subgraphs[\(index)]" }
         let tensorCount = tensorCounts[index]
         if let tensors = try reader.vector(subgraph, slot: Schema.SubGraph.tensors, elementByteCount: 4) {
             for tensor in 0..<tensors.count {
-                try checkTensor(reader.table(in: tensors, at: tensor), path: "\(path).tensors[\(tensor)]")
+                try checkTensor(reader.table(in: tensors, at: tensor), path: "\(path()).tensors[\(tensor)]")
             }
         }
-        try checkTensorIndices(subgraph, slot: Schema.SubGraph.inputs, path: "\(path).inputs", tensorCount: tensorCount, allowsOptional: false)
-        try checkTensorIndices(subgraph, slot: Schema.SubGraph.outputs, path: "\(path).outputs", tensorCount: tensorCount, allowsOptional: false)
+        subgraphInputs.append(try checkTensorIndices(subgraph, slot: Schema.SubGraph.inputs, path: "\(path()).inputs", tensorCount: tensorCount, allowsOptional: false))
+        subgraphOutputs.append(try checkTensorIndices(subgraph, slot: Schema.SubGraph.outputs, path: "\(path()).outputs", tensorCount: tensorCount, allowsOptional: false))
 
         guard let operators = try reader.vector(subgraph, slot: Schema.SubGraph.operators, elementByteCount: 4) else {
             return (tensorCount, 0)
@@ -163,45 +175,51 @@ struct TFLiteModelChecker {
             throw invalid("operator_codes", "the model has operators but no operator codes")
         }
         for op in 0..<operators.count {
-            try checkOperator(reader.table(in: operators, at: op), subgraph: index, path: "\(path).operators[\(op)]",
+            try checkOperator(reader.table(in: operators, at: op), subgraph: index, path: "\(path()).operators[\(op)]",
                               tensorCount: tensorCount, operatorCodeCount: operatorCodeCount)
         }
         return (tensorCount, operators.count)
     }
 
-    private func checkTensorIndices(_ table: Table, slot: Int, path: String, tensorCount: Int, allowsOptional: Bool) throws {
-        guard let indices = try reader.vector(table, slot: slot, elementByteCount: 4) else { return }
+    /// Checks a vector of tensor indices and returns them.
+    @discardableResult
+    private func checkTensorIndices(_ table: Table, slot: Int, path: @autoclosure () -> String, tensorCount: Int, allowsOptional: Bool) throws -> [Int32] {
+        guard let indices = try reader.vector(table, slot: slot, elementByteCount: 4) else { return [] }
+        var tensors: [Int32] = []
+        tensors.reserveCapacity(indices.count)
         for position in 0..<indices.count {
             let tensor = try reader.element(Int32.self, in: indices, at: position)
+            tensors.append(tensor)
             if tensor == -1, allowsOptional { continue }
             guard tensor >= 0, Int(tensor) < tensorCount else {
-                throw invalid("\(path)[\(position)]", "tensor \(tensor) is out of range (the subgraph has \(tensorCount) tensors)")
+                throw invalid("\(path())[\(position)]", "tensor \(tensor) is out of range (the subgraph has \(tensorCount) tensors)")
             }
         }
+        return tensors
     }
 
-    private mutating func checkOperator(_ op: Table, subgraph: Int, path: String, tensorCount: Int, operatorCodeCount: Int) throws {
+    private mutating func checkOperator(_ op: Table, subgraph: Int, path: @autoclosure () -> String, tensorCount: Int, operatorCodeCount: Int) throws {
         let opcode = try reader.scalar(op, slot: Schema.Operator.opcodeIndex, default: UInt32(0))
         guard Int(opcode) < operatorCodeCount else {
-            throw invalid("\(path).opcode_index", "operator code \(opcode) is out of range (the model has \(operatorCodeCount) operator codes)")
+            throw invalid("\(path()).opcode_index", "operator code \(opcode) is out of range (the model has \(operatorCodeCount) operator codes)")
         }
         // −1 marks an omitted optional input; outputs and intermediates must all exist.
-        try checkTensorIndices(op, slot: Schema.Operator.inputs, path: "\(path).inputs", tensorCount: tensorCount, allowsOptional: true)
-        try checkTensorIndices(op, slot: Schema.Operator.outputs, path: "\(path).outputs", tensorCount: tensorCount, allowsOptional: false)
-        try checkTensorIndices(op, slot: Schema.Operator.intermediates, path: "\(path).intermediates", tensorCount: tensorCount, allowsOptional: false)
+        try checkTensorIndices(op, slot: Schema.Operator.inputs, path: "\(path()).inputs", tensorCount: tensorCount, allowsOptional: true)
+        try checkTensorIndices(op, slot: Schema.Operator.outputs, path: "\(path()).outputs", tensorCount: tensorCount, allowsOptional: false)
+        try checkTensorIndices(op, slot: Schema.Operator.intermediates, path: "\(path()).intermediates", tensorCount: tensorCount, allowsOptional: false)
 
         if let mutating = try reader.vector(op, slot: Schema.Operator.mutatingVariableInputs, elementByteCount: 1), mutating.count > 0 {
             let inputs = try reader.vector(op, slot: Schema.Operator.inputs, elementByteCount: 4)?.count ?? 0
             guard mutating.count == inputs else {
-                throw invalid("\(path).mutating_variable_inputs", "\(mutating.count) entries for \(inputs) inputs (the list must be empty or match the inputs)")
+                throw invalid("\(path()).mutating_variable_inputs", "\(mutating.count) entries for \(inputs) inputs (the list must be empty or match the inputs)")
             }
         }
         let customOffset = try reader.scalar(op, slot: Schema.Operator.largeCustomOptionsOffset, default: UInt64(0))
         if customOffset > 1 {
             let size = try reader.scalar(op, slot: Schema.Operator.largeCustomOptionsSize, default: UInt64(0))
-            try checkExternalRange(offset: customOffset, size: size, path: "\(path).large_custom_options_offset")
+            try checkExternalRange(offset: customOffset, size: size, path: "\(path()).large_custom_options_offset")
         }
-        try collectCalls(op, subgraph: subgraph, path: path)
+        try collectCalls(op, subgraph: subgraph, path: path())
     }
 
     // MARK: Subgraph calls
@@ -231,7 +249,7 @@ struct TFLiteModelChecker {
     ]
 
     /// Records, with range checks, every subgraph the operator's options call.
-    private mutating func collectCalls(_ op: Table, subgraph: Int, path: String) throws {
+    private mutating func collectCalls(_ op: Table, subgraph: Int, path: @autoclosure () -> String) throws {
         let builtinType = try reader.scalar(op, slot: Schema.Operator.builtinOptionsType, default: UInt8(0))
         let builtin2Type = try reader.scalar(op, slot: Schema.Operator.builtinOptions2Type, default: UInt8(0))
         guard builtinType != 0 || builtin2Type != 0 else { return }
@@ -243,7 +261,7 @@ struct TFLiteModelChecker {
             guard let options = try reader.table(op, slot: valueSlot) else { continue }
             for (slot, name) in entry.slots {
                 let callee = try reader.scalar(options, slot: slot, default: Int32(0))
-                try recordCall(from: subgraph, to: Int(callee), path: "\(path).\(field).\(name)")
+                try recordCall(from: subgraph, to: Int(callee), path: "\(path()).\(field).\(name)")
             }
         }
         if builtin2Type == Schema.BuiltinOptions2.stablehloCustomCallOptions,
@@ -251,16 +269,16 @@ struct TFLiteModelChecker {
            let computations = try reader.vector(options, slot: Schema.StablehloCustomCallOptions.calledComputations, elementByteCount: 4) {
             for index in 0..<computations.count {
                 let callee = try reader.element(Int32.self, in: computations, at: index)
-                try recordCall(from: subgraph, to: Int(callee), path: "\(path).builtin_options_2.called_computations[\(index)]")
+                try recordCall(from: subgraph, to: Int(callee), path: "\(path()).builtin_options_2.called_computations[\(index)]")
             }
         }
     }
 
-    private mutating func recordCall(from caller: Int, to callee: Int, path: String) throws {
+    private mutating func recordCall(from caller: Int, to callee: Int, path: @autoclosure () -> String) throws {
         guard calls.indices.contains(callee) else {
-            throw invalid(path, "subgraph \(callee) is out of range (the model has \(calls.count) subgraphs)")
+            throw invalid(path(), "subgraph \(callee) is out of range (the model has \(calls.count) subgraphs)")
         }
-        calls[caller].append((callee, path))
+        calls[caller].append((callee, path()))
     }
 
     /// Rejects a subgraph that calls itself, directly or through others: runtimes prepare callees
@@ -295,56 +313,56 @@ struct TFLiteModelChecker {
 
     // MARK: Tensors
 
-    private func checkTensor(_ tensor: Table, path: String) throws {
+    private func checkTensor(_ tensor: Table, path: @autoclosure () -> String) throws {
         let type = Int64(try reader.scalar(tensor, slot: Schema.Tensor.type, default: Int8(0)))
         guard Schema.TensorType.allValues.contains(type) else {
-            throw invalid("\(path).type", "\(type) is not a TFLite tensor type")
+            throw invalid("\(path()).type", "\(type) is not a TFLite tensor type")
         }
-        let shape = try dimensions(tensor, slot: Schema.Tensor.shape, path: "\(path).shape", allowsUnknown: false)
-        let elementCount = try count(of: shape, path: "\(path).shape")
+        let shape = try dimensions(tensor, slot: Schema.Tensor.shape, path: "\(path()).shape", allowsUnknown: false)
+        let elementCount = try count(of: shape, path: "\(path()).shape")
         if let signature = try reader.vector(tensor, slot: Schema.Tensor.shapeSignature, elementByteCount: 4), signature.count > 0 {
-            let dims = try dimensions(tensor, slot: Schema.Tensor.shapeSignature, path: "\(path).shape_signature", allowsUnknown: true)
+            let dims = try dimensions(tensor, slot: Schema.Tensor.shapeSignature, path: "\(path()).shape_signature", allowsUnknown: true)
             guard dims.count == shape.count else {
-                throw invalid("\(path).shape_signature", "has \(dims.count) dimensions but shape has \(shape.count)")
+                throw invalid("\(path()).shape_signature", "has \(dims.count) dimensions but shape has \(shape.count)")
             }
         }
 
         let buffer = Int(try reader.scalar(tensor, slot: Schema.Tensor.buffer, default: UInt32(0)))
-        try checkBufferIndex(buffer, path: "\(path).buffer")
+        try checkBufferIndex(buffer, path: "\(path()).buffer")
         let dataByteCount = bufferByteCounts[buffer]
         let isSparse = try reader.fieldPosition(tensor, slot: Schema.Tensor.sparsity, byteCount: 4) != nil
         if dataByteCount > 0, !isSparse, let needed = Self.byteCount(of: type, elementCount: elementCount), dataByteCount < needed {
-            throw invalid("\(path).buffer", "buffer \(buffer) holds \(dataByteCount) bytes but a \(Self.typeName(type)) tensor of shape \(shape) needs \(needed)")
+            throw invalid("\(path()).buffer", "buffer \(buffer) holds \(dataByteCount) bytes but a \(Self.typeName(type)) tensor of shape \(shape) needs \(needed)")
         }
 
         if let quantization = try reader.table(tensor, slot: Schema.Tensor.quantization) {
-            try checkQuantization(quantization, shape: shape, path: "\(path).quantization")
+            try checkQuantization(quantization, type: type, shape: shape, path: "\(path()).quantization")
         }
         if let variants = try reader.vector(tensor, slot: Schema.Tensor.variantTensors, elementByteCount: 4) {
             for index in 0..<variants.count {
                 let variant = try reader.table(in: variants, at: index)
                 let variantType = Int64(try reader.scalar(variant, slot: Schema.VariantSubType.type, default: Int8(0)))
                 guard Schema.TensorType.allValues.contains(variantType) else {
-                    throw invalid("\(path).variant_tensors[\(index)].type", "\(variantType) is not a TFLite tensor type")
+                    throw invalid("\(path()).variant_tensors[\(index)].type", "\(variantType) is not a TFLite tensor type")
                 }
-                let dims = try dimensions(variant, slot: Schema.VariantSubType.shape, path: "\(path).variant_tensors[\(index)].shape", allowsUnknown: true)
-                _ = try count(of: dims.map { max($0, 0) }, path: "\(path).variant_tensors[\(index)].shape")
+                let dims = try dimensions(variant, slot: Schema.VariantSubType.shape, path: "\(path()).variant_tensors[\(index)].shape", allowsUnknown: true)
+                _ = try count(of: dims.map { max($0, 0) }, path: "\(path()).variant_tensors[\(index)].shape")
             }
         }
     }
 
     /// A shape's dimensions, with rank and sign checked; −1 (unknown) only where `allowsUnknown`.
-    private func dimensions(_ table: Table, slot: Int, path: String, allowsUnknown: Bool) throws -> [Int] {
+    private func dimensions(_ table: Table, slot: Int, path: @autoclosure () -> String, allowsUnknown: Bool) throws -> [Int] {
         guard let vector = try reader.vector(table, slot: slot, elementByteCount: 4) else { return [] }
         guard vector.count <= TFLiteModelVerifier.maximumRank else {
-            throw invalid(path, "\(vector.count) dimensions; at most \(TFLiteModelVerifier.maximumRank) are allowed")
+            throw invalid(path(), "\(vector.count) dimensions; at most \(TFLiteModelVerifier.maximumRank) are allowed")
         }
         var dims: [Int] = []
         dims.reserveCapacity(vector.count)
         for index in 0..<vector.count {
             let dim = try reader.element(Int32.self, in: vector, at: index)
             guard dim >= 0 || (allowsUnknown && dim == -1) else {
-                throw invalid("\(path)[\(index)]", "the dimension \(dim) is negative")
+                throw invalid("\(path())[\(index)]", "the dimension \(dim) is negative")
             }
             dims.append(Int(dim))
         }
@@ -352,34 +370,53 @@ struct TFLiteModelChecker {
     }
 
     /// The number of elements of a shape, overflow-checked and within the limit.
-    private func count(of shape: [Int], path: String) throws -> Int {
+    private func count(of shape: [Int], path: @autoclosure () -> String) throws -> Int {
         var elements = 1
         for dim in shape {
             let (product, overflow) = elements.multipliedReportingOverflow(by: dim)
             guard !overflow else {
-                throw TensorIOError(.limitExceeded, "\(fileName): \(path): the shape \(shape) has more elements than a 64-bit count can hold", location: "model.file")
+                throw TensorIOError(.limitExceeded, "\(fileName): \(path()): the shape \(shape) has more elements than a 64-bit count can hold", location: "model.file")
             }
             elements = product
         }
         guard elements <= limits.maximumElementsPerTensor else {
-            throw TensorIOError(.limitExceeded, "\(fileName): \(path): the shape \(shape) has \(elements) elements, more than maximumElementsPerTensor (\(limits.maximumElementsPerTensor))", location: "model.file")
+            throw TensorIOError(.limitExceeded, "\(fileName): \(path()): the shape \(shape) has \(elements) elements, more than maximumElementsPerTensor (\(limits.maximumElementsPerTensor))", location: "model.file")
         }
         return elements
     }
 
-    private func checkQuantization(_ quantization: Table, shape: [Int], path: String) throws {
-        let scales = try reader.vector(quantization, slot: Schema.QuantizationParameters.scale, elementByteCount: 4)?.count ?? 0
-        guard scales > 0 else { return }
-        let zeroPoints = try reader.vector(quantization, slot: Schema.QuantizationParameters.zeroPoint, elementByteCount: 8)?.count ?? 0
+    private func checkQuantization(_ quantization: Table, type: Int64, shape: [Int], path: @autoclosure () -> String) throws {
+        guard let scaleVector = try reader.vector(quantization, slot: Schema.QuantizationParameters.scale, elementByteCount: 4),
+              scaleVector.count > 0
+        else { return }
+        let scales = scaleVector.count
+        let zeroPointVector = try reader.vector(quantization, slot: Schema.QuantizationParameters.zeroPoint, elementByteCount: 8)
+        let zeroPoints = zeroPointVector?.count ?? 0
+        // Kernels divide by scales and use zero points as values of the quantized type; a zero, NaN or
+        // infinite scale, or a zero point outside the type, crashes XNNPack when the model compiles.
+        for index in 0..<scales {
+            let scale = Float(bitPattern: try reader.element(UInt32.self, in: scaleVector, at: index))
+            guard scale.isFinite, scale > 0 else {
+                throw invalid("\(path()).scale[\(index)]", "the scale \(scale) is not a positive finite number")
+            }
+        }
+        if let zeroPointVector, let range = Self.zeroPointRange(of: type) {
+            for index in 0..<zeroPointVector.count {
+                let zeroPoint = try reader.element(Int64.self, in: zeroPointVector, at: index)
+                guard range.contains(zeroPoint) else {
+                    throw invalid("\(path()).zero_point[\(index)]", "the zero point \(zeroPoint) is outside the range of \(Self.typeName(type)) (\(range.lowerBound)...\(range.upperBound))")
+                }
+            }
+        }
         guard zeroPoints == scales else {
-            throw invalid(path, "\(scales) scales but \(zeroPoints) zero points (there must be one per scale)")
+            throw invalid(path(), "\(scales) scales but \(zeroPoints) zero points (there must be one per scale)")
         }
         let dimension = Int(try reader.scalar(quantization, slot: Schema.QuantizationParameters.quantizedDimension, default: Int32(0)))
         guard dimension >= 0, shape.isEmpty || dimension < shape.count else {
-            throw invalid("\(path).quantized_dimension", "dimension \(dimension) does not exist in a tensor of shape \(shape)")
+            throw invalid("\(path()).quantized_dimension", "dimension \(dimension) does not exist in a tensor of shape \(shape)")
         }
         guard scales == 1 || (!shape.isEmpty && scales == shape[dimension]) else {
-            throw invalid("\(path).scale", "\(scales) scales for dimension \(dimension) of shape \(shape) (there must be 1, or one per index of that dimension)")
+            throw invalid("\(path()).scale", "\(scales) scales for dimension \(dimension) of shape \(shape) (there must be 1, or one per index of that dimension)")
         }
     }
 
@@ -403,13 +440,26 @@ struct TFLiteModelChecker {
         return overflow ? Int.max : bytes
     }
 
+    /// The values a quantized integer type can hold, which its zero points must be among; `nil` for
+    /// types whose zero point is not a value of the type (floats, 32- and 64-bit accumulators).
+    private static func zeroPointRange(of type: Int64) -> ClosedRange<Int64>? {
+        switch type {
+        case Schema.TensorType.uint8: 0...255
+        case Schema.TensorType.int8: -128...127
+        case Schema.TensorType.int16: -32768...32767
+        case Schema.TensorType.uint16: 0...65535
+        case Schema.TensorType.int4: -8...7
+        default: nil
+        }
+    }
+
     private static func typeName(_ type: Int64) -> String {
         let names = ["float32", "float16", "int32", "uint8", "int64", "string", "bool", "int16", "complex64", "int8",
                      "float64", "complex128", "uint64", "resource", "variant", "uint32", "uint16", "int4", "bfloat16"]
         return names.indices.contains(Int(type)) ? names[Int(type)] : "type \(type)"
     }
 
-    private func invalid(_ path: String, _ message: String) -> TensorIOError {
-        TFLiteModelVerifier.invalid(fileName, path, message)
+    private func invalid(_ path: @autoclosure () -> String, _ message: String) -> TensorIOError {
+        TFLiteModelVerifier.invalid(fileName, path(), message)
     }
 }

@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "TensorIODelivery", targets: ["TensorIODelivery"]),
         .library(name: "TensorIORepositoryServer", targets: ["TensorIORepositoryServer"]),
         .executable(name: "tensorio", targets: ["TensorIOCLI"]),
+        // Loads one model in a process of its own for isolated load checks; ship it next to the app.
+        .executable(name: "tensorio-load-check", targets: ["TensorIOLoadCheck"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -25,6 +27,8 @@ let package = Package(
         // Crash evidence: a signal handler (C, async-signal-safe) that says what TensorIO was loading or
         // running when the runtime crashed, and gives the runtime's captured stderr back.
         .target(name: "CCrashReport"),
+        // pipe2 and prctl for isolated load checks (not imported by Swift's Glibc module).
+        .target(name: "CLoadCheck"),
         // Image codecs and SIMD pixel work, from Debian's -dev packages (scripts/setup.sh installs them).
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
@@ -38,6 +42,7 @@ let package = Package(
                 "CLiteRT",
                 "CTensorFlow",
                 "CCrashReport",
+                "CLoadCheck",
                 "CTurboJPEG",
                 "CSPNG",
                 "CYUV",
@@ -78,6 +83,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The child of an isolated load check (`ModelBundle.verify(loading: .isolated)`).
+        .executableTarget(name: "TensorIOLoadCheck", dependencies: ["TensorIO"]),
         // Times the image path for the side-by-side comparison in Benchmarks/run-image-benchmarks.py.
         .executableTarget(
             name: "image-preprocessing-benchmark",
@@ -113,12 +120,12 @@ let package = Package(
         ),
         .testTarget(
             name: "TensorIOTests",
-            dependencies: ["TensorIO", "crash-report-probe"]
+            dependencies: ["TensorIO", "crash-report-probe", "TensorIOLoadCheck"]
         ),
         // Runs the built `tensorio` executable; depending on its target makes `swift test` build it.
         .testTarget(
             name: "TensorIOCLITests",
-            dependencies: ["TensorIO", "TensorIOCLI", "TensorIODelivery"]
+            dependencies: ["TensorIO", "TensorIOCLI", "TensorIODelivery", "TensorIOLoadCheck"]
         ),
         // The repository server on loopback, started in-process, with the client against it.
         .testTarget(
@@ -127,6 +134,7 @@ let package = Package(
                 "TensorIO",
                 "TensorIODelivery",
                 "TensorIORepositoryServer",
+                "TensorIOLoadCheck",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),

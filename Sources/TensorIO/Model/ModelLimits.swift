@@ -6,7 +6,7 @@
 /// with code ``TensorIOError/Code/limitExceeded`` naming the field (such as `inputs[0].shape`) and the
 /// limit. The defaults fit every published model we know of with room to spare; raise them for the rare
 /// model that needs more. `docs/security.md` explains each one.
-public struct ModelLimits: Sendable, Hashable {
+public struct ModelLimits: Sendable, Hashable, Codable {
     /// The most elements one layer or tensor may hold (one item, without the batch dimension).
     public var maximumElementsPerTensor: Int
     /// The most pixels (width × height) an image layer may have.

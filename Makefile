@@ -15,8 +15,10 @@ setup:
 setup-tensorflow: setup
 	@scripts/install-tensorflow.sh
 
+# tensorio-load-check goes next to tensorio: validate --load, pull, update and serve load models in it.
 build: setup
 	$(SWIFT) build -c release --product tensorio
+	$(SWIFT) build -c release --product tensorio-load-check
 
 demo: build
 	$(TENSORIO) classify Examples/efficientnet-lite0-float32.tiobundle Examples/photos/cat.jpg

@@ -3,8 +3,11 @@
 #define _GNU_SOURCE
 #include "CLoadCheck.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <spawn.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -27,4 +30,21 @@ int tio_die_with_parent(void) {
 #else
     return 0;
 #endif
+}
+
+int tio_spawn_actions_closefrom(posix_spawn_file_actions_t *actions, int lowest) {
+#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 34)
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+#else
+    (void)actions;
+    (void)lowest;
+    return ENOSYS;
+#endif
+}
+
+int tio_child_has_ended(pid_t pid) {
+    siginfo_t info;
+    info.si_pid = 0;
+    if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0) return -1;
+    return info.si_pid == pid ? 1 : 0;
 }

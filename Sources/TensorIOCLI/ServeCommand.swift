@@ -6,6 +6,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import TensorIO
 import TensorIORepositoryServer
 
 /// `tensorio serve --root DIR [--host H] [--port P] [--token-file F] [--read-token-file F]`
@@ -16,7 +17,9 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Stores bundle versions as zip archives under --root with a SQLite index. Prints \
             "listening on http://HOST:PORT" on stdout once ready; stops on SIGINT or SIGTERM. Without \
-            --token-file the server is read-only.
+            --token-file the server is read-only. An upload is acknowledged only after its model loaded and \
+            ran once in a separate process (tensorio-load-check, next to tensorio) within the load limits; \
+            otherwise the answer is 422 naming the problem.
             """
     )
 
@@ -38,19 +41,34 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-upload-mb"), help: "The largest upload, in MiB.")
     var maximumUploadMegabytes = 512
 
+    @Option(name: .customLong("load-time-limit"), help: "The seconds an upload's model may take to load and run once.")
+    var loadTimeLimit: Double = 60
+
+    @Option(name: .customLong("load-memory-limit"), help: "The MiB of private memory loading an upload's model may use.")
+    var loadMemoryLimit = 4096
+
     @Option(name: .customLong("download-rate"), help: ArgumentHelp("Limit each download to this many bytes per second.", visibility: .hidden))
     var downloadRate: Int?
 
     func run() async throws {
         guard (0...65535).contains(port) else { throw CLIError("--port must be from 0 to 65535") }
         guard maximumUploadMegabytes > 0 else { throw CLIError("--max-upload-mb must be positive") }
+        guard loadTimeLimit > 0, loadTimeLimit <= 86_400 else {
+            throw CLIError("--load-time-limit must be between 0 and 86400 seconds, not \(loadTimeLimit)")
+        }
+        guard loadMemoryLimit >= 16, loadMemoryLimit <= 1 << 30 else {
+            throw CLIError("--load-memory-limit must be at least 16 MiB, not \(loadMemoryLimit)")
+        }
+        let loadCheck = LoadCheck.isolated(IsolatedLoading(
+            timeLimit: .milliseconds(Int64(loadTimeLimit * 1000)), memoryLimit: loadMemoryLimit << 20))
         let writeToken = try tokenFile.map(readToken)
         let readToken = try readTokenFile.map(readToken)
         var logger = Logger(label: "tensorio.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .notice
         let configuration = RepositoryServerConfiguration(
             root: URL(fileURLWithPath: root), host: host, port: port, writeToken: writeToken, readToken: readToken,
-            maximumUploadBytes: Int64(maximumUploadMegabytes) << 20, downloadBytesPerSecond: downloadRate)
+            maximumUploadBytes: Int64(maximumUploadMegabytes) << 20, downloadBytesPerSecond: downloadRate,
+            loadCheck: loadCheck)
         let server = try RepositoryServer(configuration: configuration, logger: logger)
         let host = self.host
         try await server.run { port in

@@ -9,15 +9,44 @@ struct ValidateCommand: ParsableCommand {
         abstract: "Check bundles against the model.json schema and their files.",
         discussion: """
             Exits 0 when every bundle is valid; otherwise prints one line per problem on stderr \
-            (BUNDLE: PATH: MESSAGE) and exits 1.
+            (BUNDLE: PATH: MESSAGE) and exits 1. With --load, each model is loaded and run once on zeros in \
+            a separate process (tensorio-load-check, next to tensorio) with a time and a memory limit, so \
+            that a model which crashes the runtime is reported, not fatal.
             """
     )
 
     @Argument(help: "Bundle folders to check.")
     var bundles: [String]
 
-    @Flag(help: "Also load each model and compare its layers with the real tensors.")
+    @Flag(help: "Also load each model (in a separate process) and compare its layers with the real tensors.")
     var load = false
+
+    @Flag(name: .customLong("in-process"), help: "With --load, load in this process: faster, for trusted models only.")
+    var inProcess = false
+
+    @Option(name: .customLong("time-limit"), help: "With --load, the seconds one isolated load may take.")
+    var timeLimit: Double = 60
+
+    @Option(name: .customLong("memory-limit"), help: "With --load, the MiB of private memory one isolated load may use.")
+    var memoryLimit: Int = 4096
+
+    func validate() throws {
+        guard timeLimit > 0, timeLimit <= 86_400 else {
+            throw ValidationError("--time-limit must be between 0 and 86400 seconds, not \(timeLimit)")
+        }
+        guard memoryLimit >= 16, memoryLimit <= 1 << 30 else {
+            throw ValidationError("--memory-limit must be at least 16 MiB, not \(memoryLimit)")
+        }
+        if !load, inProcess || timeLimit != 60 || memoryLimit != 4096 {
+            throw ValidationError("--in-process, --time-limit and --memory-limit only apply with --load")
+        }
+    }
+
+    var loadCheck: LoadCheck {
+        inProcess
+            ? .inProcess
+            : .isolated(IsolatedLoading(timeLimit: .milliseconds(Int64(timeLimit * 1000)), memoryLimit: memoryLimit << 20))
+    }
 
     func run() throws {
         var problems: [String] = []
@@ -27,8 +56,12 @@ struct ValidateCommand: ParsableCommand {
             problems += issues.map { "\(path): \($0)" }
             if issues.isEmpty, load {
                 do {
-                    let model = try ModelBundle(at: url).makeModel()
-                    try RuntimeLog.capturing { try model.load() }
+                    let bundle = try ModelBundle(at: url)
+                    if inProcess {
+                        try RuntimeLog.capturing { try bundle.verify(loading: .inProcess) }
+                    } else {
+                        try bundle.verify(loading: loadCheck)
+                    }
                 } catch {
                     problems.append("\(path): \(error)")
                 }

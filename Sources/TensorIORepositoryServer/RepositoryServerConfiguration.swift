@@ -1,4 +1,5 @@
 import Foundation
+import TensorIO
 
 /// How a repository server runs.
 public struct RepositoryServerConfiguration: Sendable {
@@ -18,6 +19,9 @@ public struct RepositoryServerConfiguration: Sendable {
     public var maximumUnpackedBytes: UInt64
     /// Limits each download to this many bytes per second (for tests and shared links); `nil` for none.
     public var downloadBytesPerSecond: Int?
+    /// How an upload's model is loaded before the upload is acknowledged: in a child process with a time
+    /// and memory limit by default, so that no upload can crash or hang the server.
+    public var loadCheck: LoadCheck
 
     /// Creates a configuration.
     ///
@@ -30,10 +34,13 @@ public struct RepositoryServerConfiguration: Sendable {
     ///   - maximumUploadBytes: The largest upload (default 512 MiB).
     ///   - maximumUnpackedBytes: The most an archive may unpack to (default 4 GiB).
     ///   - downloadBytesPerSecond: A per-download rate limit.
+    ///   - loadCheck: How uploads are loaded before they are acknowledged (default: isolated).
     public init(
         root: URL, host: String = "127.0.0.1", port: Int = 8080, writeToken: String? = nil, readToken: String? = nil,
-        maximumUploadBytes: Int64 = 512 << 20, maximumUnpackedBytes: UInt64 = 4 << 30, downloadBytesPerSecond: Int? = nil
+        maximumUploadBytes: Int64 = 512 << 20, maximumUnpackedBytes: UInt64 = 4 << 30, downloadBytesPerSecond: Int? = nil,
+        loadCheck: LoadCheck = .isolated
     ) {
+        self.loadCheck = loadCheck
         self.root = root
         self.host = host
         self.port = port

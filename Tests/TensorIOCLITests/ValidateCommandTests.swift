@@ -231,4 +231,50 @@ struct ValidateCommandTests {
         )
         expectSuccess(result, stdout: "\(path): valid")
     }
+
+    // MARK: --load isolation
+
+    @Test("--load refuses a bundle that disagrees with its model (quantized: true on a float model), in the child")
+    func loadRefusesQuantizedFloatModel() async throws {
+        let path = "Tests/Fixtures/Hostile/quantized-float-model.tiobundle"
+        for mode in [[], ["--in-process"]] {
+            let result = try await CLI.run(["validate", "--load"] + mode + [path])
+            #expect(result.exited && result.status == 1, "\(result)")
+            #expect(result.stderrLines == [
+                "\(path): layer \"input\": model.quantized is true and no dtype is given, which means uint8, but the model's tensor \"input\" holds float32 values",
+            ], "\(result)")
+        }
+    }
+
+    @Test("--load survives a runtime that crashes or hangs: one line naming the signal or the time limit, exit 1")
+    func loadSurvivesCrashAndHang() async throws {
+        try await withTemporaryDirectory { folder in
+            let crash = folder.appendingPathComponent("crash")
+            try Data("#!/bin/sh\necho '{\"phase\":\"loading\"}'\nkill -SEGV $$\n".utf8).write(to: crash)
+            let hang = folder.appendingPathComponent("hang")
+            try Data("#!/bin/sh\necho '{\"phase\":\"loading\"}'\nsleep 60\n".utf8).write(to: hang)
+            chmod(crash.path, 0o755)
+            chmod(hang.path, 0o755)
+            let path = CLI.bundle("1_in_1_out_number_test.tiobundle")
+            let crashed = try await CLI.run(["validate", "--load", path], environment: ["TENSORIO_LOAD_CHECK": crash.path])
+            #expect(crashed.exited && crashed.status == 1, "\(crashed)")
+            #expect(crashed.stderrLines == ["\(path): the runtime crashed loading model.tflite (SIGSEGV)"], "\(crashed)")
+
+            let hung = try await CLI.run(
+                ["validate", "--load", "--time-limit", "0.5", path], environment: ["TENSORIO_LOAD_CHECK": hang.path])
+            #expect(hung.exited && hung.status == 1, "\(hung)")
+            #expect(hung.stderrLines == [
+                "\(path): the runtime did not finish loading model.tflite within 0.5 s (the load check was stopped)",
+            ], "\(hung)")
+        }
+    }
+
+    @Test("isolation options without --load, or out of range, are usage errors", arguments: [
+        ["--in-process"], ["--time-limit", "5"], ["--load", "--time-limit", "0"], ["--load", "--memory-limit", "1"],
+    ])
+    func isolationOptionErrors(_ options: [String]) async throws {
+        let result = try await CLI.run(["validate"] + options + [CLI.bundle("1_in_1_out_number_test.tiobundle")])
+        #expect(result.exited && result.status != 0, "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+    }
 }

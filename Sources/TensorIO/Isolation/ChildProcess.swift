@@ -110,23 +110,22 @@ struct ChildProcess {
             }
         }
         // The pipes are closed (or the deadline passed): wait for the exit, still within the deadline. A
-        // child that closed its pipes and kept running is killed like one that kept printing.
-        if timedOut { kill(pid, SIGKILL) }
-        var status: Int32 = 0
-        while true {
-            let reaped = waitpid(pid, &status, timedOut ? 0 : WNOHANG)
-            if reaped == pid { break }
-            if reaped < 0 {
+        // child that closed its pipes and kept running is killed like one that kept printing. The child is
+        // only reaped after its process group is killed: until then the group's id cannot be reused, and
+        // anything the child left running dies with it.
+        while !timedOut {
+            let ended = tio_child_has_ended(pid)
+            if ended < 0 {
                 if errno == EINTR { continue }
                 break  // ECHILD: someone else reaped it; what it printed decides.
             }
-            if clock.now >= deadline {
-                timedOut = true
-                kill(pid, SIGKILL)
-                continue
-            }
+            if ended == 1 { break }
+            if clock.now >= deadline { timedOut = true; break }
             usleep(2_000)
         }
+        kill(-pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         let termination: Termination
         if timedOut {
             termination = .timedOut
@@ -147,6 +146,7 @@ struct ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
         posix_spawn_file_actions_adddup2(&actions, standardError, 2)
+        _ = tio_spawn_actions_closefrom(&actions, 3)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -161,7 +161,10 @@ struct ChildProcess {
         var mask = sigset_t()
         sigemptyset(&mask)
         posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        // Its own process group, so that whatever it starts is killed with it.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
 
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]

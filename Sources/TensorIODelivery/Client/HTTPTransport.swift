@@ -78,6 +78,12 @@ enum HTTPTransport {
         case (_, "invalid-archive"?): code = .invalidArchive
         case (_, "limit-exceeded"?): code = .limitExceeded
         case (_, "invalid-identifier"?): code = .invalidIdentifier
+        // The upload's model did not load in the server's check.
+        case (422, "layer-mismatch"?): code = .layerMismatch
+        case (422, "invalid-model-file"?): code = .invalidModelFile
+        case (422, "runtime-crashed"?): code = .runtimeCrashed
+        case (422, "runtime-failure"?): code = .runtimeFailure
+        case (422, "unsupported"?): code = .unsupported
         default: code = .server
         }
         return TensorIOError(code, message)

@@ -13,14 +13,17 @@ import TensorIO
 /// .tmp/                                         unpacking in progress; swept when a store opens
 /// .lock                                         flock held while the store changes
 /// ```
-/// Installing unpacks into `.tmp`, validates the bundle, renames the folder into `versions/`, and only then
-/// replaces `current.json`: whatever fails, and wherever a process dies, the current version stays whole and
-/// usable. Other versions than the current and the previous are removed after a successful install.
+/// Installing unpacks into `.tmp`, validates the bundle, loads its model (by default in a separate process,
+/// see ``LoadCheck``), renames the folder into `versions/`, and only then replaces `current.json`: whatever
+/// fails — a bundle that disagrees with its model or crashes the runtime included — and wherever a process
+/// dies, the current version stays whole and usable. Other versions than the current and the previous are removed after a successful install.
 public struct ModelStore: Sendable {
     /// The store's folder.
     public let directory: URL
     /// How many versions to keep per model: the current one and `keep - 1` before it (at least 2).
     public let keep: Int
+    /// How an installed bundle's model is loaded before the version becomes current.
+    public let loadCheck: LoadCheck
 
     /// Opens (and creates) the store in `directory`, removing leftovers of unpacking that a dead process
     /// left behind.
@@ -28,10 +31,14 @@ public struct ModelStore: Sendable {
     /// - Parameters:
     ///   - directory: The store's folder.
     ///   - keep: Versions kept per model, current included; at least 2 so that rollback works.
+    ///   - loadCheck: How a new version's model is loaded before it becomes current: in a child process
+    ///     (the default: a model from a server is untrusted), or ``LoadCheck/inProcess`` where processes
+    ///     cannot be started.
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/io``) when the folder cannot be created.
-    public init(directory: URL, keep: Int = 2) throws {
+    public init(directory: URL, keep: Int = 2, loadCheck: LoadCheck = .isolated) throws {
         self.directory = directory.standardizedFileURL
         self.keep = max(2, keep)
+        self.loadCheck = loadCheck
         do {
             try FileManager.default.createDirectory(at: self.temporaryRoot, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: self.partialRoot, withIntermediateDirectories: true)
@@ -134,8 +141,9 @@ public struct ModelStore: Sendable {
     /// Installs a bundle archive as the current version of `modelId`.
     ///
     /// Checks the archive's SHA-256 against `expectedSHA256`, unpacks it with ``BundleArchive``'s checks
-    /// into a temporary folder, validates the bundle with ``ModelBundleValidator``, moves it into place and
-    /// only then swaps the current pointer. On any failure the current version is untouched.
+    /// into a temporary folder, validates the bundle with ``ModelBundleValidator``, loads its model as
+    /// ``loadCheck`` says, moves it into place and only then swaps the current pointer. On any failure the
+    /// current version is untouched.
     ///
     /// - Parameters:
     ///   - archiveURL: A zip holding one bundle folder. It is left where it is.
@@ -149,7 +157,9 @@ public struct ModelStore: Sendable {
     /// - Throws: ``TensorIOError`` with ``TensorIOError/Code/checksumMismatch``,
     ///   ``TensorIOError/Code/invalidArchive``, ``TensorIOError/Code/unsafeArchive``,
     ///   ``TensorIOError/Code/limitExceeded`` (the archive is past one of `limits`),
-    ///   ``TensorIOError/Code/invalidBundle``, ``TensorIOError/Code/conflict`` (the same version is
+    ///   ``TensorIOError/Code/invalidBundle``, what loading the model threw (such as
+    ///   ``TensorIOError/Code/layerMismatch`` or ``TensorIOError/Code/runtimeCrashed``, the message saying
+    ///   which version did not load), ``TensorIOError/Code/conflict`` (the same version is
     ///   installed from a different archive), ``TensorIOError/Code/invalidIdentifier`` or
     ///   ``TensorIOError/Code/io``.
     @discardableResult
@@ -173,6 +183,7 @@ public struct ModelStore: Sendable {
             defer { try? fileManager.removeItem(at: staging) }
             let bundleURL = try BundleArchive.extract(archiveURL, into: staging, limits: limits)
             try ModelBundleValidator(bundleAt: bundleURL).validate()
+            try Self.checkLoading(bundleURL, modelId: modelId, version: version, check: loadCheck)
             let record = InstallRecord(
                 modelId: modelId, version: version, sha256: sha256, createdAt: createdAt, sequence: sequence,
                 installedAt: Date(), bundleName: bundleURL.lastPathComponent)
@@ -204,6 +215,19 @@ public struct ModelStore: Sendable {
                 try JSONEncoder().encode(CurrentPointer(current: version, previous: previous)), to: pointerURL(modelId))
             prune(modelId, keeping: [version, previous].compactMap { $0 })
             return try installed(modelId, version: version)
+        }
+    }
+
+    /// Loads the unpacked bundle's model before it may become current.
+    static func checkLoading(_ bundleURL: URL, modelId: String, version: String, check: LoadCheck) throws {
+        do {
+            try ModelBundle(at: bundleURL).verify(loading: check)
+        } catch var error as TensorIOError {
+            // One sentence that starts with what happened to the install; the layer or field goes inside it.
+            let detail = error.location.map { "\($0): \(error.message)" } ?? error.message
+            error.message = "version \(version) of \(modelId) does not load, so it was not installed: \(detail)"
+            error.location = nil
+            throw error
         }
     }
 

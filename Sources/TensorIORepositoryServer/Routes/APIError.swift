@@ -33,8 +33,10 @@ struct APIError: HTTPResponseError {
     static func from(_ error: TensorIOError) -> APIError {
         switch error.code {
         case .tooLarge: return APIError(status: .contentTooLarge, code: error.code.rawValue, message: error.description)
-        // An archive or bundle past a limit (unpacked size, entries, ratio, time) is the upload's fault.
-        case .invalidBundle, .invalidArchive, .unsafeArchive, .limitExceeded:
+        // An archive or bundle past a limit (unpacked size, entries, ratio, time) is the upload's fault, and
+        // so is a model that does not load: it disagrees with its layers, is broken, or crashed the runtime.
+        case .invalidBundle, .invalidArchive, .unsafeArchive, .limitExceeded, .layerMismatch, .invalidModelFile,
+             .runtimeCrashed, .runtimeFailure, .unsupported:
             return APIError(status: .unprocessableContent, code: error.code.rawValue, message: error.description)
         case .invalidIdentifier: return APIError(status: .badRequest, code: error.code.rawValue, message: error.description)
         default: return APIError(status: .internalServerError, code: error.code.rawValue, message: error.description)

@@ -118,13 +118,16 @@ struct RepositoryRoutes: Sendable {
         }
         defer { try? FileManager.default.removeItem(at: uploadURL) }
         let limits = BundleArchive.Limits(maximumUnpackedBytes: configuration.maximumUnpackedBytes)
+        let loadCheck = configuration.loadCheck
         let stored: VersionDetails?
         do {
-            stored = try await Task.detached {
+            // Unpacking and the load check block for up to their deadlines: a thread of their own keeps
+            // them off Swift's small cooperative pool, which every other request needs.
+            stored = try await BlockingWork.run { [canonical] in
                 try self.storage.store(
                     uploadAt: uploadURL, modelId: id, version: version, canonical: canonical, notes: notes,
-                    upgradeTo: upgradeTo, limits: limits)
-            }.value
+                    upgradeTo: upgradeTo, limits: limits, loadCheck: loadCheck)
+            }
         } catch let error as TensorIOError {
             throw APIError.from(error)
         }

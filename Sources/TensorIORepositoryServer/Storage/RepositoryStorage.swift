@@ -109,20 +109,23 @@ public final class RepositoryStorage: Sendable {
     /// A fresh path in `incoming/`.
     func newIncomingURL() -> URL { incoming.appendingPathComponent(UUID().uuidString) }
 
-    /// Checks an uploaded archive (already written and synced at `uploadURL`) and stores it as a version.
+    /// Checks an uploaded archive (already written and synced at `uploadURL`) — unpacks it, validates the
+    /// bundle, loads its model as `loadCheck` says — and stores it as a version.
     ///
     /// - Returns: The stored version; `nil` when the version exists already.
     /// - Throws: ``TensorIOError``: ``TensorIOError/Code/unsafeArchive``, ``TensorIOError/Code/invalidArchive``,
-    ///   ``TensorIOError/Code/limitExceeded``, ``TensorIOError/Code/invalidBundle``, ``TensorIOError/Code/io``.
+    ///   ``TensorIOError/Code/limitExceeded``, ``TensorIOError/Code/invalidBundle``, what loading threw
+    ///   (``TensorIOError/Code/layerMismatch``, ``TensorIOError/Code/runtimeCrashed``…), ``TensorIOError/Code/io``.
     func store(
         uploadAt uploadURL: URL, modelId: String, version: String, canonical: Bool, notes: String?, upgradeTo: String?,
-        limits: BundleArchive.Limits
+        limits: BundleArchive.Limits, loadCheck: LoadCheck
     ) throws -> VersionDetails? {
         let fileManager = FileManager.default
         let unpacked = uploadURL.appendingPathExtension("d")
         defer { try? fileManager.removeItem(at: unpacked) }
         let bundleURL = try BundleArchive.extract(uploadURL, into: unpacked, limits: limits, name: "the uploaded archive")
         try ModelBundleValidator(bundleAt: bundleURL).validate()
+        try ModelBundle(at: bundleURL).verify(loading: loadCheck)
         let sha256 = try FileDigest.sha256(of: uploadURL)
         let size = ((try? fileManager.attributesOfItem(atPath: uploadURL.path))?[.size] as? NSNumber)?.int64Value ?? 0
 

@@ -118,12 +118,12 @@ func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> 
 /// A temporary folder with a running server on `folder/server`, stopped after `body`.
 func withServer<T>(
     writeToken: String? = TestServer.writeToken, readToken: String? = nil, maximumUploadBytes: Int64 = 64 << 20,
-    downloadBytesPerSecond: Int? = nil, _ body: (TestServer, URL) async throws -> T
+    downloadBytesPerSecond: Int? = nil, loadCheck: LoadCheck = .isolated, _ body: (TestServer, URL) async throws -> T
 ) async throws -> T {
     try await withTemporaryDirectory { folder in
         let server = try await TestServer.start(
             root: folder.appendingPathComponent("server"), writeToken: writeToken, readToken: readToken,
-            maximumUploadBytes: maximumUploadBytes, downloadBytesPerSecond: downloadBytesPerSecond)
+            maximumUploadBytes: maximumUploadBytes, downloadBytesPerSecond: downloadBytesPerSecond, loadCheck: loadCheck)
         do {
             let result = try await body(server, folder)
             await server.stop()

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TensorIO
 import TensorIODelivery
 import TensorIORepositoryServer
 
@@ -14,14 +15,15 @@ struct TestServer: Sendable {
     /// Starts a server on `root` and waits until it listens.
     static func start(
         root: URL, writeToken: String? = TestServer.writeToken, readToken: String? = nil,
-        maximumUploadBytes: Int64 = 64 << 20, downloadBytesPerSecond: Int? = nil
+        maximumUploadBytes: Int64 = 64 << 20, downloadBytesPerSecond: Int? = nil, loadCheck: LoadCheck = .isolated
     ) async throws -> TestServer {
         var logger = Logger(label: "test-server")
         logger.logLevel = .critical
         let server = try RepositoryServer(
             configuration: RepositoryServerConfiguration(
                 root: root, host: "127.0.0.1", port: 0, writeToken: writeToken, readToken: readToken,
-                maximumUploadBytes: maximumUploadBytes, downloadBytesPerSecond: downloadBytesPerSecond),
+                maximumUploadBytes: maximumUploadBytes, downloadBytesPerSecond: downloadBytesPerSecond,
+                loadCheck: loadCheck),
             logger: logger)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let task = Task {

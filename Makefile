@@ -6,7 +6,7 @@
 SWIFT ?= swift
 TENSORIO = .build/release/tensorio
 
-.PHONY: setup setup-tensorflow build demo train-demo test test-unit test-tsan models bench-images clean fuzz
+.PHONY: setup setup-tensorflow build demo bench-load-check train-demo test test-unit test-tsan models bench-images clean fuzz
 
 setup:
 	@scripts/setup.sh
@@ -69,3 +69,10 @@ bench: build
 	python3 -m venv .venv-bench
 	.venv-bench/bin/pip install --quiet -r Benchmarks/python/requirements.txt
 	.venv-bench/bin/python Benchmarks/run-benchmarks.py $(BENCH_ARGS)
+
+# What an isolated load check (ModelBundle.verify(loading: .isolated)) costs next to loading in-process,
+# on EfficientNet-Lite0 and a TensorFlow SavedModel (docs/security.md has the figures).
+bench-load-check: build setup-tensorflow
+	$(SWIFT) build -c release --product load-check-benchmark
+	.build/release/load-check-benchmark 20 Examples/efficientnet-lite0-float32.tiobundle \
+		Tests/Fixtures/TensorFlowBundles/tf_2_in_2_out_vectors_test.tiobundle

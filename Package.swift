@@ -118,6 +118,12 @@ let package = Package(
             dependencies: ["TensorIO"],
             path: "Benchmarks/ModelLoad"
         ),
+        // What an isolated load check costs next to loading in this process (docs/security.md).
+        .executableTarget(
+            name: "load-check-benchmark",
+            dependencies: ["TensorIO"],
+            path: "Benchmarks/LoadCheck"
+        ),
         .testTarget(
             name: "TensorIOTests",
             dependencies: ["TensorIO", "crash-report-probe", "TensorIOLoadCheck"]

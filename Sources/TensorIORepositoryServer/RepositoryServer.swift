@@ -47,6 +47,21 @@ public struct RepositoryServer: Sendable {
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tensorio"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
+        // A graceful shutdown waits for requests in flight; an upload's load check could hold it for its
+        // whole time limit, so a shutdown signal stops the process's checks at once (those uploads get
+        // 503). Cancelling the task does not: the process may be running other checks of its own.
+        let shutdownSignals = handlesSignals ? [SIGTERM, SIGINT].map(Self.stopLoadChecks(on:)) : []
+        defer { for source in shutdownSignals { source.cancel() } }
         try await application.runService(gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [])
+    }
+
+    /// A signal source that stops running load checks when `signal` arrives. The signal stays ignored by
+    /// the process (as ServiceLifecycle also sets it), so every source for it fires.
+    private static func stopLoadChecks(on signalNumber: Int32) -> any DispatchSourceSignal {
+        signal(signalNumber, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+        source.setEventHandler { IsolatedLoading.stopRunningChecks() }
+        source.resume()
+        return source
     }
 }

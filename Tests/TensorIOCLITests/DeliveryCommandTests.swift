@@ -121,6 +121,55 @@ struct DeliveryCommandTests {
         }
     }
 
+    @Test("push of a bundle whose model does not load: 422 naming the layer, one line, nothing stored")
+    func pushRefusedWhenTheModelDoesNotLoad() async throws {
+        try await withTemporaryDirectory { folder in
+            let tokenFile = try Self.tokenFile(in: folder)
+            let server = try await ServeProcess.start(
+                root: folder.appendingPathComponent("root"), arguments: ["--token-file", tokenFile], logs: folder)
+            defer { server.stop() }
+            let url = server.url.absoluteString
+            expectOneLineError(
+                try await CLI.run(["push", "Tests/Fixtures/Hostile/quantized-float-model.tiobundle", "--to", url, "--token-file", tokenFile]),
+                containing: ["HTTP 422", "layer \"input\": model.quantized is true", "holds float32 values"])
+            let models = try await CLI.run(["models", "--from", url])
+            #expect(models.status == 0 && models.stdout.isEmpty, "\(models)")
+        }
+    }
+
+    @Test("SIGTERM stops the server at once while an upload's load check hangs; the upload gets 503")
+    func sigtermStopsHangingLoadCheck() async throws {
+        try await withTemporaryDirectory { folder in
+            let hang = folder.appendingPathComponent("hang")
+            try Data("#!/bin/sh\necho '{\"phase\":\"loading\"}'\nsleep 120\n".utf8).write(to: hang)
+            chmod(hang.path, 0o755)
+            let tokenFile = try Self.tokenFile(in: folder)
+            let server = try await ServeProcess.start(
+                root: folder.appendingPathComponent("root"), arguments: ["--token-file", tokenFile], logs: folder,
+                environment: ["TENSORIO_LOAD_CHECK": hang.path])
+            let bundle = try Self.bundle(version: "1", in: folder).path
+            let url = server.url.absoluteString
+            let push = Task { try await CLI.run(["push", bundle, "--to", url, "--token-file", tokenFile]) }
+            // Wait until the check is running: the server has a child (started by one of its threads).
+            let tasks = "/proc/\(server.process.processIdentifier)/task"
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < deadline {
+                let children = ((try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []).compactMap {
+                    try? String(contentsOfFile: "\(tasks)/\($0)/children", encoding: .utf8)
+                }.joined()
+                if !children.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(ContinuousClock.now < deadline, "the load check never started")
+            let clock = ContinuousClock()
+            let start = clock.now
+            server.stop(SIGTERM)
+            #expect(start.duration(to: clock.now) < .seconds(10))
+            #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0, "\(server.stderr)")
+            expectOneLineError(try await push.value, containing: ["HTTP 503", "stopped before it finished"])
+        }
+    }
+
     @Test("the server killed mid-upload and restarted: nothing half-written, the index and files agree, uploads work")
     func killedMidUpload() async throws {
         try await withTemporaryDirectory { folder in

@@ -23,6 +23,23 @@ struct ChildProcess {
         case signaled(Int32)
         /// It was still running at the deadline and was killed.
         case timedOut
+        /// ``stopAll()`` killed it.
+        case stopped
+    }
+
+    /// The children running now, so that a process shutting down can stop them (``stopAll()``), and
+    /// those it stopped. A pid is removed before its child is reaped, so it is never one reused.
+    private static let live = LockedValue<(running: Set<pid_t>, stopped: Set<pid_t>)>(([], []))
+
+    /// Kills every child started by ``run()`` that is still running, with its process group; each of
+    /// those calls returns ``Termination/stopped``.
+    static func stopAll() {
+        live.withLock { state in
+            for pid in state.running {
+                kill(-pid, SIGKILL)
+                state.stopped.insert(pid)
+            }
+        }
     }
 
     /// What a finished child left behind.
@@ -69,6 +86,7 @@ struct ChildProcess {
         do {
             defer { close(outputPipe[1]); close(errorPipe[1]) }
             pid = try spawn(standardOutput: outputPipe[1], standardError: errorPipe[1])
+            Self.live.withLock { _ = $0.running.insert(pid) }
         } catch {
             close(outputPipe[0]); close(errorPipe[0])
             throw error
@@ -124,10 +142,16 @@ struct ChildProcess {
             usleep(2_000)
         }
         kill(-pid, SIGKILL)
+        let stopped = Self.live.withLock { state in
+            state.running.remove(pid)
+            return state.stopped.remove(pid) != nil
+        }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         let termination: Termination
-        if timedOut {
+        if stopped {
+            termination = .stopped
+        } else if timedOut {
             termination = .timedOut
         } else if Self.exitedNormally(status) {
             termination = .exited(Self.exitStatus(status))

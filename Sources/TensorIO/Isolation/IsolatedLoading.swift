@@ -39,6 +39,14 @@ public struct IsolatedLoading: Sendable, Hashable {
         self.helper = helper
     }
 
+    /// Stops every isolated load check this process is running, for a process shutting down: each child
+    /// is killed at once, and each ``ModelBundle/verify(loading:configuration:)`` waiting on one throws
+    /// ``TensorIOError/Code/runtimeUnavailable`` saying the check was stopped. Checks started later run as
+    /// usual.
+    public static func stopRunningChecks() {
+        ChildProcess.stopAll()
+    }
+
     /// The program the child runs: ``helper`` when set; else the path in `TENSORIO_LOAD_CHECK`; else
     /// `tensorio-load-check` next to the running executable (where `swift build` puts both); else the
     /// first one on `PATH`.

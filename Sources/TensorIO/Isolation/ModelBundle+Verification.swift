@@ -80,7 +80,7 @@ struct IsolatedLoadCheck {
         let doing = "\(phase.rawValue) \(fileName)"
         let runtimeWords = Self.lastWords(outcome.standardErrorTail)
 
-        if outcome.termination != .timedOut, let answer = messages.last(where: { $0.succeeded != nil }) {
+        if outcome.termination != .timedOut, outcome.termination != .stopped, let answer = messages.last(where: { $0.succeeded != nil }) {
             if answer.succeeded == true {
                 return LoadReport(
                     isIsolated: true, loadDuration: .seconds(answer.loadSeconds ?? 0),
@@ -93,6 +93,10 @@ struct IsolatedLoadCheck {
                 runtimeMessage: answer.runtimeMessage)
         }
         switch outcome.termination {
+        case .stopped:
+            throw TensorIOError(
+                .runtimeUnavailable,
+                "the load check of \(fileName) was stopped before it finished: this process is shutting down")
         case .timedOut:
             throw TensorIOError(
                 .runtimeCrashed,

@@ -39,6 +39,9 @@ struct APIError: HTTPResponseError {
              .runtimeCrashed, .runtimeFailure, .unsupported:
             return APIError(status: .unprocessableContent, code: error.code.rawValue, message: error.description)
         case .invalidIdentifier: return APIError(status: .badRequest, code: error.code.rawValue, message: error.description)
+        // The server cannot load models (no runtime, no tensorio-load-check) or is shutting down: try later.
+        case .runtimeUnavailable:
+            return APIError(status: .serviceUnavailable, code: error.code.rawValue, message: error.description)
         default: return APIError(status: .internalServerError, code: error.code.rawValue, message: error.description)
         }
     }

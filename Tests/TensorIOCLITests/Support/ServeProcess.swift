@@ -20,7 +20,9 @@ final class ServeProcess {
     }
 
     /// Starts `tensorio serve --root ROOT --port 0 ARGS…` and waits for its "listening on" line.
-    static func start(root: URL, arguments: [String] = [], logs: URL) async throws -> ServeProcess {
+    static func start(
+        root: URL, arguments: [String] = [], logs: URL, environment: [String: String] = [:]
+    ) async throws -> ServeProcess {
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
         let stamp = UUID().uuidString
         let stdoutURL = logs.appendingPathComponent("serve-\(stamp).out")
@@ -31,6 +33,7 @@ final class ServeProcess {
         process.executableURL = try CLI.executableURL()
         process.arguments = ["serve", "--root", root.path, "--port", "0"] + arguments
         process.currentDirectoryURL = CLI.repositoryRoot
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
         process.standardError = try FileHandle(forWritingTo: stderrURL)

@@ -49,7 +49,8 @@ public struct RepositoryServer: Sendable {
             logger: logger)
         // A graceful shutdown waits for requests in flight; an upload's load check could hold it for its
         // whole time limit, so a shutdown signal stops the process's checks at once (those uploads get
-        // 503). Cancelling the task does not: the process may be running other checks of its own.
+        // 503), and any an upload would start later. Cancelling the task does not: the process may be
+        // running other checks of its own.
         let shutdownSignals = handlesSignals ? [SIGTERM, SIGINT].map(Self.stopLoadChecks(on:)) : []
         defer { for source in shutdownSignals { source.cancel() } }
         try await application.runService(gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [])
@@ -60,7 +61,7 @@ public struct RepositoryServer: Sendable {
     private static func stopLoadChecks(on signalNumber: Int32) -> any DispatchSourceSignal {
         signal(signalNumber, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-        source.setEventHandler { IsolatedLoading.stopRunningChecks() }
+        source.setEventHandler { IsolatedLoading.stopRunningChecks(refusingNew: true) }
         source.resume()
         return source
     }

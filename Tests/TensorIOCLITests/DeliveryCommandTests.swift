@@ -152,7 +152,7 @@ struct DeliveryCommandTests {
             let push = Task { try await CLI.run(["push", bundle, "--to", url, "--token-file", tokenFile]) }
             // Wait until the check is running: the server has a child (started by one of its threads).
             let tasks = "/proc/\(server.process.processIdentifier)/task"
-            let deadline = ContinuousClock.now + .seconds(20)
+            let deadline = ContinuousClock.now + .seconds(60)
             while ContinuousClock.now < deadline {
                 let children = ((try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []).compactMap {
                     try? String(contentsOfFile: "\(tasks)/\($0)/children", encoding: .utf8)

@@ -29,12 +29,14 @@ struct ChildProcess {
 
     /// The children running now, so that a process shutting down can stop them (``stopAll()``), and
     /// those it stopped. A pid is removed before its child is reaped, so it is never one reused.
-    private static let live = LockedValue<(running: Set<pid_t>, stopped: Set<pid_t>)>(([], []))
+    private static let live = LockedValue<(running: Set<pid_t>, stopped: Set<pid_t>, refusing: Bool)>(([], [], false))
 
     /// Kills every child started by ``run()`` that is still running, with its process group; each of
-    /// those calls returns ``Termination/stopped``.
-    static func stopAll() {
+    /// those calls returns ``Termination/stopped``. With `refusingNew`, later calls return
+    /// ``Termination/stopped`` without starting anything (for a process shutting down).
+    static func stopAll(refusingNew: Bool = false) {
         live.withLock { state in
+            if refusingNew { state.refusing = true }
             for pid in state.running {
                 kill(-pid, SIGKILL)
                 state.stopped.insert(pid)
@@ -81,6 +83,9 @@ struct ChildProcess {
         guard tio_pipe_cloexec(&errorPipe) == 0 else {
             close(outputPipe[0]); close(outputPipe[1])
             throw Self.failure("cannot create a pipe")
+        }
+        if Self.live.withLock({ $0.refusing }) {
+            return Outcome(termination: .stopped, standardOutput: Data(), standardErrorTail: Data(), duration: .zero)
         }
         let pid: pid_t
         do {

@@ -41,10 +41,12 @@ public struct IsolatedLoading: Sendable, Hashable {
 
     /// Stops every isolated load check this process is running, for a process shutting down: each child
     /// is killed at once, and each ``ModelBundle/verify(loading:configuration:)`` waiting on one throws
-    /// ``TensorIOError/Code/runtimeUnavailable`` saying the check was stopped. Checks started later run as
-    /// usual.
-    public static func stopRunningChecks() {
-        ChildProcess.stopAll()
+    /// ``TensorIOError/Code/runtimeUnavailable`` saying the check was stopped.
+    ///
+    /// - Parameter refusingNew: Whether checks started afterwards fail the same way at once, for the rest
+    ///   of the process's life (so that a shutdown is not held up by a check that starts late).
+    public static func stopRunningChecks(refusingNew: Bool = false) {
+        ChildProcess.stopAll(refusingNew: refusingNew)
     }
 
     /// The program the child runs: ``helper`` when set; else the path in `TENSORIO_LOAD_CHECK`; else

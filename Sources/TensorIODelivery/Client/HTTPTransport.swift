@@ -7,52 +7,21 @@ import TensorIO
 /// URLSession calls wrapped for async/await in a way that works with swift-corelibs-foundation too, and
 /// the mapping of HTTP failures to ``TensorIOError``.
 enum HTTPTransport {
-    /// A shared session without caches or cookies.
-    static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        return URLSession(configuration: configuration)
-    }()
-
-    /// Sends `request` and collects the answer.
+    /// Sends `request` and collects the answer: at most ``BoundedAnswer/maximumBytes``, within twice the
+    /// request's timeout from start to end.
     static func data(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try await run(request) { completion in session.dataTask(with: request, completionHandler: completion) }
+        let limit = request.timeoutInterval.isFinite && request.timeoutInterval > 0
+            ? Duration.milliseconds(Int64(min(request.timeoutInterval, 86_400) * 2000)) : nil
+        return try await BoundedAnswer.fetch(request, deadline: limit)
     }
 
-    /// Sends `request` with the file at `fileURL` as its body.
+    /// Sends `request` with the file at `fileURL` as its body and collects the answer (at most
+    /// ``BoundedAnswer/maximumBytes``; an upload of any size has no overall deadline, only the idle timeout).
     static func upload(_ request: URLRequest, fromFile fileURL: URL) async throws -> (Data, HTTPURLResponse) {
         guard FileManager.default.isReadableFile(atPath: fileURL.path) else {
             throw TensorIOError(.io, "cannot read \(fileURL.path)")
         }
-        return try await run(request) { completion in
-            session.uploadTask(with: request, fromFile: fileURL, completionHandler: completion)
-        }
-    }
-
-    private static func run(
-        _ request: URLRequest,
-        _ makeTask: (@escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionTask
-    ) async throws -> (Data, HTTPURLResponse) {
-        let box = TaskBox()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) in
-                let task = makeTask { data, response, error in
-                    if let error {
-                        continuation.resume(throwing: transportError(error, request: request))
-                    } else if let response = response as? HTTPURLResponse {
-                        continuation.resume(returning: (data ?? Data(), response))
-                    } else {
-                        continuation.resume(throwing: TensorIOError(.server, "\(describe(request)): no HTTP response"))
-                    }
-                }
-                box.set(task)
-                task.resume()
-            }
-        } onCancel: {
-            box.cancel()
-        }
+        return try await BoundedAnswer.fetch(request, uploading: fileURL, deadline: nil)
     }
 
     /// The error for a request that got no HTTP answer.
@@ -66,7 +35,9 @@ enum HTTPTransport {
     /// The error for an HTTP status outside 2xx, with the server's JSON message when there is one.
     static func error(status: Int, body: Data, request: URLRequest) -> TensorIOError {
         let detail = try? JSONDecoder().decode(APIErrorBody.self, from: body).error
-        let message = "\(describe(request)): HTTP \(status): " + (detail?.message ?? HTTPURLResponse.localizedString(forStatusCode: status))
+        // The server's words go into one line of bounded length, whatever it sent.
+        let words = detail.map { String($0.message.prefix(1000)).replacingOccurrences(of: "\n", with: " ") }
+        let message = "\(describe(request)): HTTP \(status): " + (words ?? HTTPURLResponse.localizedString(forStatusCode: status))
         let code: TensorIOError.Code
         switch (status, detail?.code) {
         case (401, _), (403, _): code = .unauthorized

@@ -13,7 +13,7 @@ import TensorIO
 @main
 enum Main {
     static func main() async {
-        signal(SIGPIPE, SIG_IGN)  // a closed pipe is an error to report, not a reason to die
+        signal(SIGPIPE, SIG_IGN)  // a closed pipe is seen as EPIPE and handled by StandardOutput, not a signal
         LoggingSystem.bootstrap(DeferredLogHandler.init)
         do {
             var command = try TensorIOCommand.parseAsRoot()
@@ -22,8 +22,9 @@ enum Main {
             } else {
                 try command.run()
             }
-            // print() ignores write errors; a closed or full stdout must not pass for success.
-            if fflush(stdout) != 0 || ferror(stdout) != 0 {
+            // Swift's print ignores write errors; a full disk or a failing stdout must not pass for success
+            // (a reader that has gone ends the command quietly: see StandardOutput).
+            if !StandardOutput.flush() {
                 fail("cannot write the output: \(String(cString: strerror(errno)))")
             }
             DeferredLogHandler.flush()

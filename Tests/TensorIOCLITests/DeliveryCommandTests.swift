@@ -158,7 +158,7 @@ struct DeliveryCommandTests {
                     try? String(contentsOfFile: "\(tasks)/\($0)/children", encoding: .utf8)
                 }.joined()
                 if !children.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { break }
-                try await Task.sleep(for: .milliseconds(50))
+                usleep(50_000)  // blocking, as in ServeProcess.start: the deadline must not depend on the pool
             }
             #expect(ContinuousClock.now < deadline, "the load check never started")
             let clock = ContinuousClock()
@@ -194,7 +194,7 @@ struct DeliveryCommandTests {
                 seen = files.contains { name in
                     ((try? FileManager.default.attributesOfItem(atPath: incoming.appendingPathComponent(name).path))?[.size] as? NSNumber)?.intValue ?? 0 > 0
                 }
-                if !seen { try await Task.sleep(for: .milliseconds(20)) }
+                if !seen { usleep(20_000) }  // blocking: the deadline must not depend on the pool
             }
             #expect(seen, "the server never started writing the upload")
             server.stop(SIGKILL)

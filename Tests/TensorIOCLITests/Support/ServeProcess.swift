@@ -46,7 +46,10 @@ final class ServeProcess {
                 return ServeProcess(process: process, url: url, stdoutURL: stdoutURL, stderrURL: stderrURL)
             }
             guard process.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(50))
+            // A blocking pause, not Task.sleep: while synchronous suites (training) hold every thread of
+            // the cooperative pool, a sleeping task would wake long after the deadline and see a server
+            // that started long ago as one that never did.
+            usleep(50_000)
         }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()

@@ -91,7 +91,13 @@ struct ChildProcess {
         do {
             defer { close(outputPipe[1]); close(errorPipe[1]) }
             pid = try spawn(standardOutput: outputPipe[1], standardError: errorPipe[1])
-            Self.live.withLock { _ = $0.running.insert(pid) }
+            // A stop that came between the spawn and now must still reach this child.
+            let stoppedMeanwhile = Self.live.withLock { state in
+                state.running.insert(pid)
+                if state.refusing { state.stopped.insert(pid) }
+                return state.refusing
+            }
+            if stoppedMeanwhile { kill(-pid, SIGKILL) }
         } catch {
             close(outputPipe[0]); close(errorPipe[0])
             throw error

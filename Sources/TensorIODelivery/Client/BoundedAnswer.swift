@@ -40,13 +40,7 @@ final class BoundedAnswer: NSObject, URLSessionDataDelegate, @unchecked Sendable
         maximumBytes: Int = BoundedAnswer.maximumBytes
     ) async throws -> (Data, HTTPURLResponse) {
         let collector = BoundedAnswer(request: request, maximumBytes: maximumBytes)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: queue)
+        let session = HTTPTransport.session(delegate: collector)
         defer { session.finishTasksAndInvalidate() }
         let box = TaskBox()
         // A Dispatch timer rather than a sleeping task: it fires even when every thread of Swift's

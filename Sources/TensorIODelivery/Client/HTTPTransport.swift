@@ -7,6 +7,18 @@ import TensorIO
 /// URLSession calls wrapped for async/await in a way that works with swift-corelibs-foundation too, and
 /// the mapping of HTTP failures to ``TensorIOError``.
 enum HTTPTransport {
+    /// A session of its own for one exchange, delivering to `delegate` on a serial queue; no cache, no
+    /// cookies. The caller invalidates it (`finishTasksAndInvalidate`) when the exchange ends.
+    static func session(delegate: any URLSessionDelegate) -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        return URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+    }
+
     /// Sends `request` and collects the answer: at most ``BoundedAnswer/maximumBytes``, within twice the
     /// request's timeout from start to end.
     static func data(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TensorIO
+@_spi(Tools) import TensorIO
 
 /// `tensorio classify BUNDLE IMAGE... [--top N] [--threshold T] [--json]`
 struct ClassifyCommand: ParsableCommand {
@@ -9,7 +9,9 @@ struct ClassifyCommand: ParsableCommand {
         abstract: "Classify images with a model that has one image input and a labelled output.",
         discussion: """
             Prints the best labels of each image as a table, or with --json one object: \
-            {"images": [{"path": ..., "<output>": [{"label": ..., "score": ...}, ...]}, ...]}.
+            {"images": [{"path": ..., "<output>": [{"label": ..., "score": ...}, ...]}, ...]}. Each \
+            image's result is printed as soon as it is ready; images that cannot be read are reported \
+            at the end, one line each, and the exit status is then 1.
             """
     )
 
@@ -34,35 +36,52 @@ struct ClassifyCommand: ParsableCommand {
         guard !images.isEmpty else { throw ValidationError("give at least one image") }
     }
 
+    /// Each image's result is printed as soon as it is ready (the JSON document too, element by element);
+    /// images that fail are reported together at the end, after the others, with exit status 1.
     func run() throws {
         let classifier = try ImageClassifier(model, resizeMode: imageOptions.resize.mode)
-        var results: [(path: String, scores: [(output: String, entries: [LabeledScores.Entry])])] = []
+        var failures = InputFailures()
+        var printed = 0
+        if json { print("{\"images\":[", terminator: "") }
         for path in images {
-            let outputs = try classifier.classify(URL(fileURLWithPath: path))
-            results.append((path, classifier.labelledOutputs.compactMap { name in
-                outputs[name]?.labeled.map { (name, $0.top(top, threshold: threshold)) }
-            }))
-        }
-        if json {
-            print(JSONText.render(.object([("images", .array(results.map { result in
-                .object([("path", .string(result.path))] + result.scores.map { output in
+            let scores: [(output: String, entries: [LabeledScores.Entry])]
+            do {
+                if UntrustedFile.kind(of: URL(fileURLWithPath: path)) == .directory {
+                    throw CLIError("\(path) is a folder: give the image files in it, such as \(path)/*.jpg")
+                }
+                let outputs = try classifier.classify(URL(fileURLWithPath: path))
+                scores = classifier.labelledOutputs.compactMap { name in
+                    outputs[name]?.labeled.map { (name, $0.top(top, threshold: threshold)) }
+                }
+            } catch {
+                failures.record(error, path: path)
+                continue
+            }
+            if json {
+                let object = JSONText.Value.object([("path", .string(path))] + scores.map { output in
                     (output.output, .array(output.entries.map { .object([("label", .string($0.label)), ("score", .float($0.score))]) }))
                 })
-            }))])))
-            return
-        }
-        for (index, result) in results.enumerated() {
-            if index > 0 { print("") }
-            print(result.path)
-            for output in result.scores {
-                if result.scores.count > 1 { print("  \(output.output):") }
-                let width = output.entries.map(\.label.count).max() ?? 0
-                for (rank, entry) in output.entries.enumerated() {
-                    let label = entry.label.padding(toLength: width, withPad: " ", startingAt: 0)
-                    print("  \(rank + 1). \(label)  \(String(format: "%.4f", entry.score))")
-                }
-                if output.entries.isEmpty { print("  (no label above the threshold)") }
+                print((printed > 0 ? "," : "") + JSONText.render(object), terminator: "")
+            } else {
+                printBlock(path: path, scores: scores, first: printed == 0)
             }
+            printed += 1
+        }
+        if json { print("]}") }
+        if !failures.isEmpty { throw failures }
+    }
+
+    private func printBlock(path: String, scores: [(output: String, entries: [LabeledScores.Entry])], first: Bool) {
+        if !first { print("") }
+        print(path)
+        for output in scores {
+            if scores.count > 1 { print("  \(output.output):") }
+            let width = output.entries.map(\.label.count).max() ?? 0
+            for (rank, entry) in output.entries.enumerated() {
+                let label = entry.label.padding(toLength: width, withPad: " ", startingAt: 0)
+                print("  \(rank + 1). \(label)  \(String(format: "%.4f", entry.score))")
+            }
+            if output.entries.isEmpty { print("  (no label above the threshold)") }
         }
     }
 }

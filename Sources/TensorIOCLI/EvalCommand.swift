@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TensorIO
+@_spi(Tools) import TensorIO
 
 /// `tensorio eval BUNDLE DIR [--top K] [--json]`: accuracy of an image classifier on a labelled folder.
 struct EvalCommand: ParsableCommand {
@@ -43,9 +43,19 @@ struct EvalCommand: ParsableCommand {
         var confusions: [String: [String: Int]] = [:]
         var latencies: [Double] = []
         latencies.reserveCapacity(samples.count)
+        // An unreadable image does not lose the others: the report covers those read, and the failures
+        // follow it, with exit status 1.
+        var failures = InputFailures()
         for (index, sample) in samples.enumerated() {
             let start = DispatchTime.now().uptimeNanoseconds
-            let outputs = try classifier.classify(sample.url)
+            let outputs: Outputs
+            do {
+                outputs = try classifier.classify(sample.url)
+            } catch {
+                failures.record(error, path: sample.url.relativePath)
+                progress.update(index + 1)
+                continue
+            }
             latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
             guard let scores = outputs[output]?.labeled else {
                 throw CLIError("the model produced no labelled scores for \(output)")
@@ -58,14 +68,16 @@ struct EvalCommand: ParsableCommand {
             progress.update(index + 1)
         }
         progress.finish()
+        guard !latencies.isEmpty else { throw failures }
 
         let report = Report(
-            images: samples.count, top1: top1, topK: topK, k: k,
+            images: latencies.count, unreadable: failures.messages.count, top1: top1, topK: topK, k: k,
             confusions: confusions.flatMap { label, predictions in predictions.map { (label, $0.key, $0.value) } }
                 .sorted { ($0.2, $1.0, $1.1) > ($1.2, $0.0, $0.1) },
             latencies: latencies.sorted()
         )
         print(json ? JSONText.render(report.json) : report.text)
+        if !failures.isEmpty { throw failures }
     }
 
     struct Sample {
@@ -82,27 +94,30 @@ struct EvalCommand: ParsableCommand {
                 .filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }
                 .sorted { $0.lastPathComponent < $1.lastPathComponent }
         } catch {
-            throw CLIError("cannot read \(directory.path): \(error.localizedDescription)")
+            throw CLIError("cannot read the folder \(directory.relativePath): \(SystemErrorText.reason(of: error))")
         }
-        guard !folders.isEmpty else { throw CLIError("\(directory.path) has no label folders") }
+        guard !folders.isEmpty else { throw CLIError("\(directory.relativePath) has no label folders") }
         let known = Set(labels)
         var samples: [Sample] = []
         for folder in folders {
             let label = folder.lastPathComponent
             guard known.contains(label) else {
-                throw CLIError("folder \"\(label)\" in \(directory.path) is not a label of output \"\(output)\"")
+                throw CLIError("folder \"\(label)\" in \(directory.relativePath) is not a label of output \"\(output)\"")
             }
             let files = (try? fileManager.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])) ?? []
             samples += files.filter { ["jpg", "jpeg", "png"].contains($0.pathExtension.lowercased()) }
                 .sorted { $0.lastPathComponent < $1.lastPathComponent }
                 .map { Sample(url: $0, label: label) }
         }
-        guard !samples.isEmpty else { throw CLIError("no JPEG or PNG images under \(directory.path)") }
+        guard !samples.isEmpty else { throw CLIError("no JPEG or PNG images under \(directory.relativePath)") }
         return samples
     }
 
     struct Report {
+        /// The images classified (those read).
         let images: Int
+        /// The images that could not be read or run.
+        let unreadable: Int
         let top1: Int
         let topK: Int
         let k: Int
@@ -117,7 +132,7 @@ struct EvalCommand: ParsableCommand {
 
         var text: String {
             var lines = [
-                "images: \(images)",
+                unreadable > 0 ? "images: \(images) (\(unreadable) more could not be read; see below)" : "images: \(images)",
                 String(format: "top-1 accuracy: %.4f (%d/%d)", Double(top1) / Double(images), top1, images),
                 String(format: "top-%d accuracy: %.4f (%d/%d)", k, Double(topK) / Double(images), topK, images),
                 String(format: "latency per image (ms): mean %.3f, p50 %.3f, p90 %.3f, p99 %.3f, max %.3f",
@@ -135,6 +150,7 @@ struct EvalCommand: ParsableCommand {
         var json: JSONText.Value {
             .object([
                 ("images", .integer(Int64(images))),
+                ("unreadable", .integer(Int64(unreadable))),
                 ("top1", .double(Double(top1) / Double(images))),
                 ("top_k", .double(Double(topK) / Double(images))),
                 ("k", .integer(Int64(k))),

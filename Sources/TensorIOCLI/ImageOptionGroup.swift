@@ -15,6 +15,13 @@ struct ImageOptionGroup: ParsableArguments {
         }
     }
 
-    @Option(help: "How images are fitted to image layers: fill (centre crop), fit (pad) or stretch.")
-    var resize: Resize = .fill
+    // Optional, so that a command can tell when it was given (and warn when it has no effect).
+    @Option(name: .customLong("resize"), help: "How images are fitted to image layers: fill (centre crop, the default), fit (pad) or stretch.")
+    var resizeOption: Resize?
+
+    /// The chosen fitting, `fill` unless given.
+    var resize: Resize { resizeOption ?? .fill }
+
+    /// Whether `--resize` was on the command line.
+    var resizeGiven: Bool { resizeOption != nil }
 }

@@ -95,3 +95,15 @@ extension JSONText.Value {
         }
     }
 }
+
+extension JSONText {
+    /// `value` encoded in the tool's JSON style: snake_case keys (as every `--json` output of the tool has,
+    /// whereas the repository server's HTTP API keeps camelCase), sorted, dates in ISO 8601.
+    static func encode<Value: Encodable>(_ value: Value) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}

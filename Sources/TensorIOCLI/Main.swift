@@ -8,8 +8,9 @@ import Foundation
 import Logging
 import TensorIO
 
-/// Runs the tool with one promise: any failure is one line on stderr and exit status 1, never a crash
-/// or a signal. Help and version requests still print as usual.
+/// Runs the tool with one promise: any failure is one line on stderr and exit status 1 (64 for a usage
+/// error, as argument-parser reports them), never a crash or a signal. Help and version requests still
+/// print as usual.
 @main
 enum Main {
     static func main() async {
@@ -33,20 +34,37 @@ enum Main {
         } catch let error as TensorIOError {
             fail(error.description)
         } catch let error as CLIError {
-            fail(error.description)
+            fail(error.description, status: error.status)
+        } catch let failures as InputFailures {
+            for message in failures.messages.dropLast() { report(message) }
+            fail(failures.messages.last ?? "an input failed")
         } catch {
-            if TensorIOCommand.exitCode(for: error) == .success {
+            let code = TensorIOCommand.exitCode(for: error)
+            if code == .success {
                 TensorIOCommand.exit(withError: error)  // --help, --version
             }
-            let message = TensorIOCommand.message(for: error)
-            let firstLine = message.split(separator: "\n").first.map(String.init) ?? message
-            fail(firstLine)
+            let text = TensorIOCommand.message(for: error)
+            var message = text.split(separator: "\n").first.map(String.init) ?? text
+            // Parse and validation errors are usage errors (64), pointed at the help; anything else is a
+            // failure (1).
+            let help = TensorIOCommand.fullMessage(for: error).split(separator: "\n")
+                .map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("See '") }
+            if code == .validationFailure, let help, let open = help.firstIndex(of: "'"),
+               let close = help.lastIndex(of: "'"), open < close {
+                message += " (see \(help[open...close]))"  // "See 'tensorio run --help' for more information."
+            }
+            fail(message, status: code == .validationFailure ? code.rawValue : 1)
         }
     }
 
-    private static func fail(_ message: String) -> Never {
+    /// Writes `error: MESSAGE` as one line.
+    private static func report(_ message: String) {
         let line = message.replacingOccurrences(of: "\n", with: " ")
         FileHandle.standardError.write(Data("error: \(line)\n".utf8))
-        Foundation.exit(1)
+    }
+
+    private static func fail(_ message: String, status: Int32 = 1) -> Never {
+        report(message)
+        Foundation.exit(status)
     }
 }

@@ -10,7 +10,7 @@ struct ModelsCommand: AsyncParsableCommand {
         discussion: """
             One line per model: ID, canonical version, number of versions, tab-separated. With ID, the \
             model's versions instead: VERSION, SHA-256, size, date, a * for the canonical one. --json prints \
-            the server's JSON.
+            the server's answer as JSON, with snake_case keys like every --json output.
             """
     )
 
@@ -27,11 +27,10 @@ struct ModelsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve())
-        let encoder = RepositoryAPI.makeEncoder()
         if let id {
             let list = try await client.versions(of: id)
             if json {
-                print(String(decoding: try encoder.encode(list), as: UTF8.self))
+                print(try JSONText.encode(list))
                 return
             }
             let dates = ISO8601DateFormatter()
@@ -43,7 +42,7 @@ struct ModelsCommand: AsyncParsableCommand {
         }
         let models = try await client.allModels()
         if json {
-            print(String(decoding: try encoder.encode(models), as: UTF8.self))
+            print(try JSONText.encode(models))
             return
         }
         for model in models {

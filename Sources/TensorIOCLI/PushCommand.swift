@@ -59,6 +59,6 @@ struct PushCommand: AsyncParsableCommand {
         let stored = try await client.upload(
             archiveAt: archive, modelId: modelId, version: versionId, canonical: !notCanonical, notes: notes,
             upgradeTo: upgradeTo)
-        print(String(decoding: try RepositoryAPI.makeEncoder().encode(stored), as: UTF8.self))
+        print(try JSONText.encode(stored))
     }
 }

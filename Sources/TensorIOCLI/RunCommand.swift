@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TensorIO
+@_spi(Tools) import TensorIO
 
 /// `tensorio run BUNDLE [--input [NAME=]VALUE]... [--top N] [--threshold T]`
 struct RunCommand: ParsableCommand {
@@ -8,9 +8,10 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run a model once and print its outputs as one JSON object.",
         discussion: """
-            VALUE is a JSON number or (nested) array, or @FILE: a .json file holding one, or raw \
-            little-endian bytes in the layer's element type. NAME= may be left out when the model has \
-            one input. The output object is keyed by output layer name: a number for single-element \
+            VALUE is a JSON number or (nested) array (quote it: --input '[1,2,3]'), or @FILE: a .json \
+            file holding one, a NumPy .npy file, a NumPy .npz file whose arrays feed the layers they are \
+            named after, @- for standard input (JSON or .npy), or any other file: raw little-endian bytes \
+            in the layer's element type. NAME= may be left out when the model has one input. The output object is keyed by output layer name: a number for single-element \
             layers, a flat row-major array otherwise, label -> score for labelled layers, base64 for \
             string layers.
             """
@@ -44,32 +45,44 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let (bundle, model) = try model.makeModel(resizeMode: imageOptions.resize.mode)
         if bundle.predictionOutputs.contains(where: { $0.kind == .image }), outputDir == nil {
-            throw CLIError("the model has image outputs: give --output-dir DIR to write them as PNG files")
+            throw CLIError.usage("the model has image outputs: give --output-dir DIR to write them as PNG files")
         }
+        warnAboutOptionsWithoutEffect(bundle)
         let input = try makeInput(for: bundle)
         let outputs = try RuntimeLog.capturing { try model.run(input) }
         print(JSONText.render(try render(outputs)))
     }
 
+    /// Options that change nothing for this model are said so on stderr, rather than silently ignored.
+    private func warnAboutOptionsWithoutEffect(_ bundle: ModelBundle) {
+        let labelled = bundle.predictionOutputs.contains(where: \.isLabeled)
+        if top != nil, !labelled { warn("--top has no effect: the model has no labelled output") }
+        if threshold != nil, !labelled { warn("--threshold has no effect: the model has no labelled output") }
+        if outputDir != nil, !bundle.predictionOutputs.contains(where: { $0.kind == .image }) {
+            warn("--output-dir has no effect: the model has no image output")
+        }
+        if imageOptions.resizeGiven, images.isEmpty { warn("--resize has no effect without --image") }
+    }
+
     private func makeInput(for bundle: ModelBundle) throws -> InputValue {
         let names = bundle.predictionInputs.names
-        let arguments = try inputs.map { try InputArgument($0, layerNames: names) }
+        let arguments = try inputs.flatMap { try InputArgument.parse($0, layerNames: names) }
             + images.map { try InputArgument(image: $0, bundle: bundle, resizeMode: imageOptions.resize.mode) }
         guard !arguments.isEmpty else {
-            throw CLIError("give a value for each input with --input [NAME=]VALUE or --image [NAME=]PATH (inputs: \(names.joined(separator: ", ")))")
+            throw CLIError.usage("give a value for each input with --input [NAME=]VALUE or --image [NAME=]PATH (inputs: \(names.joined(separator: ", ")))")
         }
         if arguments.count == 1, arguments[0].layerName == nil {
             guard names.count == 1 else {
-                throw CLIError("the model has \(names.count) inputs (\(names.joined(separator: ", "))): name each one, --input NAME=VALUE")
+                throw CLIError.usage("the model has \(names.count) inputs (\(names.joined(separator: ", "))): name each one, --input NAME=VALUE")
             }
             return arguments[0].value
         }
         var byName: [String: InputValue] = [:]
         for argument in arguments {
             guard let name = argument.layerName else {
-                throw CLIError("name each input when giving several: --input NAME=VALUE (inputs: \(names.joined(separator: ", ")))")
+                throw CLIError.usage("name each input when giving several: --input NAME=VALUE (inputs: \(names.joined(separator: ", ")))")
             }
-            guard byName[name] == nil else { throw CLIError("--input \(name) is given twice") }
+            guard byName[name] == nil else { throw CLIError.usage("--input \(name) is given twice") }
             byName[name] = argument.value
         }
         return .named(byName)
@@ -86,7 +99,7 @@ struct RunCommand: ParsableCommand {
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             } catch {
-                throw CLIError("cannot create \(directory.path): \(error.localizedDescription)")
+                throw CLIError("--output-dir \(directory.relativePath): cannot create the folder: \(SystemErrorText.reason(creatingFolder: directory, error: error))")
             }
             let safeName = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
             let file = directory.appendingPathComponent(safeName + ".png")

@@ -38,8 +38,11 @@ struct UpdateCommand: AsyncParsableCommand {
             client: client, modelId: id, version: nil, store: store,
             conditions: try conditionOptions.conditions(onlyIfNewer: !allowOlder))
         guard let installed else { throw CLIError("model \(id): nothing was installed") }
+        // Always the version the store now points at, and whether bytes came over the network for it.
         if upToDate {
             print("\(id): up to date (\(installed.version))")
+        } else if let before, before.sha256 == installed.sha256 {
+            print("\(id): updated \(before.version) -> \(installed.version) (the same archive: nothing downloaded)")
         } else {
             print("\(id): updated \(before?.version ?? "(none)") -> \(installed.version)")
         }

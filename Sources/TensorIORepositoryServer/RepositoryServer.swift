@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
 import Logging
-import TensorIO
+import NIOCore
+@_spi(Tools) import TensorIO
 import TensorIODelivery
 
 /// The model repository server: a Hummingbird 2 application over a ``RepositoryStorage``.
@@ -35,7 +36,8 @@ public struct RepositoryServer: Sendable {
     /// - Parameters:
     ///   - handlesSignals: Whether SIGTERM and SIGINT stop the server gracefully (off in tests, which cancel).
     ///   - onRunning: Called once listening, with the bound port (useful with port 0).
-    /// - Throws: When the address cannot be bound.
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/io``) when the address cannot be listened on,
+    ///   saying why in words: the port is in use, the host is not this machine's, or it cannot be resolved.
     public func run(
         handlesSignals: Bool = true,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -53,7 +55,33 @@ public struct RepositoryServer: Sendable {
         // running other checks of its own.
         let shutdownSignals = handlesSignals ? [SIGTERM, SIGINT].map(Self.stopLoadChecks(on:)) : []
         defer { for source in shutdownSignals { source.cancel() } }
-        try await application.runService(gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [])
+        do {
+            try await application.runService(gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [])
+        } catch let error as IOError {
+            throw listeningFailure(errno: error.errnoCode)
+        } catch is SocketAddressError.UnknownHost {
+            throw TensorIOError(
+                .io, "cannot listen on \(configuration.host): no such host name; give an address such as 127.0.0.1 or 0.0.0.0")
+        } catch let error as SocketAddressError {
+            throw TensorIOError(.io, "cannot listen on \(configuration.host): it is not a usable address (\(error))")
+        }
+    }
+
+    /// NIO's `bind(descriptor:ptr:bytes:): Address already in use) (errno: 98)`, in words.
+    private func listeningFailure(errno code: Int32) -> TensorIOError {
+        let address = "\(configuration.host):\(configuration.port)"
+        let message: String
+        switch code {
+        case EADDRINUSE:
+            message = "port \(configuration.port) is already in use on \(configuration.host): stop what is using it, or choose another port (0 picks a free one)"
+        case EACCES:
+            message = "this user may not listen on port \(configuration.port) (permission denied): choose a port above 1023"
+        case EADDRNOTAVAIL:
+            message = "\(configuration.host) is not an address of this machine: listen on 127.0.0.1, 0.0.0.0 or one of its addresses"
+        default:
+            message = "cannot listen on \(address): \(SystemErrorText.reason(errno: code))"
+        }
+        return TensorIOError(.io, message)
     }
 
     /// A signal source that stops running load checks when `signal` arrives. The signal stays ignored by

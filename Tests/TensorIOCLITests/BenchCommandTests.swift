@@ -58,11 +58,11 @@ struct BenchCommandTests {
         }
     }
 
-    @Test("bad arguments are one-line errors", arguments: [
+    @Test("bad arguments are one-line errors: usage errors exit 64, an image for a model without image input 1", arguments: [
         ["--runs", "0"], ["--callers", "0"], ["--image", "Examples/photos/cat.jpg"],
     ])
     func errors(_ extra: [String]) async throws {
         let result = try await CLI.run(["bench", CLI.bundle("2_in_2_out_vectors_test.tiobundle")] + extra)
-        expectOneLineError(result)
+        expectOneLineError(result, status: extra[0] == "--image" ? 1 : 64)
     }
 }

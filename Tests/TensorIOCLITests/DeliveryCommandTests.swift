@@ -43,7 +43,8 @@ struct DeliveryCommandTests {
             var result = try await CLI.run(["push", try Self.bundle(version: "1", in: folder).path, "--to", url, "--token-file", tokenFile, "--notes", "first"])
             #expect(result.status == 0, "\(result)")
             let pushed = try jsonObject(result)
-            #expect(pushed["modelId"] as? String == Self.id)
+            #expect(pushed["model_id"] as? String == Self.id, "--json keys are snake_case: \(pushed.keys.sorted())")
+            #expect(pushed.keys.allSatisfy { $0 == $0.lowercased() }, "\(pushed.keys.sorted())")
             #expect(pushed["version"] as? String == "1")
             #expect(pushed["canonical"] as? Bool == true)
             #expect(pushed["notes"] as? String == "first")
@@ -83,6 +84,24 @@ struct DeliveryCommandTests {
             // Updating from the rolled-back version goes forward again.
             result = try await CLI.run(["update", Self.id, "--from", url, "--into", store])
             expectSuccess(result, stdout: "\(Self.id): updated 1 -> 2\n\(v2Path)")
+
+            // A new canonical version whose archive is byte for byte the installed one: update says which
+            // version the store now points at, and that nothing was downloaded.
+            let details = try #require(try jsonObject(try await CLI.run(["models", Self.id, "--from", url, "--json"]))["versions"] as? [[String: Any]])
+            let v2Archive = try #require(details.first { $0["version"] as? String == "2" }?["sha256"] as? String)
+            let archive = folder.appendingPathComponent("root/archives/\(Self.id)/2.zip")
+            let stored = try await RepositoryClient(baseURL: server.url, token: Self.token)
+                .upload(archiveAt: archive, modelId: Self.id, version: "3")
+            #expect(stored.sha256 == v2Archive && stored.canonical)
+            result = try await CLI.run(["update", Self.id, "--from", url, "--into", store])
+            let v3Path = "\(store)/\(Self.id)/versions/3/\(Self.id).tiobundle"
+            expectSuccess(result, stdout: "\(Self.id): updated 2 -> 3 (the same archive: nothing downloaded)\n\(v3Path)")
+            result = try await CLI.run(["update", Self.id, "--from", url, "--into", store])
+            expectSuccess(result, stdout: "\(Self.id): up to date (3)\n\(v3Path)")
+            let installed = try String(contentsOfFile: "\(store)/\(Self.id)/versions/3/install.json", encoding: .utf8)
+            #expect(installed.contains(v2Archive), "\(installed)")
+            result = try await CLI.run(["run", v3Path, "--input", "2"])
+            expectSuccess(result, stdout: "{\"output\":25}")
         }
     }
 
@@ -149,7 +168,9 @@ struct DeliveryCommandTests {
                 environment: ["TENSORIO_LOAD_CHECK": hang.path])
             let bundle = try Self.bundle(version: "1", in: folder).path
             let url = server.url.absoluteString
-            let push = Task { try await CLI.run(["push", bundle, "--to", url, "--token-file", tokenFile]) }
+            // Launched here, not in a Task: a Task may not start before the deadline below while other suites
+            // hold the cooperative pool, and then it would push to a server already stopped.
+            let push = try CLI.start(["push", bundle, "--to", url, "--token-file", tokenFile])
             // Wait until the check is running: the server has a child (started by one of its threads).
             let tasks = "/proc/\(server.process.processIdentifier)/task"
             let deadline = ContinuousClock.now + .seconds(60)
@@ -165,8 +186,9 @@ struct DeliveryCommandTests {
             let start = clock.now
             server.stop(SIGTERM)
             #expect(start.duration(to: clock.now) < .seconds(10))
+            try #require(!server.process.isRunning, "the server outlived SIGTERM: \(server.stderr)")
             #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0, "\(server.stderr)")
-            expectOneLineError(try await push.value, containing: ["HTTP 503", "stopped before it finished"])
+            expectOneLineError(try await push.result(), containing: ["HTTP 503", "stopped before it finished"])
         }
     }
 

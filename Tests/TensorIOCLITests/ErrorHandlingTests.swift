@@ -14,9 +14,9 @@ struct ErrorHandlingTests {
 
     @Test("an unknown layer name")
     func unknownLayer() async throws {
-        expectOneLineError(try await CLI.run("run", number, "--input", "nope=2"),
+        expectUsageError(try await CLI.run("run", number, "--input", "nope=2"),
                            containing: [#"--input nope=2"#, #""nope""#, "input"])
-        expectOneLineError(try await CLI.run("run", twoInputs, "--input", "input1=[1,2,3,4]", "--input", "input3=[1,2,3,4]"),
+        expectUsageError(try await CLI.run("run", twoInputs, "--input", "input1=[1,2,3,4]", "--input", "input3=[1,2,3,4]"),
                            containing: [#""input3""#])
     }
 
@@ -31,8 +31,8 @@ struct ErrorHandlingTests {
     func missingInput() async throws {
         expectOneLineError(try await CLI.run("run", twoInputs, "--input", "input1=[1,2,3,4]"), containing: ["input2"])
         expectOneLineError(try await CLI.run("run", twoInputs, "--input", "input2=[1,2,3,4]"), containing: ["input1"])
-        expectOneLineError(try await CLI.run("run", number), containing: ["--input"])
-        expectOneLineError(try await CLI.run("run", twoInputs), containing: ["--input", "input1", "input2"])
+        expectUsageError(try await CLI.run("run", number), containing: ["--input"])
+        expectUsageError(try await CLI.run("run", twoInputs), containing: ["--input", "input1", "input2"])
     }
 
     @Test("the wrong number of elements", arguments: [
@@ -112,16 +112,16 @@ struct ErrorHandlingTests {
 
     @Test("a multi-input model given a single unnamed value")
     func unnamedValueForSeveralInputs() async throws {
-        expectOneLineError(try await CLI.run("run", twoInputs, "--input", "[1,2,3,4]"), containing: ["input1", "input2"])
-        expectOneLineError(try await CLI.run("run", twoInputs, "--input", "[1,2,3,4]", "--input", "[1,2,3,4]"),
+        expectUsageError(try await CLI.run("run", twoInputs, "--input", "[1,2,3,4]"), containing: ["input1", "input2"])
+        expectUsageError(try await CLI.run("run", twoInputs, "--input", "[1,2,3,4]", "--input", "[1,2,3,4]"),
                            containing: ["NAME=VALUE"])
-        expectOneLineError(try await CLI.run("run", twoInputs, "--input", "input1=[1,2,3,4]", "--input", "[1,2,3,4]"))
+        expectUsageError(try await CLI.run("run", twoInputs, "--input", "input1=[1,2,3,4]", "--input", "[1,2,3,4]"))
     }
 
     @Test("the same input twice")
     func duplicateInput() async throws {
-        expectOneLineError(try await CLI.run("run", number, "--input", "input=2", "--input", "input=3"), containing: ["input"])
-        expectOneLineError(try await CLI.run("run", number, "--input", "2", "--input", "3"))
+        expectUsageError(try await CLI.run("run", number, "--input", "input=2", "--input", "input=3"), containing: ["input"])
+        expectUsageError(try await CLI.run("run", number, "--input", "2", "--input", "3"))
     }
 
     // MARK: Options
@@ -129,19 +129,19 @@ struct ErrorHandlingTests {
     @Test("--top must be at least 1", arguments: ["0", "-1"])
     func topZero(value: String) async throws {
         let bundle = CLI.bundle("labeled_vectors_test.tiobundle")
-        expectOneLineError(try await CLI.run("run", bundle, "--input", "[1,2,3,4]", "--top", value), containing: ["--top"])
+        expectUsageError(try await CLI.run("run", bundle, "--input", "[1,2,3,4]", "--top", value), containing: ["--top"])
     }
 
     @Test("--threads out of range", arguments: ["0", "-2", "100000", "abc"])
     func badThreads(value: String) async throws {
-        expectOneLineError(try await CLI.run("run", number, "--input", "2", "--threads", value), containing: ["threads"])
-        expectOneLineError(try await CLI.run("inspect", number, "--threads", value), containing: ["threads"])
+        expectUsageError(try await CLI.run("run", number, "--input", "2", "--threads", value), containing: ["threads"])
+        expectUsageError(try await CLI.run("inspect", number, "--threads", value), containing: ["threads"])
     }
 
     @Test("an option value that does not parse", arguments: [["--top", "abc"], ["--threshold", "abc"], ["--top", "1.5"]])
     func badOptionValue(option: [String]) async throws {
         let bundle = CLI.bundle("labeled_vectors_test.tiobundle")
-        expectOneLineError(try await CLI.run(["run", bundle, "--input", "[1,2,3,4]"] + option), containing: [option[0]])
+        expectUsageError(try await CLI.run(["run", bundle, "--input", "[1,2,3,4]"] + option), containing: [option[0]])
     }
 
     // MARK: Bundles
@@ -209,7 +209,7 @@ struct ErrorHandlingTests {
         "deprecated.tfbundle", "1_in_1_out_number_test_no_backend.tiobundle",
     ])
     func warningThenError(name: String) async throws {
-        expectOneLineError(try await CLI.run("run", CLI.bundle(name)), containing: ["--input"])
+        expectUsageError(try await CLI.run("run", CLI.bundle(name)), containing: ["--input"])
         expectOneLineError(try await CLI.run("run", CLI.bundle(name), "--input", "[1,2]"), containing: [#"layer "input""#])
         expectOneLineError(
             try await CLI.run(["run", CLI.bundle(name), "--input", "2"],
@@ -222,8 +222,8 @@ struct ErrorHandlingTests {
 
     @Test("an unknown subcommand")
     func unknownSubcommand() async throws {
-        expectOneLineError(try await CLI.run("frobnicate"), containing: ["frobnicate"])
-        expectOneLineError(try await CLI.run("frobnicate", number))
+        expectUsageError(try await CLI.run("frobnicate"), containing: ["frobnicate"])
+        expectUsageError(try await CLI.run("frobnicate", number))
     }
 
     @Test("a missing argument", arguments: [
@@ -233,7 +233,7 @@ struct ErrorHandlingTests {
         ["run", "Tests/Fixtures/Bundles/1_in_1_out_number_test.tiobundle", "--input", "2", "--threads"],
     ])
     func missingArgument(arguments: [String]) async throws {
-        expectOneLineError(try await CLI.run(arguments))
+        expectUsageError(try await CLI.run(arguments))
     }
 
     @Test("an unknown option or an extra argument", arguments: [
@@ -244,7 +244,7 @@ struct ErrorHandlingTests {
         ["run", "Tests/Fixtures/Bundles/1_in_1_out_number_test.tiobundle", "2"],
     ])
     func unknownOption(arguments: [String]) async throws {
-        expectOneLineError(try await CLI.run(arguments))
+        expectUsageError(try await CLI.run(arguments))
     }
 
     @Test("--help is not an error", arguments: [["--help"], ["run", "--help"], ["help", "inspect"], ["validate", "-h"]])

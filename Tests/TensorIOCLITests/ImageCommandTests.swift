@@ -218,14 +218,14 @@ struct ImageCommandTests {
         }
     }
 
-    @Test("run without --output-dir for a model with image outputs → one-line error, exit 1, nothing written")
+    @Test("run without --output-dir for a model with image outputs → one-line usage error, exit 64, nothing written")
     func runImageOutputWithoutDirectory() async throws {
         try await withTemporaryDirectory { folder in
             let result = try await CLI.run(
                 ["run", CLI.bundleURL("pixelbuffer_identity_test.tiobundle").path, "--image", CLI.repositoryRoot.appendingPathComponent(Self.cat).path],
                 currentDirectory: folder
             )
-            expectOneLineError(result, containing: ["--output-dir"])
+            expectUsageError(result, containing: ["--output-dir"])
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
         }
     }
@@ -305,12 +305,28 @@ struct ImageCommandTests {
 
     // MARK: - Bad images
 
-    @Test("classify / run --image with a missing file → one line naming the file, exit 1")
+    @Test("classify / run --image with a missing file → one line naming the file as given, exit 1")
     func missingImage() async throws {
         let missing = "Examples/photos/no-such-photo.jpg"
-        expectOneLineError(try await CLI.run("classify", Self.float32, missing), containing: ["no-such-photo.jpg"])
-        expectOneLineError(try await CLI.run("classify", Self.float32, Self.cat, missing), containing: ["no-such-photo.jpg"])
-        expectOneLineError(try await CLI.run("run", Self.float32, "--image", missing), containing: ["no-such-photo.jpg"])
+        expectOneLineError(try await CLI.run("classify", Self.float32, missing), containing: ["error: \(missing): the image does not exist"])
+        expectOneLineError(try await CLI.run("run", Self.float32, "--image", missing), containing: ["error: \(missing): the image does not exist"])
+    }
+
+    @Test("classify over good and bad inputs: each good result printed, then one line per failure, exit 1")
+    func classifyKeepsTheGoodOnes() async throws {
+        let missing = "Examples/photos/no-such-photo.jpg"
+        let result = try await CLI.run("classify", Self.float32, missing, Self.cat, "Examples/photos", "--top", "1")
+        #expect(result.exited && result.status == 1, "\(result)")
+        #expect(result.stdout.hasPrefix("\(Self.cat)\n  1. "), "\(result)")
+        #expect(result.stderrLines == [
+            "error: \(missing): the image does not exist",
+            "error: Examples/photos is a folder: give the image files in it, such as Examples/photos/*.jpg",
+        ], "\(result)")
+        // The JSON document stays whole: the good image in it, the failures on stderr.
+        let json = try await CLI.run("classify", Self.float32, Self.cat, missing, "--json", "--top", "1")
+        #expect(json.status == 1 && json.stderrLines.count == 1, "\(json)")
+        let images = try #require(try jsonObject(json)["images"] as? [[String: Any]])
+        #expect(images.map { $0["path"] as? String } == [Self.cat])
     }
 
     @Test("a truncated JPEG, a non-image and a GIF → one line naming the file, exit 1")
@@ -353,7 +369,7 @@ struct ImageCommandTests {
         }
     }
 
-    @Test("eval with a broken image in a label folder → one line naming the file, exit 1")
+    @Test("eval with a broken image in a label folder: the report covers the others, then one line naming the file, exit 1")
     func evalBrokenImage() async throws {
         try await withTemporaryDirectory { folder in
             let source = CLI.repositoryRoot.appendingPathComponent(Self.digitsImages)
@@ -366,7 +382,13 @@ struct ImageCommandTests {
             try png.prefix(png.count / 2).write(to: folder.appendingPathComponent("7/broken.png"))
 
             let result = try await CLI.run("eval", "Examples/digits/digits-uint8.tiobundle", folder.path)
-            expectOneLineError(result, containing: ["broken.png"])
+            #expect(result.exited && result.status == 1, "\(result)")
+            #expect(result.stdout.hasPrefix("images: 1 (1 more could not be read; see below)\ntop-1 accuracy: 1.0000 (1/1)"), "\(result)")
+            #expect(result.stderrLines.count == 1 && result.stderrLines[0].hasPrefix("error: ")
+                && result.stderrLines[0].contains("7/broken.png"), "\(result)")
+            let json = try await CLI.run("eval", "Examples/digits/digits-uint8.tiobundle", folder.path, "--json")
+            #expect(json.status == 1, "\(json)")
+            #expect((try jsonObject(json)["unreadable"] as? NSNumber)?.intValue == 1, "\(json)")
 
             // Without the broken file the same folder evaluates.
             try FileManager.default.removeItem(at: folder.appendingPathComponent("7/broken.png"))

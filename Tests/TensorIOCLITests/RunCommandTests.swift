@@ -294,11 +294,19 @@ struct RunCommandTests {
                       stdout: #"{"output":{"beta":5,"delta":3}}"#)
     }
 
-    @Test("--top and --threshold leave unlabelled outputs alone")
+    @Test("--top and --threshold leave unlabelled outputs alone, with a warning for each option without effect")
     func topOnUnlabelled() async throws {
-        expectSuccess(try await CLI.run("run", CLI.bundle("1_in_1_out_vectors_test.tiobundle"),
-                                        "--input", "[1,2,3,4]", "--top", "1", "--threshold", "3"),
-                      stdout: #"{"output":[2,2,4,4]}"#)
+        let result = try await CLI.run("run", CLI.bundle("1_in_1_out_vectors_test.tiobundle"),
+                                       "--input", "[1,2,3,4]", "--top", "1", "--threshold", "3", "--resize", "fit",
+                                       "--output-dir", "unused")
+        expectSuccess(result, stdout: #"{"output":[2,2,4,4]}"#, quietStderr: false)
+        #expect(result.stderrLines == [
+            "warning: --top has no effect: the model has no labelled output",
+            "warning: --threshold has no effect: the model has no labelled output",
+            "warning: --output-dir has no effect: the model has no image output",
+            "warning: --resize has no effect without --image",
+        ], "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: CLI.repositoryRoot.appendingPathComponent("unused").path))
     }
 
     // MARK: Quantized models

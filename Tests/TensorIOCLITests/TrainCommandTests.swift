@@ -332,7 +332,7 @@ struct TrainCommandTests {
     func badCounts(option: [String]) async throws {
         try await withTemporaryDirectory { folder in
             let data = try writeLine(points, in: folder)
-            expectOneLineError(
+            expectUsageError(
                 try await CLI.run(["train", linear, "--data", data, "--placeholder", "learning_rate=0.1"] + option),
                 containing: [String(option[0].prefix { $0 != "=" }), "at least 1"]
             )

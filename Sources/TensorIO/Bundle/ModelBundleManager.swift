@@ -26,7 +26,7 @@ public struct ModelBundleManager: Sendable {
                 at: directory, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles]
             )
         } catch {
-            throw TensorIOError(.io, "cannot list the folder: \(error.localizedDescription)", location: directory.path)
+            throw TensorIOError(.io, "cannot list the folder: \(SystemErrorText.reason(of: error))", location: directory.path)
         }
         var bundles: [ModelBundle] = []
         var failures: [Failure] = []

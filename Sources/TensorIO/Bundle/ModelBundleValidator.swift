@@ -52,8 +52,11 @@ public struct ModelBundleValidator: Sendable {
     private func check() -> (bundle: ModelBundle?, issues: [BundleIssue]) {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
-        guard fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            return (nil, [BundleIssue(path: "", message: "\(url.path) is not a directory")])
+        guard fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            return (nil, [BundleIssue(path: "", message: "\(url.relativePath) does not exist: give a .tiobundle folder")])
+        }
+        guard isDirectory.boolValue else {
+            return (nil, [BundleIssue(path: "", message: "\(url.relativePath) is a file, not a bundle folder: give a .tiobundle folder")])
         }
         switch url.pathExtension {
         case "tiobundle":
@@ -185,6 +188,6 @@ public struct ModelBundleValidator: Sendable {
     }
 
     private static func describe(_ error: any Error) -> String {
-        (error as? TensorIOError)?.message ?? error.localizedDescription
+        (error as? TensorIOError)?.message ?? SystemErrorText.reason(of: error)
     }
 }

@@ -11,9 +11,10 @@ import Darwin
 /// `Data(contentsOf:)` blocks forever on a FIFO, never ends on `/dev/zero`, and reads a file of any size
 /// into memory. Here a file is opened without blocking, must be a regular file, and is read only up to a
 /// limit checked against its size before anything is allocated.
-enum UntrustedFile {
+@_spi(Tools)
+public enum UntrustedFile {
     /// What a path names, as far as these checks are concerned.
-    enum Kind: Equatable {
+    public enum Kind: Equatable, Sendable {
         case regularFile(size: Int)
         case directory
         /// A FIFO, device, socket or anything else: never read.
@@ -22,7 +23,7 @@ enum UntrustedFile {
     }
 
     /// What `url` names, following symbolic links; never blocks.
-    static func kind(of url: URL) -> Kind {
+    public static func kind(of url: URL) -> Kind {
         var info = stat()
         guard stat(url.path, &info) == 0 else { return .missing }
         return kind(info)
@@ -38,15 +39,18 @@ enum UntrustedFile {
     /// - Returns: The file's bytes.
     /// - Throws: ``TensorIOError``: ``TensorIOError/Code/io`` when it is missing or unreadable, or not a
     ///   regular file; ``TensorIOError/Code/limitExceeded`` when it is larger than `limit`.
-    static func read(_ url: URL, limit: Int, name: String, limitName: String) throws -> Data {
+    public static func read(_ url: URL, limit: Int, name: String, limitName: String) throws -> Data {
         let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw TensorIOError(.io, "\(name) cannot be opened: \(String(cString: strerror(errno)))", location: name)
+            let code = errno
+            let message = code == ENOENT ? "\(name) does not exist"
+                : "\(name) cannot be opened: \(SystemErrorText.reason(errno: code))"
+            throw TensorIOError(.io, message, location: name)
         }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
-            throw TensorIOError(.io, "\(name) cannot be read: \(String(cString: strerror(errno)))", location: name)
+            throw TensorIOError(.io, "\(name) cannot be read: \(SystemErrorText.reason(errno: errno))", location: name)
         }
         guard case .regularFile(let size) = kind(info) else {
             throw TensorIOError(.io, "\(name) is \(describe(kind(info))), not a regular file", location: name)
@@ -66,7 +70,7 @@ enum UntrustedFile {
                 let count = pread(descriptor, base + filled, size - filled, off_t(filled))
                 if count < 0, errno == EINTR { continue }
                 guard count >= 0 else {
-                    throw TensorIOError(.io, "\(name) cannot be read: \(String(cString: strerror(errno)))", location: name)
+                    throw TensorIOError(.io, "\(name) cannot be read: \(SystemErrorText.reason(errno: errno))", location: name)
                 }
                 if count == 0 { break }
                 filled += count
@@ -76,7 +80,7 @@ enum UntrustedFile {
     }
 
     /// A phrase for messages: "a FIFO", "a directory".
-    static func describe(_ kind: Kind) -> String {
+    public static func describe(_ kind: Kind) -> String {
         switch kind {
         case .regularFile: return "a regular file"
         case .directory: return "a directory"

@@ -39,7 +39,7 @@ enum BundleExport {
         } catch {
             try? files.removeItem(at: staging)
             if let error = error as? TensorIOError { throw error }
-            throw TensorIOError(.io, "exporting the trained bundle to \(destination.path) failed: \(error.localizedDescription)")
+            throw TensorIOError(.io, "exporting the trained bundle to \(destination.path) failed: \(SystemErrorText.reason(of: error))")
         }
     }
 }

@@ -27,7 +27,7 @@ struct SafetensorsFile: Sendable, Hashable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw TensorIOError(.io, "cannot read the weights file \(url.path): \(error.localizedDescription)")
+            throw TensorIOError(.io, "cannot read the weights file \(url.path): \(SystemErrorText.reason(of: error))")
         }
         func corrupt(_ reason: String) -> TensorIOError {
             TensorIOError(.io, "\(url.lastPathComponent) is not a valid safetensors file: \(reason)")
@@ -91,7 +91,7 @@ struct SafetensorsFile: Sendable, Hashable {
         do {
             try data.write(to: url, options: .atomic)
         } catch {
-            throw TensorIOError(.io, "cannot write the weights file \(url.path): \(error.localizedDescription)")
+            throw TensorIOError(.io, "cannot write the weights file \(url.path): \(SystemErrorText.reason(of: error))")
         }
     }
 

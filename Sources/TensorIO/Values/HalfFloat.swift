@@ -1,8 +1,9 @@
 /// IEEE 754 half-precision conversions, written out because `Float16` is not available on every
 /// platform Swift runs on.
-enum HalfFloat {
+@_spi(Tools)
+public enum HalfFloat {
     /// The nearest half-precision value's bits (round to nearest even).
-    static func bits(from value: Float) -> UInt16 {
+    public static func bits(from value: Float) -> UInt16 {
         let bits = value.bitPattern
         let sign = UInt16((bits >> 16) & 0x8000)
         let exponent = Int((bits >> 23) & 0xFF)
@@ -29,7 +30,7 @@ enum HalfFloat {
     }
 
     /// The value of half-precision bits.
-    static func float(from bits: UInt16) -> Float {
+    public static func float(from bits: UInt16) -> Float {
         let sign = UInt32(bits & 0x8000) << 16
         let exponent = UInt32(bits >> 10) & 0x1F
         let mantissa = UInt32(bits & 0x3FF)

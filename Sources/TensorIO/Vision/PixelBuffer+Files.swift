@@ -26,14 +26,13 @@ extension PixelBuffer {
                 url, limit: limits.maximumImageFileBytes, name: "the image", limitName: "maximumImageFileBytes"
             )
         } catch var error as TensorIOError {
-            if error.code == .io { error.message = "cannot read \(error.message)" }
-            error.location = url.path
+            error.location = url.relativePath  // the path as the caller gave it
             throw error
         }
         do {
             try self.init(data: data, targetSize: targetSize, resizeMode: resizeMode, limits: limits)
         } catch var error as TensorIOError {
-            error.location = url.path
+            error.location = url.relativePath
             throw error
         }
     }
@@ -92,17 +91,7 @@ extension PixelBuffer {
         do {
             try data.write(to: url, options: .atomic)
         } catch {
-            throw TensorIOError(.io, "cannot write the image: \(Self.reason(error))", location: url.path)
+            throw TensorIOError(.io, "cannot write the image: \(SystemErrorText.reason(of: error))", location: url.relativePath)
         }
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-           underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code))
-        {
-            return String(cString: strerror(code.rawValue))
-        }
-        return nsError.localizedDescription
     }
 }

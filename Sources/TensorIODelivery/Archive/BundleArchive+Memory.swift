@@ -27,9 +27,28 @@ extension BundleArchive {
     /// - Throws: ``TensorIOError`` with ``TensorIOError/Code/invalidArchive``,
     ///   ``TensorIOError/Code/unsafeArchive`` or ``TensorIOError/Code/limitExceeded``.
     public static func unpack(_ bytes: Data, limits: Limits = Limits(), name: String = "the archive") throws -> [UnpackedEntry] {
+        try unpack(bytes, limits: limits, name: name, holdingOneBundle: true)
+    }
+
+    /// Unpacks a zip archive of any layout held in memory (NumPy's `.npz`, for one), with every rule and
+    /// limit of ``unpack(_:limits:name:)`` except those on one top-level bundle folder.
+    ///
+    /// - Parameters:
+    ///   - bytes: A zip archive.
+    ///   - limits: Bounds on entries, sizes and time.
+    ///   - name: How messages call the archive.
+    /// - Returns: The entries in the archive's order.
+    /// - Throws: ``TensorIOError`` with ``TensorIOError/Code/invalidArchive``,
+    ///   ``TensorIOError/Code/unsafeArchive`` or ``TensorIOError/Code/limitExceeded``.
+    @_spi(Tools)
+    public static func unpackAnyLayout(_ bytes: Data, limits: Limits = Limits(), name: String) throws -> [UnpackedEntry] {
+        try unpack(bytes, limits: limits, name: name, holdingOneBundle: false)
+    }
+
+    private static func unpack(_ bytes: Data, limits: Limits, name: String, holdingOneBundle: Bool) throws -> [UnpackedEntry] {
         let deadline = ArchiveDeadline(seconds: limits.timeLimit)
         let reader = try ZipReader(bytes: [UInt8](bytes), name: name, maximumEntries: limits.maximumEntries, deadline: deadline)
-        _ = try check(reader, limits: limits)
+        _ = try check(reader, limits: limits, holdingOneBundle: holdingOneBundle)
         var written: UInt64 = 0
         var result: [UnpackedEntry] = []
         for entry in reader.entries {

@@ -1,5 +1,5 @@
 import Foundation
-import TensorIO
+@_spi(Tools) import TensorIO
 import ZIPFoundation
 
 /// Zip archives of bundles: made for upload, checked and unpacked safely after download or upload.
@@ -49,7 +49,7 @@ public enum BundleArchive {
             throw error
         } catch {
             try? fileManager.removeItem(at: archiveURL)
-            throw TensorIOError(.io, "cannot zip \(base.path): \(error)")
+            throw TensorIOError(.io, "cannot zip \(base.path): \(SystemErrorText.reason(of: error))")
         }
     }
 
@@ -121,7 +121,7 @@ public enum BundleArchive {
         } catch {
             removeUnpacked(destination, created: created)
             if let error = error as? TensorIOError { throw error }
-            throw TensorIOError(.io, "cannot unpack \(name): \(error)")
+            throw TensorIOError(.io, "cannot unpack \(name): \(SystemErrorText.reason(of: error))")
         }
         return destination.appendingPathComponent(bundleName)
     }
@@ -140,7 +140,7 @@ public enum BundleArchive {
         do {
             try fileManager.createDirectory(at: destination, withIntermediateDirectories: true)
         } catch {
-            throw TensorIOError(.io, "cannot create \(destination.path): \(error)")
+            throw TensorIOError(.io, "cannot create \(destination.path): \(SystemErrorText.reason(of: error))")
         }
         return true
     }
@@ -166,6 +166,13 @@ public enum BundleArchive {
     /// Checks every entry's path, kind and declared sizes against the rules and limits, before anything
     /// is unpacked; returns the one bundle folder's name.
     static func check(_ reader: ZipReader, limits: Limits) throws -> String {
+        // Non-nil whenever the bundle rules apply.
+        try check(reader, limits: limits, holdingOneBundle: true)!
+    }
+
+    /// ``check(_:limits:)``, with the rules on one top-level bundle folder only when `holdingOneBundle`
+    /// (other zip files, such as NumPy's `.npz`, hold plain files at the top); returns that folder's name.
+    static func check(_ reader: ZipReader, limits: Limits, holdingOneBundle: Bool) throws -> String? {
         let name = reader.name
         guard reader.entries.count <= limits.maximumEntries else {
             throw TensorIOError(
@@ -210,7 +217,7 @@ public enum BundleArchive {
             total = sum
             let components = key.split(separator: "/")
             if let first = components.first { tops.insert(String(first)) }
-            if components.count == 1, entry.kind == .file {
+            if holdingOneBundle, components.count == 1, entry.kind == .file {
                 throw TensorIOError(.invalidArchive, "entry \"\(path)\" is outside a bundle folder; the archive must hold one .tiobundle folder")
             }
             for length in components.indices.dropLast() {
@@ -226,6 +233,7 @@ public enum BundleArchive {
                 .limitExceeded,
                 "\(name) (\(reader.size) bytes) unpacks to \(total) bytes, more than the limit of \(limits.maximumCompressionRatio) times (BundleArchive.Limits.maximumCompressionRatio)")
         }
+        guard holdingOneBundle else { return nil }
         guard tops.count == 1, let bundle = tops.first else {
             throw TensorIOError(.invalidArchive, tops.isEmpty
                 ? "the archive is empty; it must hold one .tiobundle folder"

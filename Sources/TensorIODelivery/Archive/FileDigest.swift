@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import TensorIO
+@_spi(Tools) import TensorIO
 
 /// SHA-256 of files, read in chunks so archives of any size hash in constant memory.
 public enum FileDigest {
@@ -14,7 +14,7 @@ public enum FileDigest {
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {
-            throw TensorIOError(.io, "cannot read \(url.path): \(error.localizedDescription)")
+            throw TensorIOError(.io, "cannot read \(url.path): \(SystemErrorText.reason(of: error))")
         }
         defer { try? handle.close() }
         var hasher = SHA256()
@@ -23,7 +23,7 @@ public enum FileDigest {
                 hasher.update(data: chunk)
             }
         } catch {
-            throw TensorIOError(.io, "cannot read \(url.path): \(error.localizedDescription)")
+            throw TensorIOError(.io, "cannot read \(url.path): \(SystemErrorText.reason(of: error))")
         }
         return hex(hasher.finalize())
     }

@@ -48,4 +48,9 @@ struct LittleEndianFields {
         return UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
             | UInt32(bytes[offset + 3]) << 24
     }
+
+    /// The 64-bit field at `offset`.
+    func u64(_ offset: Int) -> UInt64 {
+        UInt64(u32(offset)) | UInt64(u32(offset + 4)) << 32
+    }
 }

@@ -3,7 +3,9 @@ import TensorIO
 
 /// A zip reader for untrusted archives: it parses the end record, the central directory and every local
 /// header with each offset and length checked to lie inside the file, and refuses what it does not need to
-/// understand (ZIP64, encryption, several disks, methods other than stored and deflate).
+/// understand (ZIP64 archives and entries, encryption, several disks, methods other than stored and
+/// deflate). The one ZIP64 feature read is the one Python's zipfile writes for small entries: ZIP64 sizes in
+/// a local header, checked against the central directory's 32-bit ones.
 ///
 /// Creating a reader reads only headers; ``unpack(_:limits:alreadyWritten:consume:)`` streams one entry's
 /// data, bounded by its declared size and the limits, and checks its size and CRC-32.
@@ -269,16 +271,24 @@ final class ZipReader {
                 throw ZipFormatError("\(label) has method \(method) in its local header, \(entry.method.rawValue) in the central directory")
             }
             guard flags & encryptionFlags == 0 else { throw ZipFormatError("\(label) is encrypted, which is not supported") }
+            var localCompressedSize = UInt64(compressedSize)
+            var localUncompressedSize = UInt64(uncompressedSize)
             if compressedSize == 0xFFFF_FFFF || uncompressedSize == 0xFFFF_FFFF {
-                throw ZipFormatError("\(label) uses ZIP64 fields, which are not supported")
+                // Python's zipfile (and so numpy.savez) writes ZIP64 sizes into the local header of small
+                // entries; the central directory holds the real 32-bit ones, which these must equal.
+                let extra = try source.bytes(at: offset + UInt64(localHeaderLength) + nameLength, count: Int(extraLength))
+                guard let sizes = zip64Sizes(in: extra) else {
+                    throw ZipFormatError("\(label) marks its sizes as ZIP64 in its local header without a valid ZIP64 field")
+                }
+                (localUncompressedSize, localCompressedSize) = sizes
             }
             // With a data descriptor the local header may leave the CRC and sizes at zero; whatever it
             // does give must agree with the central directory.
             let deferred = flags & dataDescriptorFlag != 0
             for (field, local, central) in [
                 ("CRC-32", UInt64(crc), UInt64(entry.crc32)),
-                ("packed size", UInt64(compressedSize), entry.compressedSize),
-                ("unpacked size", UInt64(uncompressedSize), entry.uncompressedSize),
+                ("packed size", localCompressedSize, entry.compressedSize),
+                ("unpacked size", localUncompressedSize, entry.uncompressedSize),
             ] where local != central && !(deferred && local == 0) {
                 throw ZipFormatError("\(label) has \(field) \(local) in its local header, \(central) in the central directory")
             }
@@ -286,6 +296,26 @@ final class ZipReader {
             previousEnd = dataOffset + entry.compressedSize
             previousLabel = label
         }
+    }
+
+    /// The uncompressed and compressed sizes of a local header's ZIP64 extra field (id 1, both sizes
+    /// present), or `nil` when there is none or it is malformed. Each step of the walk moves past one
+    /// field, so it ends within the extra data's length.
+    private static func zip64Sizes(in extra: [UInt8]) -> (uncompressed: UInt64, compressed: UInt64)? {
+        var position = 0
+        while extra.count - position >= 4 {
+            let id = UInt16(extra[position]) | UInt16(extra[position + 1]) << 8
+            let size = Int(UInt16(extra[position + 2]) | UInt16(extra[position + 3]) << 8)
+            let start = position + 4
+            guard extra.count - start >= size else { return nil }
+            if id == 0x0001 {
+                guard size >= 16 else { return nil }
+                let fields = LittleEndianFields(Array(extra[start..<(start + 16)]))
+                return (fields.u64(0), fields.u64(8))
+            }
+            position = start + size
+        }
+        return nil
     }
 
     // MARK: Data

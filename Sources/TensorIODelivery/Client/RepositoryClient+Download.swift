@@ -120,6 +120,12 @@ extension RepositoryClient {
             }
             details = candidate
         }
+        // The installed archive under another version number: point at that version, download nothing.
+        if let installed, installed.sha256 == details.sha256, installed.version != details.version {
+            emit(.installed(try store.installCopy(
+                version: details.version, of: installed, createdAt: details.createdAt, sequence: details.sequence)))
+            return
+        }
         if let maximum = conditions.maximumBytes, details.size > maximum {
             throw TensorIOError(
                 .tooLarge, "version \(details.version) of \(modelId) is \(details.size) bytes, more than the allowed \(maximum)")

@@ -107,7 +107,8 @@ public struct RepositoryClient: Sendable {
     ///
     /// The installed version's `upgradeTo` wins when it is set; otherwise the canonical version, when it
     /// differs from the installed one. With `onlyIfNewer`, a candidate uploaded before the installed version
-    /// is not an update (so a server-side rollback is not followed).
+    /// is not an update (so a server-side rollback is not followed). A version whose archive is the
+    /// installed one's (the same SHA-256) is still an update: moving to it downloads nothing.
     ///
     /// - Parameters:
     ///   - modelId: A model identifier.
@@ -131,7 +132,8 @@ public struct RepositoryClient: Sendable {
         }
         guard let target, target != installed?.version else { return nil }
         let candidate = try await version(target, of: modelId)
-        if let installed, installed.sha256 == candidate.sha256 { return nil }
+        // A candidate with the installed archive's bytes is still returned: the store then points at its
+        // version without downloading anything (see performDownload).
         if onlyIfNewer, let installedSequence = installedDetails?.sequence ?? installed?.sequence,
            candidate.sequence <= installedSequence, installedDetails?.upgradeTo != target {
             return nil

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import TensorIO
+@_spi(Tools) import TensorIO
 
 /// Downloads one archive into a `.partial` file with a data task, appending to what an earlier attempt
 /// left (`Range: bytes=N-` with `If-Range: <etag>`).
@@ -45,12 +45,7 @@ final class ResumableFetch: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         }
         self.request = request
         self.received = offset
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
+        let session = HTTPTransport.session(delegate: self)
         defer { session.finishTasksAndInvalidate() }
         let box = TaskBox()
         return try await withTaskCancellationHandler {
@@ -109,7 +104,7 @@ final class ResumableFetch: NSObject, URLSessionDataDelegate, @unchecked Sendabl
             try handle.write(contentsOf: data)
             received += Int64(data.count)
         } catch {
-            failure = TensorIOError(.io, "cannot write \(partialURL.path): \(error.localizedDescription)")
+            failure = TensorIOError(.io, "cannot write \(partialURL.path): \(SystemErrorText.reason(of: error))")
         }
         if received > expectedSize, failure == nil {
             failure = TensorIOError(.checksumMismatch, "the server sent more than the announced \(expectedSize) bytes")

@@ -1,5 +1,5 @@
 import Foundation
-import TensorIO
+@_spi(Tools) import TensorIO
 
 /// Installed model versions on the device, with an atomic "current" pointer per model and the previous
 /// version kept for rollback.
@@ -43,7 +43,7 @@ public struct ModelStore: Sendable {
             try FileManager.default.createDirectory(at: self.temporaryRoot, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: self.partialRoot, withIntermediateDirectories: true)
         } catch {
-            throw TensorIOError(.io, "cannot create the model store in \(directory.path): \(error.localizedDescription)")
+            throw TensorIOError(.io, "cannot create the model store in \(directory.relativePath): \(SystemErrorText.reason(creatingFolder: self.temporaryRoot, error: error))")
         }
         let temporaryRoot = self.temporaryRoot
         try lock.withLock {
@@ -122,7 +122,7 @@ public struct ModelStore: Sendable {
                 modelId: record.modelId, version: record.version, sha256: record.sha256, createdAt: record.createdAt,
                 sequence: record.sequence, installedAt: record.installedAt, bundleURL: folder.appendingPathComponent(record.bundleName))
         } catch {
-            throw TensorIOError(.io, "\(recordURL.path) is unreadable: \(error)")
+            throw TensorIOError(.io, "\(recordURL.path) is unreadable: \(SystemErrorText.reason(of: error))")
         }
     }
 
@@ -132,7 +132,7 @@ public struct ModelStore: Sendable {
         do {
             return try JSONDecoder().decode(CurrentPointer.self, from: Data(contentsOf: url))
         } catch {
-            throw TensorIOError(.io, "\(url.path) is unreadable: \(error)")
+            throw TensorIOError(.io, "\(url.path) is unreadable: \(SystemErrorText.reason(of: error))")
         }
     }
 
@@ -190,31 +190,77 @@ public struct ModelStore: Sendable {
             try DurableFile.write(
                 try RepositoryAPI.makeEncoder().encode(record), to: staging.appendingPathComponent("install.json"))
 
-            let versions = versionsFolder(modelId)
-            try createFolder(versions)
-            let destination = versions.appendingPathComponent(version)
-            let pointer = try readPointer(modelId)
-            if fileManager.fileExists(atPath: destination.path) {
-                let existing = try? installed(modelId, version: version)
-                if existing?.sha256 == sha256 {
-                    // The same archive is installed already: just point at it.
-                } else if pointer?.current == version {
-                    throw TensorIOError(
-                        .conflict,
-                        "version \(version) of \(modelId) is installed from a different archive (SHA-256 \(existing?.sha256 ?? "unknown")); versions are immutable")
-                } else {
-                    try removeItem(destination)
-                    try DurableFile.rename(staging, to: destination)
-                }
+            return try makeCurrent(staging, modelId: modelId, version: version, sha256: sha256)
+        }
+    }
+
+    /// Moves a staged version folder into place and points the store at it (the caller holds the lock).
+    private func makeCurrent(_ staging: URL, modelId: String, version: String, sha256: String) throws -> InstalledModel {
+        let fileManager = FileManager.default
+        let versions = versionsFolder(modelId)
+        try createFolder(versions)
+        let destination = versions.appendingPathComponent(version)
+        let pointer = try readPointer(modelId)
+        if fileManager.fileExists(atPath: destination.path) {
+            let existing = try? installed(modelId, version: version)
+            if existing?.sha256 == sha256 {
+                // The same archive is installed already: just point at it.
+            } else if pointer?.current == version {
+                throw TensorIOError(
+                    .conflict,
+                    "version \(version) of \(modelId) is installed from a different archive (SHA-256 \(existing?.sha256 ?? "unknown")); versions are immutable")
             } else {
+                try removeItem(destination)
                 try DurableFile.rename(staging, to: destination)
             }
-            DurableFile.syncFolder(versions)
-            let previous = pointer.map { $0.current == version ? $0.previous : $0.current } ?? nil
+        } else {
+            try DurableFile.rename(staging, to: destination)
+        }
+        DurableFile.syncFolder(versions)
+        let previous = pointer.map { $0.current == version ? $0.previous : $0.current } ?? nil
+        try DurableFile.write(
+            try JSONEncoder().encode(CurrentPointer(current: version, previous: previous)), to: pointerURL(modelId))
+        prune(modelId, keeping: [version, previous].compactMap { $0 })
+        return try installed(modelId, version: version)
+    }
+
+    /// Makes `version` of `modelId` current when the server's archive for it is byte for byte the one
+    /// `source` was installed from (the same SHA-256): its files are copied locally rather than
+    /// downloaded again, and the store then points at `version`, as after ``install(archiveAt:modelId:version:expectedSHA256:createdAt:sequence:limits:)``.
+    ///
+    /// The copy is not loaded again: the same archive passed the checks when `source` was installed.
+    ///
+    /// - Parameters:
+    ///   - version: The version to make current.
+    ///   - source: An installed version of the same model with the same archive.
+    ///   - createdAt: The upload date the server gave for `version`.
+    ///   - sequence: The server's upload order for `version`.
+    /// - Returns: The installed version, now current.
+    /// - Throws: ``TensorIOError`` with ``TensorIOError/Code/invalidIdentifier``, ``TensorIOError/Code/conflict``
+    ///   (`version` is installed from a different archive and current) or ``TensorIOError/Code/io``.
+    @discardableResult
+    public func installCopy(
+        version: String, of source: InstalledModel, createdAt: Date? = nil, sequence: Int64? = nil
+    ) throws -> InstalledModel {
+        let modelId = source.modelId
+        try RepositoryIdentifier.check(modelId, kind: "model")
+        try RepositoryIdentifier.check(version, kind: "version")
+        let fileManager = FileManager.default
+        return try lock.withLock {
+            let staging = temporaryRoot.appendingPathComponent(UUID().uuidString)
+            defer { try? fileManager.removeItem(at: staging) }
+            let sourceFolder = source.bundleURL.deletingLastPathComponent()
+            do {
+                try fileManager.copyItem(at: sourceFolder, to: staging)
+            } catch {
+                throw TensorIOError(.io, "cannot copy version \(source.version) of \(modelId): \(SystemErrorText.reason(of: error))")
+            }
+            let record = InstallRecord(
+                modelId: modelId, version: version, sha256: source.sha256, createdAt: createdAt, sequence: sequence,
+                installedAt: Date(), bundleName: source.bundleURL.lastPathComponent)
             try DurableFile.write(
-                try JSONEncoder().encode(CurrentPointer(current: version, previous: previous)), to: pointerURL(modelId))
-            prune(modelId, keeping: [version, previous].compactMap { $0 })
-            return try installed(modelId, version: version)
+                try RepositoryAPI.makeEncoder().encode(record), to: staging.appendingPathComponent("install.json"))
+            return try makeCurrent(staging, modelId: modelId, version: version, sha256: source.sha256)
         }
     }
 
@@ -297,7 +343,7 @@ public struct ModelStore: Sendable {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
-            throw TensorIOError(.io, "cannot create \(url.path): \(error.localizedDescription)")
+            throw TensorIOError(.io, "cannot create \(url.path): \(SystemErrorText.reason(of: error))")
         }
     }
 }

@@ -5,7 +5,7 @@ import Darwin
 #endif
 import Foundation
 import Logging
-import TensorIO
+@_spi(Tools) import TensorIO
 import TensorIODelivery
 
 /// The server's files under its root folder, and the rules that keep them consistent with the index.
@@ -53,11 +53,15 @@ public final class RepositoryStorage: Sendable {
         do {
             try fileManager.createDirectory(at: archives, withIntermediateDirectories: true)
             try fileManager.createDirectory(at: incoming, withIntermediateDirectories: true)
+        } catch {
+            throw TensorIOError(.io, "cannot open the repository in \(root.relativePath): \(SystemErrorText.reason(creatingFolder: archives, error: error))")
+        }
+        do {
             index = try RepositoryIndex(url: self.root.appendingPathComponent("index.sqlite"))
         } catch let error as TensorIOError {
             throw error
         } catch {
-            throw TensorIOError(.io, "cannot open the repository in \(root.path): \(error)")
+            throw TensorIOError(.io, "cannot open the repository in \(root.relativePath): \(SystemErrorText.reason(of: error))")
         }
 
         var report = RecoveryReport(removedIncoming: [], removedOrphans: [], problems: [])
@@ -69,7 +73,7 @@ public final class RepositoryStorage: Sendable {
         do {
             indexed = try index.allVersions()
         } catch {
-            throw TensorIOError(.io, "cannot read the index in \(root.path): \(error)")
+            throw TensorIOError(.io, "cannot read the index in \(root.relativePath): \(SystemErrorText.reason(of: error))")
         }
         let known = Set(indexed.map { "\($0.modelId)/\($0.version).zip" })
         for model in (try? fileManager.contentsOfDirectory(atPath: archives.path)) ?? [] {
@@ -148,7 +152,7 @@ public final class RepositoryStorage: Sendable {
         } catch let error as TensorIOError {
             throw error
         } catch {
-            throw TensorIOError(.io, "cannot index \(modelId) version \(version): \(error)")
+            throw TensorIOError(.io, "cannot index \(modelId) version \(version): \(SystemErrorText.reason(of: error))")
         }
     }
 
@@ -179,7 +183,7 @@ public final class RepositoryStorage: Sendable {
         } catch {
             try? FileManager.default.removeItem(at: url)
             if let error = error as? TensorIOError { throw error }
-            throw TensorIOError(.io, "the upload failed: \(error)")
+            throw TensorIOError(.io, "the upload failed: \(SystemErrorText.reason(of: error))")
         }
     }
 

@@ -100,17 +100,32 @@ enum CLI {
     ///   - environment: Changes to the test process's environment: a value sets a variable, `nil`
     ///     removes it.
     ///   - standardOutput: Where stdout goes.
+    ///   - standardInput: What the tool reads on stdin (nothing by default: `/dev/null`).
     static func run(
         _ arguments: [String],
         environment: [String: String?] = [:],
         currentDirectory: URL? = nil,
-        standardOutput: Output = .captured
+        standardOutput: Output = .captured,
+        standardInput: Data? = nil
     ) async throws -> CLIResult {
+        try await start(arguments, environment: environment, currentDirectory: currentDirectory,
+                        standardOutput: standardOutput, standardInput: standardInput).result()
+    }
+
+    /// Launches `tensorio arguments...` before returning, without waiting for it: for tests that must
+    /// know the tool is running before they act (a `Task` calling ``run(_:environment:currentDirectory:standardOutput:)``
+    /// may not even start while synchronous suites hold the cooperative pool's threads).
+    static func start(
+        _ arguments: [String],
+        environment: [String: String?] = [:],
+        currentDirectory: URL? = nil,
+        standardOutput: Output = .captured,
+        standardInput: Data? = nil
+    ) throws -> RunningCLI {
         let executable = try executableURL()
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("tensorio-cli-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
         // Files rather than pipes: nothing to drain concurrently, and no deadlock whatever the output size.
         let stdoutURL = scratch.appendingPathComponent("stdout")
         let stderrURL = scratch.appendingPathComponent("stderr")
@@ -118,10 +133,6 @@ enum CLI {
         try Data().write(to: stderrURL)
         let stdoutFile = try FileHandle(forWritingTo: stdoutURL)
         let stderrFile = try FileHandle(forWritingTo: stderrURL)
-        defer {
-            try? stdoutFile.close()
-            try? stderrFile.close()
-        }
 
         var variables = ProcessInfo.processInfo.environment
         for (name, value) in environment { variables[name] = value }
@@ -131,7 +142,16 @@ enum CLI {
         process.arguments = arguments
         process.environment = variables
         process.currentDirectoryURL = currentDirectory ?? repositoryRoot
-        process.standardInput = FileHandle.nullDevice
+        var files = [stdoutFile, stderrFile]
+        if let standardInput {
+            let stdinURL = scratch.appendingPathComponent("stdin")
+            try standardInput.write(to: stdinURL)
+            let stdinFile = try FileHandle(forReadingFrom: stdinURL)
+            files.append(stdinFile)
+            process.standardInput = stdinFile
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         switch standardOutput {
         case .captured: process.standardOutput = stdoutFile
         case .handle(let handle): process.standardOutput = handle
@@ -143,18 +163,57 @@ enum CLI {
             terminations.yield()
             terminations.finish()
         }
+        let running = RunningCLI(
+            arguments: arguments, process: process, terminated: terminated, scratch: scratch,
+            stdoutURL: stdoutURL, stderrURL: stderrURL, files: files)
         try process.run()
-        // A hung tool must fail its test (it shows as a signal), not hang the suite.
+        // A hung tool must fail its test (it shows as a signal), not hang the suite. A Dispatch timer, not a
+        // Task: the limit must hold however busy the cooperative pool is.
         let pid = process.processIdentifier
-        let limit = timeLimit
-        let timer = Task.detached {
-            try await Task.sleep(for: limit)
-            kill(pid, SIGKILL)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(timeLimit.components.seconds))) { [weak process] in
+            if process?.isRunning == true { kill(pid, SIGKILL) }
         }
-        for await _ in terminated {}
-        timer.cancel()
-        process.waitUntilExit()
+        return running
+    }
 
+    /// `run` with the arguments as a variadic list.
+    static func run(_ arguments: String..., environment: [String: String?] = [:]) async throws -> CLIResult {
+        try await run(arguments, environment: environment)
+    }
+}
+
+/// A `tensorio` process launched by ``CLI/start(_:environment:currentDirectory:standardOutput:)``.
+final class RunningCLI {
+    let arguments: [String]
+    let process: Process
+    private let terminated: AsyncStream<Void>
+    private let scratch: URL
+    private let stdoutURL: URL
+    private let stderrURL: URL
+    private let files: [FileHandle]
+
+    fileprivate init(
+        arguments: [String], process: Process, terminated: AsyncStream<Void>, scratch: URL,
+        stdoutURL: URL, stderrURL: URL, files: [FileHandle]
+    ) {
+        self.arguments = arguments
+        self.process = process
+        self.terminated = terminated
+        self.scratch = scratch
+        self.stdoutURL = stdoutURL
+        self.stderrURL = stderrURL
+        self.files = files
+    }
+
+    deinit {
+        for file in files { try? file.close() }
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    /// Waits for the process to end and reads what it wrote.
+    func result() async throws -> CLIResult {
+        for await _ in terminated {}
+        process.waitUntilExit()
         return CLIResult(
             arguments: arguments,
             status: process.terminationStatus,
@@ -162,11 +221,6 @@ enum CLI {
             stdout: String(decoding: try Data(contentsOf: stdoutURL), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: stderrURL), as: UTF8.self)
         )
-    }
-
-    /// `run` with the arguments as a variadic list.
-    static func run(_ arguments: String..., environment: [String: String?] = [:]) async throws -> CLIResult {
-        try await run(arguments, environment: environment)
     }
 }
 
@@ -188,11 +242,11 @@ func expectSuccess(
 /// The run failed as the tool promises: exit status 1 (no signal), nothing on stdout, and exactly one line
 /// on stderr, which starts with "error: " and contains each of `fragments`.
 func expectOneLineError(
-    _ result: CLIResult, containing fragments: [String] = [],
+    _ result: CLIResult, containing fragments: [String] = [], status: Int32 = 1,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
     #expect(result.exited, "died on a signal: \(result)", sourceLocation: sourceLocation)
-    #expect(result.status == 1, "\(result)", sourceLocation: sourceLocation)
+    #expect(result.status == status, "\(result)", sourceLocation: sourceLocation)
     #expect(result.stdout.isEmpty, "\(result)", sourceLocation: sourceLocation)
     #expect(result.stderr.hasSuffix("\n"), "\(result)", sourceLocation: sourceLocation)
     let lines = result.stderrLines
@@ -203,6 +257,14 @@ func expectOneLineError(
     for fragment in fragments {
         #expect(line.contains(fragment), "missing \"\(fragment)\": \(result)", sourceLocation: sourceLocation)
     }
+}
+
+/// A usage error (a command line that cannot work as given): like ``expectOneLineError(_:containing:status:sourceLocation:)``
+/// with exit status 64, as argument-parser reports its own.
+func expectUsageError(
+    _ result: CLIResult, containing fragments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation
+) {
+    expectOneLineError(result, containing: fragments, status: 64, sourceLocation: sourceLocation)
 }
 
 /// Parses the run's stdout as one JSON object.

@@ -52,7 +52,7 @@ final class ServeProcess {
             usleep(50_000)
         }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        Self.waitForExit(process)
         let errors = (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
         throw CLI.ExecutableNotFound(searched: ["tensorio serve did not start: \(errors)"])
     }
@@ -60,17 +60,30 @@ final class ServeProcess {
     /// What the server printed on stderr so far.
     var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
-    /// Sends `signal` and waits for the process to end.
+    /// Sends `signal` and waits for the process to end: 30 s at most, then SIGKILL (a server that
+    /// ignores the signal fails its test on its status rather than hanging the suite).
     func stop(_ signal: Int32 = SIGTERM) {
         if process.isRunning { kill(process.processIdentifier, signal) }
-        process.waitUntilExit()
+        Self.waitForExit(process, within: .seconds(30))
     }
 
     deinit {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            Self.waitForExit(process)
         }
+    }
+
+    /// Waits for `process` to end, blocking (not on the cooperative pool's terms, as elsewhere in these
+    /// helpers), and kills it when `limit` passes. Never `waitUntilExit()`, which on Linux spins its run
+    /// loop without end if the termination is never observed.
+    static func waitForExit(_ process: Process, within limit: Duration = .seconds(10)) {
+        let deadline = ContinuousClock.now + limit
+        while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        let last = ContinuousClock.now + .seconds(10)
+        while process.isRunning, ContinuousClock.now < last { usleep(10_000) }
     }
 }
 

@@ -30,7 +30,7 @@ struct ImageBadInputTests {
         #expect(error?.code == .io)
         #expect(error?.location == url.path)
         #expect(error?.description.contains(url.lastPathComponent) == true, "\(String(describing: error))")
-        #expect(error?.message.contains("cannot read") == true, "\(String(describing: error))")
+        #expect(error?.message == "the image does not exist", "\(String(describing: error))")
     }
 
     @Test("a folder instead of a file → io, naming it")

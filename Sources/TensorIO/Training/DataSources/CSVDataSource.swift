@@ -27,7 +27,7 @@ public struct CSVDataSource: BatchDataSource {
         do {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {
-            throw TensorIOError(.io, "cannot read the training data \(url.path): \(error.localizedDescription)")
+            throw TensorIOError(.io, "cannot read the training data \(url.path): \(SystemErrorText.reason(of: error))")
         }
         let name = url.lastPathComponent
         var lines = text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline).map(String.init)

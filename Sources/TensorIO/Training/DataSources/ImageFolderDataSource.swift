@@ -48,7 +48,7 @@ public struct ImageFolderDataSource: BatchDataSource {
                     && isDirectory.boolValue
             }.sorted()
         } catch {
-            throw TensorIOError(.io, "cannot read the training folder \(directory.path): \(error.localizedDescription)")
+            throw TensorIOError(.io, "cannot read the training folder \(directory.path): \(SystemErrorText.reason(of: error))")
         }
         guard !folders.isEmpty else {
             throw TensorIOError.invalidInput("\(directory.path) has no label folders (one sub-folder of images per label)")

@@ -26,7 +26,7 @@ public struct JSONDataSource: BatchDataSource {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw TensorIOError(.io, "cannot read the training data \(url.path): \(error.localizedDescription)")
+            throw TensorIOError(.io, "cannot read the training data \(url.path): \(SystemErrorText.reason(of: error))")
         }
         let root: JSONValue
         do {

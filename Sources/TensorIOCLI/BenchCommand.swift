@@ -62,11 +62,16 @@ struct BenchCommand: ParsableCommand {
         _ = try RuntimeLog.capturing { try model.run(input) }
         let firstInference = Self.microseconds(since: start)
 
+        // Drawn on a terminal only, between timed runs (a redraw is one short write, at most 30 times).
+        var progress = ProgressBar(total: warmup + runs * (imageURL == nil ? 1 : 2), label: "bench")
+        var done = 0
         var warmupTimes: [Double] = []
         for _ in 0..<warmup {
             start = DispatchTime.now().uptimeNanoseconds
             _ = try model.run(input)
             warmupTimes.append(Self.microseconds(since: start))
+            done += 1
+            progress.update(done)
         }
         let memoryWarm = ProcessMemory.residentMB()
 
@@ -87,6 +92,8 @@ struct BenchCommand: ParsableCommand {
                 _ = try model.run(input)
                 times.append(Self.microseconds(since: start))
             }
+            done += 1
+            progress.update(done)
         }
         let memoryAfter = ProcessMemory.residentMB()
 
@@ -97,9 +104,12 @@ struct BenchCommand: ParsableCommand {
                 let image = try PixelBuffer(contentsOf: imageURL, targetSize: targetSize)
                 _ = try model.run(image)
                 endToEnd.append(Self.microseconds(since: start))
+                done += 1
+                progress.update(done)
             }
         }
 
+        progress.finish()
         let throughput = callers > 1 ? try Self.throughput(model, input: input, callers: callers, runs: max(runs, 20)) : nil
 
         let report = Report(

@@ -38,7 +38,7 @@ struct EvalCommand: ParsableCommand {
         let labels = classifier.bundle.predictionOutputs[output]?.labels ?? []
         let samples = try Self.samples(in: URL(fileURLWithPath: directory), labels: labels, output: output)
 
-        var progress = ProgressBar(total: samples.count)
+        var progress = ProgressBar(total: samples.count, label: "eval")
         var top1 = 0, topK = 0
         var confusions: [String: [String: Int]] = [:]
         var latencies: [Double] = []

@@ -35,3 +35,15 @@ struct ProgressBar {
         FileHandle.standardError.write(Data("\n".utf8))
     }
 }
+
+/// A ``ProgressBar`` that callbacks on other threads (an upload's delegate queue) may update.
+final class SharedProgressBar: @unchecked Sendable {
+    private let lock = NSLock()
+    private var bar: ProgressBar  // guarded by `lock`
+
+    init(_ bar: ProgressBar) { self.bar = bar }
+
+    func update(_ done: Int) { lock.withLock { bar.update(done) } }
+
+    func finish() { lock.withLock { bar.finish() } }
+}

@@ -56,9 +56,19 @@ struct PushCommand: AsyncParsableCommand {
         try BundleArchive.create(fromBundleAt: bundleURL, to: archive)
 
         let client = RepositoryClient(baseURL: url, token: token)
-        let stored = try await client.upload(
-            archiveAt: archive, modelId: modelId, version: versionId, canonical: !notCanonical, notes: notes,
-            upgradeTo: upgradeTo)
+        // A bar on a terminal while the archive goes up; the server then checks it before answering.
+        let size = ((try? FileManager.default.attributesOfItem(atPath: archive.path))?[.size] as? NSNumber)?.intValue ?? 0
+        let bar = SharedProgressBar(ProgressBar(total: size, label: "upload", format: ProgressBar.megabytes))
+        let stored: VersionDetails
+        do {
+            stored = try await client.upload(
+                archiveAt: archive, modelId: modelId, version: versionId, canonical: !notCanonical, notes: notes,
+                upgradeTo: upgradeTo, progress: { sent, _ in bar.update(Int(sent)) })
+        } catch {
+            bar.finish()
+            throw error
+        }
+        bar.finish()
         print(try JSONText.encode(stored))
     }
 }

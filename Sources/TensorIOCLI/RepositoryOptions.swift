@@ -51,7 +51,7 @@ func runDownload(
     for await event in client.download(modelId: modelId, version: version, into: store, conditions: conditions) {
         switch event {
         case .started(let details, _):
-            bar = ProgressBar(total: Int(details.size), format: ProgressBar.megabytes)
+            bar = ProgressBar(total: Int(details.size), label: "download", format: ProgressBar.megabytes)
         case .progress(let received, _):
             bar?.update(Int(received))
         case .verified:

@@ -19,10 +19,13 @@ final class BoundedAnswer: NSObject, URLSessionDataDelegate, @unchecked Sendable
     private var response: HTTPURLResponse?
     private var failure: TensorIOError?
     private var continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>?
+    /// Told the bytes of the body sent so far and the body's size, as the upload goes.
+    private let uploadProgress: (@Sendable (Int64, Int64) -> Void)?
 
-    private init(request: URLRequest, maximumBytes: Int) {
+    private init(request: URLRequest, maximumBytes: Int, uploadProgress: (@Sendable (Int64, Int64) -> Void)?) {
         self.request = request
         self.maximumBytes = maximumBytes
+        self.uploadProgress = uploadProgress
     }
 
     /// Sends `request` (with the file at `bodyFileURL` as its body, if given) and collects the answer.
@@ -32,14 +35,15 @@ final class BoundedAnswer: NSObject, URLSessionDataDelegate, @unchecked Sendable
     ///   - bodyFileURL: A file to upload as the body.
     ///   - deadline: The longest the whole exchange may take; `nil` for no bound beyond the idle timeout.
     ///   - maximumBytes: The most body bytes accepted.
+    ///   - uploadProgress: Told the body bytes sent so far and the body's size, as the upload goes.
     /// - Returns: The body and the response.
     /// - Throws: ``TensorIOError``: ``TensorIOError/Code/server`` for an answer past either bound,
     ///   ``TensorIOError/Code/unreachable`` when there is none.
     static func fetch(
         _ request: URLRequest, uploading bodyFileURL: URL? = nil, deadline: Duration?,
-        maximumBytes: Int = BoundedAnswer.maximumBytes
+        maximumBytes: Int = BoundedAnswer.maximumBytes, uploadProgress: (@Sendable (Int64, Int64) -> Void)? = nil
     ) async throws -> (Data, HTTPURLResponse) {
-        let collector = BoundedAnswer(request: request, maximumBytes: maximumBytes)
+        let collector = BoundedAnswer(request: request, maximumBytes: maximumBytes, uploadProgress: uploadProgress)
         let session = HTTPTransport.session(delegate: collector)
         defer { session.finishTasksAndInvalidate() }
         let box = TaskBox()
@@ -67,6 +71,13 @@ final class BoundedAnswer: NSObject, URLSessionDataDelegate, @unchecked Sendable
         } onCancel: {
             box.cancel()
         }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        uploadProgress?(totalBytesSent, totalBytesExpectedToSend)
     }
 
     private func fail(_ error: TensorIOError) {

@@ -29,11 +29,13 @@ enum HTTPTransport {
 
     /// Sends `request` with the file at `fileURL` as its body and collects the answer (at most
     /// ``BoundedAnswer/maximumBytes``; an upload of any size has no overall deadline, only the idle timeout).
-    static func upload(_ request: URLRequest, fromFile fileURL: URL) async throws -> (Data, HTTPURLResponse) {
+    static func upload(
+        _ request: URLRequest, fromFile fileURL: URL, progress: (@Sendable (Int64, Int64) -> Void)? = nil
+    ) async throws -> (Data, HTTPURLResponse) {
         guard FileManager.default.isReadableFile(atPath: fileURL.path) else {
             throw TensorIOError(.io, "cannot read \(fileURL.path)")
         }
-        return try await BoundedAnswer.fetch(request, uploading: fileURL, deadline: nil)
+        return try await BoundedAnswer.fetch(request, uploading: fileURL, deadline: nil, uploadProgress: progress)
     }
 
     /// The error for a request that got no HTTP answer.

@@ -152,13 +152,15 @@ public struct RepositoryClient: Sendable {
     ///   - canonical: Whether the new version becomes canonical (the first version always does).
     ///   - notes: Free text stored with the version.
     ///   - upgradeTo: Sets the new version's `upgradeTo`.
+    ///   - progress: Told the archive bytes sent so far and the archive's size, as the upload goes (the
+    ///     server then checks the upload before it answers).
     /// - Returns: The stored version, as the server acknowledged it.
     /// - Throws: ``TensorIOError``: ``TensorIOError/Code/unauthorized``, ``TensorIOError/Code/conflict``,
     ///   ``TensorIOError/Code/tooLarge``, ``TensorIOError/Code/invalidBundle``,
     ///   ``TensorIOError/Code/unsafeArchive``, …
     public func upload(
         archiveAt archiveURL: URL, modelId: String, version: String, canonical: Bool = true,
-        notes: String? = nil, upgradeTo: String? = nil
+        notes: String? = nil, upgradeTo: String? = nil, progress: (@Sendable (_ sent: Int64, _ total: Int64) -> Void)? = nil
     ) async throws -> VersionDetails {
         try RepositoryIdentifier.check(modelId, kind: "model")
         try RepositoryIdentifier.check(version, kind: "version")
@@ -167,7 +169,7 @@ public struct RepositoryClient: Sendable {
         if let upgradeTo { query.append(URLQueryItem(name: "upgradeTo", value: upgradeTo)) }
         var request = makeRequest(["models", modelId, "versions", version], query: query, method: "POST")
         request.setValue("application/zip", forHTTPHeaderField: "Content-Type")
-        let (data, response) = try await HTTPTransport.upload(request, fromFile: archiveURL)
+        let (data, response) = try await HTTPTransport.upload(request, fromFile: archiveURL, progress: progress)
         return try decode(data, response, request: request)
     }
 

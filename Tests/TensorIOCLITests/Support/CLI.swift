@@ -101,15 +101,19 @@ enum CLI {
     ///     removes it.
     ///   - standardOutput: Where stdout goes.
     ///   - standardInput: What the tool reads on stdin (nothing by default: `/dev/null`).
+    ///   - standardErrorOnTerminal: Gives the tool a pseudo-terminal as stderr (what it writes there is
+    ///     ``CLIResult/stderr``, with the terminal's line endings).
     static func run(
         _ arguments: [String],
         environment: [String: String?] = [:],
         currentDirectory: URL? = nil,
         standardOutput: Output = .captured,
-        standardInput: Data? = nil
+        standardInput: Data? = nil,
+        standardErrorOnTerminal: Bool = false
     ) async throws -> CLIResult {
         try await start(arguments, environment: environment, currentDirectory: currentDirectory,
-                        standardOutput: standardOutput, standardInput: standardInput).result()
+                        standardOutput: standardOutput, standardInput: standardInput,
+                        standardErrorOnTerminal: standardErrorOnTerminal).result()
     }
 
     /// Launches `tensorio arguments...` before returning, without waiting for it: for tests that must
@@ -120,7 +124,8 @@ enum CLI {
         environment: [String: String?] = [:],
         currentDirectory: URL? = nil,
         standardOutput: Output = .captured,
-        standardInput: Data? = nil
+        standardInput: Data? = nil,
+        standardErrorOnTerminal: Bool = false
     ) throws -> RunningCLI {
         let executable = try executableURL()
         let scratch = FileManager.default.temporaryDirectory
@@ -156,7 +161,8 @@ enum CLI {
         case .captured: process.standardOutput = stdoutFile
         case .handle(let handle): process.standardOutput = handle
         }
-        process.standardError = stderrFile
+        let terminal = standardErrorOnTerminal ? try PseudoTerminal() : nil
+        process.standardError = terminal?.terminal ?? stderrFile
 
         let (terminated, terminations) = AsyncStream<Void>.makeStream()
         process.terminationHandler = { _ in
@@ -165,8 +171,9 @@ enum CLI {
         }
         let running = RunningCLI(
             arguments: arguments, process: process, terminated: terminated, scratch: scratch,
-            stdoutURL: stdoutURL, stderrURL: stderrURL, files: files)
+            stdoutURL: stdoutURL, stderrURL: stderrURL, files: files, terminal: terminal)
         try process.run()
+        terminal?.releaseTerminal()
         // A hung tool must fail its test (it shows as a signal), not hang the suite. A Dispatch timer, not a
         // Task: the limit must hold however busy the cooperative pool is.
         let pid = process.processIdentifier
@@ -191,11 +198,13 @@ final class RunningCLI {
     private let stdoutURL: URL
     private let stderrURL: URL
     private let files: [FileHandle]
+    private let terminal: PseudoTerminal?
 
     fileprivate init(
         arguments: [String], process: Process, terminated: AsyncStream<Void>, scratch: URL,
-        stdoutURL: URL, stderrURL: URL, files: [FileHandle]
+        stdoutURL: URL, stderrURL: URL, files: [FileHandle], terminal: PseudoTerminal?
     ) {
+        self.terminal = terminal
         self.arguments = arguments
         self.process = process
         self.terminated = terminated
@@ -219,7 +228,7 @@ final class RunningCLI {
             status: process.terminationStatus,
             terminationReason: process.terminationReason,
             stdout: String(decoding: try Data(contentsOf: stdoutURL), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: stderrURL), as: UTF8.self)
+            stderr: try terminal?.output() ?? String(decoding: Data(contentsOf: stderrURL), as: UTF8.self)
         )
     }
 }

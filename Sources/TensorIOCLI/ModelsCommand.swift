@@ -42,7 +42,8 @@ struct ModelsCommand: AsyncParsableCommand {
         }
         let models = try await client.allModels()
         if json {
-            print(try JSONText.encode(models))
+            // One object, as every --json output is: {"models": [...]}.
+            print(try JSONText.encode(["models": models]))
             return
         }
         for model in models {

@@ -24,7 +24,9 @@ enum NumPyArchive {
         do {
             entries = try BundleArchive.unpackAnyLayout(data, limits: limits, name: path)
         } catch let error as TensorIOError {
-            throw CLIError("--input \(argument): \(path) is not a readable .npz file: \(error.message)")
+            // The archive reader's message names the file already ("X is not a readable zip archive: why").
+            let reason = error.message.range(of: "zip archive: ").map { String(error.message[$0.upperBound...]) } ?? error.message
+            throw CLIError("--input \(argument): \(path) is not a readable .npz file: \(reason)")
         }
         var arrays: [(name: String, array: NumPyArray)] = []
         for entry in entries where !entry.isDirectory {

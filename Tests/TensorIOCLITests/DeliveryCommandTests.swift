@@ -51,6 +51,9 @@ struct DeliveryCommandTests {
 
             result = try await CLI.run(["models", "--from", url])
             expectSuccess(result, stdout: "\(Self.id)\t1\t1")
+            let listed = try jsonObject(try await CLI.run(["models", "--from", url, "--json"]))
+            let models = try #require(listed["models"] as? [[String: Any]], "one object with a models array: \(listed)")
+            #expect(models.first?["canonical_version"] as? String == "1" && models.first?["version_count"] as? Int == 1)
 
             let store = folder.appendingPathComponent("device").path
             result = try await CLI.run(["pull", Self.id, "--from", url, "--into", store])

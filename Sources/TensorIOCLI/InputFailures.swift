@@ -23,4 +23,14 @@ struct InputFailures: Error {
             messages.append("\(path): \(SystemErrorText.reason(of: error))")
         }
     }
+
+    /// Records why the input given as `label` (`--input @a.npy`, `--image a.jpg`) failed, the label first
+    /// unless the message names the argument or its file first already.
+    mutating func record(_ error: any Error, label: String) {
+        let message = (error as? CLIError)?.description ?? (error as? TensorIOError)?.description
+            ?? SystemErrorText.reason(of: error)
+        let value = label.split(separator: " ", maxSplits: 1).last.map(String.init) ?? label
+        let named = message.hasPrefix(label) || message.hasPrefix(value + ":")
+        messages.append(named ? message : "\(label): \(message)")
+    }
 }

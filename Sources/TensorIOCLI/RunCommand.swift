@@ -11,7 +11,10 @@ struct RunCommand: ParsableCommand {
             VALUE is a JSON number or (nested) array (quote it: --input '[1,2,3]'), or @FILE: a .json \
             file holding one, a NumPy .npy file, a NumPy .npz file whose arrays feed the layers they are \
             named after, @- for standard input (JSON or .npy), or any other file: raw little-endian bytes \
-            in the layer's element type. NAME= may be left out when the model has one input. The output object is keyed by output layer name: a number for single-element \
+            in the layer's element type. NAME= may be left out when the model has one input; a model \
+            with one input given several values (or several --image files) runs once per value and \
+            prints one JSON line each, in order (image outputs as NAME-1.png, NAME-2.png…), failures \
+            last. The output object is keyed by output layer name: a number for single-element \
             layers, a flat row-major array otherwise, label -> score for labelled layers, base64 for \
             string layers.
             """
@@ -48,9 +51,47 @@ struct RunCommand: ParsableCommand {
             throw CLIError.usage("the model has image outputs: give --output-dir DIR to write them as PNG files")
         }
         warnAboutOptionsWithoutEffect(bundle)
+        if bundle.predictionInputs.count == 1, inputs.count + images.count > 1 {
+            return try runEach(bundle: bundle, model: model)
+        }
         let input = try makeInput(for: bundle)
         let outputs = try RuntimeLog.capturing { try model.run(input) }
         print(JSONText.render(try render(outputs)))
+    }
+
+    /// A model with one input given several values (`--input @a.npy --input @b.npy`, `--image` per photo):
+    /// one run per value, each result printed as one JSON line as soon as it is ready, in the order given;
+    /// values that fail are reported at the end, one line each, with exit status 1.
+    private func runEach(bundle: ModelBundle, model: any Model) throws {
+        let names = bundle.predictionInputs.names
+        let resizeMode = imageOptions.resize.mode
+        let given: [(label: String, parse: () throws -> [InputArgument])] =
+            inputs.map { text in ("--input \(text)", { try InputArgument.parse(text, layerNames: names) }) }
+            + images.map { path in
+                ("--image \(path)", { [try InputArgument(image: path, bundle: bundle, resizeMode: resizeMode)] })
+            }
+        var failures = InputFailures()
+        var index = 0
+        for (label, parse) in given {
+            let values: [InputArgument]
+            do {
+                values = try parse()
+            } catch {
+                failures.record(error, label: label)
+                continue
+            }
+            // An .npz file may hold several arrays: each is a run of its own.
+            for value in values {
+                index += 1
+                do {
+                    let outputs = try RuntimeLog.capturing { try model.run(value.value) }
+                    print(JSONText.render(try render(outputs, run: index)))
+                } catch {
+                    failures.record(error, label: label)
+                }
+            }
+        }
+        if !failures.isEmpty { throw failures }
     }
 
     /// Options that change nothing for this model are said so on stderr, rather than silently ignored.
@@ -88,11 +129,12 @@ struct RunCommand: ParsableCommand {
         return .named(byName)
     }
 
-    private func render(_ outputs: Outputs) throws -> JSONText.Value {
-        .object(try outputs.map { element in (element.name, try render(element.value, name: element.name)) })
+    /// The outputs as one JSON object; `run` numbers the image files of one of several runs.
+    private func render(_ outputs: Outputs, run: Int? = nil) throws -> JSONText.Value {
+        .object(try outputs.map { element in (element.name, try render(element.value, name: element.name, run: run)) })
     }
 
-    private func render(_ output: Output, name: String) throws -> JSONText.Value {
+    private func render(_ output: Output, name: String, run: Int?) throws -> JSONText.Value {
         switch output {
         case .image(let image):
             let directory = URL(fileURLWithPath: outputDir ?? ".")
@@ -102,7 +144,7 @@ struct RunCommand: ParsableCommand {
                 throw CLIError("--output-dir \(directory.relativePath): cannot create the folder: \(SystemErrorText.reason(creatingFolder: directory, error: error))")
             }
             let safeName = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
-            let file = directory.appendingPathComponent(safeName + ".png")
+            let file = directory.appendingPathComponent(safeName + (run.map { "-\($0)" } ?? "") + ".png")
             try image.write(to: file)
             return .string(file.path)
         case .number(let scalar):

@@ -118,10 +118,10 @@ struct ErrorHandlingTests {
         expectUsageError(try await CLI.run("run", twoInputs, "--input", "input1=[1,2,3,4]", "--input", "[1,2,3,4]"))
     }
 
-    @Test("the same input twice")
+    @Test("the same input twice: a usage error for a model with several inputs")
     func duplicateInput() async throws {
-        expectUsageError(try await CLI.run("run", number, "--input", "input=2", "--input", "input=3"), containing: ["input"])
-        expectUsageError(try await CLI.run("run", number, "--input", "2", "--input", "3"))
+        expectUsageError(try await CLI.run("run", twoInputs, "--input", "input1=[1,2,3,4]", "--input", "input1=[1,2,3,4]",
+                                           "--input", "input2=[1,2,3,4]"), containing: ["input1", "given twice"])
     }
 
     // MARK: Options

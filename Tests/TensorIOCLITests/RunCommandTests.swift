@@ -294,6 +294,26 @@ struct RunCommandTests {
                       stdout: #"{"output":{"beta":5,"delta":3}}"#)
     }
 
+    @Test("a one-input model given several values runs once per value: a JSON line each, in order, failures last")
+    func severalValues() async throws {
+        let number = CLI.bundle("1_in_1_out_number_test.tiobundle")
+        let result = try await CLI.run("run", number, "--input", "2", "--input", "@no-such.npy", "--input", "input=3",
+                                       "--input", "[1,2]", "--input", "@Tests/Fixtures/NumPy/vector-f8.npy")
+        #expect(result.exited && result.status == 1, "\(result)")
+        #expect(result.stdoutLines == [#"{"output":25}"#, #"{"output":35}"#], "\(result)")
+        #expect(result.stderrLines == [
+            "error: --input @no-such.npy: no-such.npy does not exist",
+            #"error: --input [1,2]: layer "input": expected 1 number (shape [1]), got 2"#,
+            #"error: --input @Tests/Fixtures/NumPy/vector-f8.npy: layer "input": expected 1 number (shape [1]), got 4"#,
+        ], "\(result)")
+
+        let images = try await CLI.run("run", "Examples/efficientnet-lite0-float32.tiobundle", "--image", "Examples/photos/cat.jpg",
+                                       "--image", "no-such.jpg", "--image", "Examples/photos/coffee.jpg", "--top", "1")
+        #expect(images.status == 1, "\(images)")
+        #expect(images.stdoutLines.count == 2 && images.stdoutLines[1].contains("espresso"), "\(images)")
+        #expect(images.stderrLines == ["error: no-such.jpg: the image does not exist"], "\(images)")
+    }
+
     @Test("--top and --threshold leave unlabelled outputs alone, with a warning for each option without effect")
     func topOnUnlabelled() async throws {
         let result = try await CLI.run("run", CLI.bundle("1_in_1_out_vectors_test.tiobundle"),

@@ -20,9 +20,9 @@ public enum SystemErrorText {
     public static func reason(errno code: Int32) -> String {
         let text = String(cString: strerror(code))
         guard let first = text.first else { return "error \(code)" }
-        // "No such file…" → "no such file…", but an acronym stays ("I/O error").
+        // "No such file…" → "no such file…", but an acronym stays ("I/O error", "RPC struct is bad").
         let second = text.dropFirst().first
-        return second.map(\.isUppercase) == true ? text : first.lowercased() + text.dropFirst()
+        return second?.isLowercase == true ? first.lowercased() + text.dropFirst() : text
     }
 
     /// The reason behind a Foundation, POSIX or other error, in plain words.

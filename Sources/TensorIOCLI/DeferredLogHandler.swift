@@ -18,7 +18,12 @@ struct DeferredLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        Self.pending.withLock { $0.append("\(event.level): \(event.message)") }
+        Self.hold("\(event.level): \(event.message)")
+    }
+
+    /// Holds one line of the tool's own (a warning) with the library's.
+    static func hold(_ line: String) {
+        pending.withLock { $0.append(line) }
     }
 
     /// Prints what was held, once.

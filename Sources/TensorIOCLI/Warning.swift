@@ -1,6 +1,6 @@
-import Foundation
-
-/// Writes `warning: MESSAGE` on stderr: something the user asked for has no effect, but the command goes on.
+/// Says on stderr, as `warning: MESSAGE`, that something the user asked for has no effect; the command
+/// goes on. Held with the library's warnings until the command ends: printed after a success, dropped after
+/// a failure, whose report stays one line.
 func warn(_ message: String) {
-    FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
+    DeferredLogHandler.hold("warning: \(message)")
 }

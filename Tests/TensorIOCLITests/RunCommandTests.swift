@@ -327,6 +327,9 @@ struct RunCommandTests {
             "warning: --resize has no effect without --image",
         ], "\(result)")
         #expect(!FileManager.default.fileExists(atPath: CLI.repositoryRoot.appendingPathComponent("unused").path))
+        // After a failure the warnings are dropped: the report stays one line.
+        expectOneLineError(try await CLI.run("run", CLI.bundle("1_in_1_out_vectors_test.tiobundle"), "--input", "[1,2]", "--top", "1"),
+                           containing: [#"layer "input""#])
     }
 
     // MARK: Quantized models

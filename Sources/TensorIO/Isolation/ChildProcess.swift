@@ -210,13 +210,13 @@ struct ChildProcess {
         var pid: pid_t = 0
         let result = posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp)
         guard result == 0 else {
-            throw TensorIOError(.io, "cannot start \(executable.path): \(String(cString: strerror(result)))")
+            throw TensorIOError(.io, "cannot start \(executable.path): \(SystemErrorText.reason(errno: result))")
         }
         return pid
     }
 
     private static func failure(_ message: String) -> TensorIOError {
-        TensorIOError(.io, "\(message): \(String(cString: strerror(errno)))")
+        TensorIOError(.io, "\(message): \(SystemErrorText.reason(errno: errno))")
     }
 
     private static func milliseconds(_ duration: Duration) -> Int32 {

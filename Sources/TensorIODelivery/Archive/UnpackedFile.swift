@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import TensorIO
+@_spi(Tools) import TensorIO
 
 /// A new file an entry is unpacked into, written chunk by chunk as the entry inflates.
 ///
@@ -21,7 +21,7 @@ final class UnpackedFile {
         path = url.path
         descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw TensorIOError(.io, "cannot create \(path): \(String(cString: strerror(errno)))")
+            throw TensorIOError(.io, "cannot create \(path): \(SystemErrorText.reason(errno: errno))")
         }
     }
 
@@ -38,7 +38,7 @@ final class UnpackedFile {
             if result >= 0 {
                 done += result
             } else if errno != EINTR {
-                throw TensorIOError(.io, "cannot write \(path): \(String(cString: strerror(errno)))")
+                throw TensorIOError(.io, "cannot write \(path): \(SystemErrorText.reason(errno: errno))")
             }
         }
     }
@@ -50,7 +50,7 @@ final class UnpackedFile {
         let result = closeDescriptor(descriptor)
         descriptor = -1
         guard result == 0 else {
-            throw TensorIOError(.io, "cannot write \(path): \(String(cString: strerror(errno)))")
+            throw TensorIOError(.io, "cannot write \(path): \(SystemErrorText.reason(errno: errno))")
         }
     }
 }

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import TensorIO
+@_spi(Tools) import TensorIO
 
 /// Where a ``ZipReader`` reads an archive's bytes from: positioned reads of an exact length, so the reader
 /// never loads a whole archive and never depends on a shared file position.
@@ -43,7 +43,7 @@ final class ZipFileSource: ZipByteSource {
         // as not a regular file) instead of waiting for a writer; regular files ignore the flag.
         descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw TensorIOError(.io, "cannot open \(path): \(String(cString: strerror(errno)))")
+            throw TensorIOError(.io, "cannot open \(path): \(SystemErrorText.reason(errno: errno))")
         }
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size >= 0 else {
@@ -70,7 +70,7 @@ final class ZipFileSource: ZipByteSource {
                 // The file shrank after we measured it: the archive changed under us.
                 throw ZipFormatError("the file ended early (it changed while being read)")
             } else if errno != EINTR {
-                throw TensorIOError(.io, "cannot read \(path): \(String(cString: strerror(errno)))")
+                throw TensorIOError(.io, "cannot read \(path): \(SystemErrorText.reason(errno: errno))")
             }
         }
     }

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import TensorIO
+@_spi(Tools) import TensorIO
 
 /// An exclusive advisory lock (`flock`) on a file, so that two processes — or two stores in one process —
 /// never change the same store at once.
@@ -15,12 +15,12 @@ struct StoreLock {
     func withLock<T>(_ body: () throws -> T) throws -> T {
         let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw TensorIOError(.io, "cannot open the lock file \(url.path): \(String(cString: strerror(errno)))")
+            throw TensorIOError(.io, "cannot open the lock file \(url.path): \(SystemErrorText.reason(errno: errno))")
         }
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else {
-                throw TensorIOError(.io, "cannot lock \(url.path): \(String(cString: strerror(errno)))")
+                throw TensorIOError(.io, "cannot lock \(url.path): \(SystemErrorText.reason(errno: errno))")
             }
         }
         defer { flock(descriptor, LOCK_UN) }
@@ -49,11 +49,11 @@ enum DurableFile {
     static func sync(_ url: URL) throws {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw TensorIOError(.io, "cannot open \(url.path): \(String(cString: strerror(errno)))")
+            throw TensorIOError(.io, "cannot open \(url.path): \(SystemErrorText.reason(errno: errno))")
         }
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 else {
-            throw TensorIOError(.io, "cannot sync \(url.path): \(String(cString: strerror(errno)))")
+            throw TensorIOError(.io, "cannot sync \(url.path): \(SystemErrorText.reason(errno: errno))")
         }
     }
 
@@ -73,7 +73,7 @@ enum DurableFile {
         let result = Darwin.rename(source.path, destination.path)
         #endif
         guard result == 0 else {
-            throw TensorIOError(.io, "cannot rename \(source.path) to \(destination.path): \(String(cString: strerror(errno)))")
+            throw TensorIOError(.io, "cannot rename \(source.path) to \(destination.path): \(SystemErrorText.reason(errno: errno))")
         }
     }
 
@@ -82,7 +82,7 @@ enum DurableFile {
     static func moveIfAbsent(_ source: URL, to destination: URL) throws -> Bool {
         if link(source.path, destination.path) != 0 {
             if errno == EEXIST { return false }
-            throw TensorIOError(.io, "cannot link \(source.path) to \(destination.path): \(String(cString: strerror(errno)))")
+            throw TensorIOError(.io, "cannot link \(source.path) to \(destination.path): \(SystemErrorText.reason(errno: errno))")
         }
         unlink(source.path)
         return true

@@ -142,7 +142,7 @@ public final class RepositoryStorage: Sendable {
                 try fileManager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
                 guard link(uploadURL.path, destination.path) == 0 else {
                     if errno == EEXIST { return false }
-                    throw TensorIOError(.io, "cannot store \(destination.path): \(String(cString: strerror(errno)))")
+                    throw TensorIOError(.io, "cannot store \(destination.path): \(SystemErrorText.reason(errno: errno))")
                 }
                 Self.syncFolder(destination.deletingLastPathComponent())
                 return true

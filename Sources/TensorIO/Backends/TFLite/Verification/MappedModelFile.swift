@@ -93,6 +93,6 @@ final class MappedModelFile {
     }
 
     private static func systemError() -> String {
-        String(cString: strerror(errno))
+        SystemErrorText.reason(errno: errno)
     }
 }

@@ -25,6 +25,15 @@ struct DeliveryCommandTests {
         return destination
     }
 
+    /// `tensorio serve` on `folder/root` with the write token in `folder/token`.
+    static func startServer(in folder: URL, environment: [String: String] = [:]) async throws -> (ServeProcess, tokenFile: String) {
+        let tokenFile = try tokenFile(in: folder)
+        let server = try await ServeProcess.start(
+            root: folder.appendingPathComponent("root"), arguments: ["--token-file", tokenFile], logs: folder,
+            environment: environment)
+        return (server, tokenFile)
+    }
+
     static func tokenFile(in folder: URL) throws -> String {
         let url = folder.appendingPathComponent("token")
         try Data("\(token)\n".utf8).write(to: url)
@@ -34,9 +43,7 @@ struct DeliveryCommandTests {
     @Test("a bundle pushed with the CLI is pulled, run, updated and rolled back in another folder")
     func pushPullUpdateRollback() async throws {
         try await withTemporaryDirectory { folder in
-            let tokenFile = try Self.tokenFile(in: folder)
-            let server = try await ServeProcess.start(
-                root: folder.appendingPathComponent("root"), arguments: ["--token-file", tokenFile], logs: folder)
+            let (server, tokenFile) = try await Self.startServer(in: folder)
             defer { server.stop() }
             let url = server.url.absoluteString
 
@@ -111,9 +118,7 @@ struct DeliveryCommandTests {
     @Test("failures are one line and exit 1: tokens, unknown models, unreachable servers, bad input")
     func failures() async throws {
         try await withTemporaryDirectory { folder in
-            let tokenFile = try Self.tokenFile(in: folder)
-            let server = try await ServeProcess.start(
-                root: folder.appendingPathComponent("root"), arguments: ["--token-file", tokenFile], logs: folder)
+            let (server, tokenFile) = try await Self.startServer(in: folder)
             defer { server.stop() }
             let url = server.url.absoluteString
             let bundle = try Self.bundle(version: "1", in: folder).path
@@ -146,9 +151,7 @@ struct DeliveryCommandTests {
     @Test("push of a bundle whose model does not load: 422 naming the layer, one line, nothing stored")
     func pushRefusedWhenTheModelDoesNotLoad() async throws {
         try await withTemporaryDirectory { folder in
-            let tokenFile = try Self.tokenFile(in: folder)
-            let server = try await ServeProcess.start(
-                root: folder.appendingPathComponent("root"), arguments: ["--token-file", tokenFile], logs: folder)
+            let (server, tokenFile) = try await Self.startServer(in: folder)
             defer { server.stop() }
             let url = server.url.absoluteString
             expectOneLineError(
@@ -165,10 +168,7 @@ struct DeliveryCommandTests {
             let hang = folder.appendingPathComponent("hang")
             try Data("#!/bin/sh\necho '{\"phase\":\"loading\"}'\nsleep 120\n".utf8).write(to: hang)
             chmod(hang.path, 0o755)
-            let tokenFile = try Self.tokenFile(in: folder)
-            let server = try await ServeProcess.start(
-                root: folder.appendingPathComponent("root"), arguments: ["--token-file", tokenFile], logs: folder,
-                environment: ["TENSORIO_LOAD_CHECK": hang.path])
+            let (server, tokenFile) = try await Self.startServer(in: folder, environment: ["TENSORIO_LOAD_CHECK": hang.path])
             let bundle = try Self.bundle(version: "1", in: folder).path
             let url = server.url.absoluteString
             // Launched here, not in a Task: a Task may not start before the deadline below while other suites

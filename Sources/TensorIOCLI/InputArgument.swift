@@ -84,14 +84,13 @@ struct InputArgument {
             if NumPyArray.recognizes(data) { return .numbers(try NumPyArray(data, source: "standard input").values) }
             return try parseJSON(data, source: "standard input")
         }
-        let data = try InputFile.read(path, argument: argument)
-        if path.lowercased().hasSuffix(".npy") || NumPyArray.recognizes(data) {
-            return .numbers(try NumPyArray(data, source: path).values)
+        let file = try InputFile.read(path, argument: argument)
+        if path.lowercased().hasSuffix(".npy") || NumPyArray.recognizes(file.data) {
+            return .numbers(try NumPyArray(file.data, source: path).values)
         }
         // A pipe (`@<(python gen.py)`, a FIFO) is read like standard input: JSON unless it is .npy.
-        let isPipe = UntrustedFile.kind(of: URL(fileURLWithPath: path)) == .other("a FIFO")
-        guard path.lowercased().hasSuffix(".json") || isPipe else { return .bytes(data) }
-        return try parseJSON(data, source: path)
+        guard path.lowercased().hasSuffix(".json") || file.isPipe else { return .bytes(file.data) }
+        return try parseJSON(file.data, source: path)
     }
 
     private static func parseJSON(_ data: Data, source: String) throws -> InputValue {

@@ -13,28 +13,35 @@ import Foundation
 /// are read to their end, bounded; devices such as `/dev/zero` and folders are refused with a sentence,
 /// never read.
 enum InputFile {
+    /// What was read, and whether it came through a pipe (which has no file name to say what it holds).
+    struct Contents {
+        var data: Data
+        var isPipe: Bool
+    }
+
     /// The bytes of the file at `path`.
     ///
     /// - Throws: ``CLIError`` naming the argument and the path.
-    static func read(_ path: String, argument: String) throws -> Data {
+    static func read(_ path: String, argument: String) throws -> Contents {
         let url = URL(fileURLWithPath: path)
         switch UntrustedFile.kind(of: url) {
         case .missing:
             throw CLIError("--input \(argument): \(path) does not exist")
         case .directory:
             throw CLIError("--input \(argument): \(path) is a folder; give a file")
-        case .other(let what) where what == "a FIFO":
+        case .fifo:
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else {
                 throw CLIError("--input \(argument): cannot open \(path): \(SystemErrorText.reason(errno: errno))")
             }
             defer { close(descriptor) }
-            return try readToEnd(descriptor, source: path, argument: argument)
+            return Contents(data: try readToEnd(descriptor, source: path, argument: argument), isPipe: true)
         case .other(let what):
             throw CLIError("--input \(argument): \(path) is \(what), not a file; give a file, or @- to read standard input")
         case .regularFile:
             do {
-                return try UntrustedFile.read(url, limit: InputArgument.maximumFileBytes, name: path, limitName: "")
+                let data = try UntrustedFile.read(url, limit: InputArgument.maximumFileBytes, name: path, limitName: "")
+                return Contents(data: data, isPipe: false)
             } catch let error as TensorIOError where error.code == .limitExceeded {
                 throw CLIError("--input \(argument): \(path) is larger than the limit of \(InputArgument.maximumFileBytes) bytes")
             } catch let error as TensorIOError {

@@ -15,7 +15,7 @@ enum NumPyArchive {
     ///
     /// - Throws: ``CLIError`` naming the argument, the file and the problem.
     static func read(_ path: String, argument: String) throws -> [(name: String, array: NumPyArray)] {
-        let data = try InputFile.read(path, argument: argument)
+        let data = try InputFile.read(path, argument: argument).data
         var limits = BundleArchive.Limits()
         limits.maximumEntries = maximumArrays
         limits.maximumEntryBytes = UInt64(InputArgument.maximumFileBytes)
@@ -24,8 +24,11 @@ enum NumPyArchive {
         do {
             entries = try BundleArchive.unpackAnyLayout(data, limits: limits, name: path)
         } catch let error as TensorIOError {
-            // The archive reader's message names the file already ("X is not a readable zip archive: why").
-            let reason = error.message.range(of: "zip archive: ").map { String(error.message[$0.upperBound...]) } ?? error.message
+            // The archive reader's message names the file already ("X is not a readable zip archive: why",
+            // "X has 257 entries, … (BundleArchive.Limits.maximumEntries)"): keep the why, in the CLI's words.
+            var reason = error.message.range(of: "zip archive: ").map { String(error.message[$0.upperBound...]) } ?? error.message
+            if reason.hasPrefix(path + " ") { reason = "it " + reason.dropFirst(path.count + 1) }
+            if let limit = reason.range(of: " (BundleArchive.Limits.") { reason = String(reason[..<limit.lowerBound]) }
             throw CLIError("--input \(argument): \(path) is not a readable .npz file: \(reason)")
         }
         var arrays: [(name: String, array: NumPyArray)] = []

@@ -80,6 +80,23 @@ struct InputFileTests {
         }
     }
 
+    @Test("bounds: a file past 1 GiB and an .npz of more than 256 arrays are refused before they are read whole")
+    func bounds() async throws {
+        try await withTemporaryDirectory { folder in
+            // Sparse: a size on paper, no disk used; refused from its size, never read.
+            let big = folder.appendingPathComponent("big.bin")
+            #expect(FileManager.default.createFile(atPath: big.path, contents: nil))
+            let handle = try FileHandle(forWritingTo: big)
+            try handle.truncate(atOffset: UInt64(1 << 30) + 1)
+            try handle.close()
+            expectOneLineError(try await CLI.run("run", Self.vectors, "--input", "@\(big.path)"),
+                               containing: ["\(big.path) is larger than the limit of 1073741824 bytes"])
+        }
+        let many = "\(Self.numpy)/many-arrays.npz"
+        expectOneLineError(try await CLI.run("run", Self.vectors, "--input", "@\(many)"),
+                           containing: ["\(many) is not a readable .npz file: it has 257 entries, more than the limit of 256"])
+    }
+
     @Test("@- reads standard input: JSON or .npy; empty input is one line")
     func standardInput() async throws {
         expectSuccess(try await CLI.run(["run", Self.vectors, "--input", "@-"], standardInput: Data("[5, 6, 7, 8]\n".utf8)),

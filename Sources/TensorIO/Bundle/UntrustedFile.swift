@@ -20,6 +20,9 @@ public enum UntrustedFile {
         /// A FIFO, device, socket or anything else: never read.
         case other(String)
         case missing
+
+        /// A FIFO (a named pipe, or `/dev/fd/N` from a shell's process substitution).
+        public static let fifo = Kind.other("a FIFO")
     }
 
     /// What `url` names, following symbolic links; never blocks.
@@ -93,7 +96,7 @@ public enum UntrustedFile {
         switch info.st_mode & S_IFMT {
         case S_IFREG: return .regularFile(size: Int(info.st_size))
         case S_IFDIR: return .directory
-        case S_IFIFO: return .other("a FIFO")
+        case S_IFIFO: return .fifo
         case S_IFCHR: return .other("a character device")
         case S_IFBLK: return .other("a block device")
         case S_IFSOCK: return .other("a socket")

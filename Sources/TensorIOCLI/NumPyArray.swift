@@ -211,31 +211,30 @@ private struct NumPyElementType {
         name = descr
     }
 
-    /// `count` elements from `bytes` (exactly `count × size` of them).
+    /// `count` elements from `bytes` (exactly `count × size` of them, checked by the caller).
     func read(_ bytes: ArraySlice<UInt8>, count: Int) -> NumericArray {
-        let start = bytes.startIndex
-        func word(_ index: Int) -> UInt64 {
-            var value: UInt64 = 0
-            let base = start + index * size
-            for offset in 0..<size {
-                let byte = UInt64(bytes[base + (bigEndian ? size - 1 - offset : offset)])
-                value |= byte << (8 * UInt64(offset))
+        // One unaligned load per element, swapped only when the file's order is not the machine's.
+        func words<Word: FixedWidthInteger>(_: Word.Type) -> [Word] {
+            bytes.withUnsafeBytes { raw in
+                (0..<count).map { index in
+                    let word = raw.loadUnaligned(fromByteOffset: index * size, as: Word.self)
+                    return bigEndian ? Word(bigEndian: word) : Word(littleEndian: word)
+                }
             }
-            return value
         }
         switch (kind, size) {
-        case (.bool, _): return .bool((0..<count).map { bytes[start + $0] != 0 })
-        case (.signed, 1): return .int8((0..<count).map { Int8(bitPattern: UInt8(word($0))) })
-        case (.signed, 2): return .int16((0..<count).map { Int16(bitPattern: UInt16(word($0))) })
-        case (.signed, 4): return .int32((0..<count).map { Int32(bitPattern: UInt32(word($0))) })
-        case (.signed, _): return .int64((0..<count).map { Int64(bitPattern: word($0)) })
-        case (.unsigned, 1): return .uint8(Array(bytes))
-        case (.unsigned, 2): return .uint16((0..<count).map { UInt16(word($0)) })
-        case (.unsigned, 4): return .uint32((0..<count).map { UInt32(word($0)) })
-        case (.unsigned, _): return .uint64((0..<count).map { word($0) })
-        case (.float, 2): return .float32((0..<count).map { HalfFloat.float(from: UInt16(word($0))) })
-        case (.float, 4): return .float32((0..<count).map { Float(bitPattern: UInt32(word($0))) })
-        case (.float, _): return .float64((0..<count).map { Double(bitPattern: word($0)) })
+        case (.bool, _): return .bool(words(UInt8.self).map { $0 != 0 })
+        case (.signed, 1): return .int8(words(Int8.self))
+        case (.signed, 2): return .int16(words(Int16.self))
+        case (.signed, 4): return .int32(words(Int32.self))
+        case (.signed, _): return .int64(words(Int64.self))
+        case (.unsigned, 1): return .uint8(words(UInt8.self))
+        case (.unsigned, 2): return .uint16(words(UInt16.self))
+        case (.unsigned, 4): return .uint32(words(UInt32.self))
+        case (.unsigned, _): return .uint64(words(UInt64.self))
+        case (.float, 2): return .float32(words(UInt16.self).map(HalfFloat.float(from:)))
+        case (.float, 4): return .float32(words(UInt32.self).map(Float.init(bitPattern:)))
+        case (.float, _): return .float64(words(UInt64.self).map(Double.init(bitPattern:)))
         }
     }
 }

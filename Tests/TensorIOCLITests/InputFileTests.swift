@@ -8,8 +8,8 @@ struct InputFileTests {
     static let twoInputs = CLI.bundle("2_in_2_out_vectors_test.tiobundle")
     static let numpy = "Tests/Fixtures/NumPy"
 
-    @Test(".npy in float64, big-endian float32, float16 and int64 gives what the JSON numbers give", arguments: [
-        "vector-f8.npy", "vector-f4-big-endian.npy", "vector-f2.npy", "vector-i8.npy",
+    @Test(".npy in float64, big-endian float32, float16, int64, uint8 and big-endian int16 gives what the JSON numbers give", arguments: [
+        "vector-f8.npy", "vector-f4-big-endian.npy", "vector-f2.npy", "vector-i8.npy", "vector-u1.npy", "vector-i2-big-endian.npy",
     ])
     func npy(file: String) async throws {
         let expected = try await CLI.run("run", Self.vectors, "--input", "[1,2,3,4]")

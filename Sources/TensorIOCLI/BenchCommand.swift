@@ -56,7 +56,7 @@ struct BenchCommand: ParsableCommand {
         }
         let targetSize = imageLayer?.imageVolume.map { ImageSize(width: $0.width, height: $0.height) }
         let input: InputValue = try imageURL.map { .image(try PixelBuffer(contentsOf: $0, targetSize: targetSize)) }
-            ?? RandomInputs.value(for: bundle)
+            ?? RandomInputs.value(for: model)
 
         start = DispatchTime.now().uptimeNanoseconds
         _ = try RuntimeLog.capturing { try model.run(input) }

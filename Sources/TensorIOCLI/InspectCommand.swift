@@ -37,7 +37,7 @@ struct InspectCommand: ParsableCommand {
         } else {
             let modes = bundle.model.modes.map(\.rawValue).sorted().joined(separator: ", ")
             lines.append("  model: \(bundle.model.file), backend \(bundle.model.backend ?? "(default)"), "
-                + "quantized \(bundle.model.isQuantized), modes [\(modes)]"
+                + "quantized \(bundle.model.isQuantized.map { "\($0)" } ?? "from the tensors"), modes [\(modes)]"
                 + (bundle.model.type.map { ", type \($0)" } ?? "")
                 + (bundle.model.className.map { ", class \($0)" } ?? ""))
         }
@@ -78,8 +78,8 @@ struct InspectCommand: ParsableCommand {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func layerSummary(_ layer: LayerDescription, quantized: Bool) -> String {
-        var parts = ["\(layer.name): \(layer.kind.rawValue) \(layer.dataType(quantizedModel: quantized)) \(layer.shape)"]
+    private func layerSummary(_ layer: LayerDescription, quantized: Bool?) -> String {
+        var parts = ["\(layer.name): \(layer.kind.rawValue) \(layer.dataType(quantizedModel: quantized)?.rawValue ?? "(tensor's type)") \(layer.shape)"]
         if let format = layer.pixelFormat { parts.append("format \(format.rawValue)") }
         if let spec = layer.quantize { parts.append("quantize \(describe(spec))") }
         if let spec = layer.dequantize { parts.append("dequantize \(describe(spec))") }
@@ -97,10 +97,15 @@ struct InspectCommand: ParsableCommand {
         }
     }
 
+    /// One number when every colour has it, else each colour's.
+    private func describe(_ values: ChannelValues) -> String {
+        values.isUniform ? "\(values.red)" : "r \(values.red) g \(values.green) b \(values.blue)"
+    }
+
     private func describe(_ spec: NormalizationSpec) -> String {
         switch spec {
         case .standard(let range): return range.rawValue
-        case .scaleAndBias(let scale, let bias): return "scale \(scale) bias r \(bias.red) g \(bias.green) b \(bias.blue)"
+        case .scaleAndBias(let scale, let bias): return "scale \(describe(scale)) bias \(describe(bias))"
         }
     }
 
@@ -117,7 +122,7 @@ struct InspectCommand: ParsableCommand {
         var model: [(String, JSONText.Value)] = [
             ("file", .string(bundle.model.file)),
             ("backend", bundle.model.backend.map { .string($0) } ?? .null),
-            ("quantized", .bool(bundle.model.isQuantized)),
+            ("quantized", bundle.model.isQuantized.map { .bool($0) } ?? .null),
             ("modes", .array(bundle.model.modes.map(\.rawValue).sorted().map { .string($0) })),
         ]
         if let type = bundle.model.type { model.append(("type", .string(type))) }
@@ -153,11 +158,11 @@ struct InspectCommand: ParsableCommand {
         ])
     }
 
-    private func layerJSON(_ layer: LayerDescription, quantized: Bool) -> JSONText.Value {
+    private func layerJSON(_ layer: LayerDescription, quantized: Bool?) -> JSONText.Value {
         var members: [(String, JSONText.Value)] = [
             ("name", .string(layer.name)),
             ("type", .string(layer.kind.rawValue)),
-            ("dtype", .string(layer.dataType(quantizedModel: quantized).rawValue)),
+            ("dtype", layer.dataType(quantizedModel: quantized).map { .string($0.rawValue) } ?? .null),
             ("shape", .array(layer.shape.map { .integer(Int64($0)) })),
         ]
         if let format = layer.pixelFormat { members.append(("format", .string(format.rawValue))) }

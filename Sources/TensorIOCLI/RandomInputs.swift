@@ -4,12 +4,16 @@ import TensorIO
 /// layers get tensor values too (not pictures), so the timed run is TensorIO's own path around the invoke;
 /// `--image` measures the picture path end to end.
 enum RandomInputs {
-    static func value(for bundle: ModelBundle) throws -> InputValue {
+    /// - Parameter model: A loaded model: each layer's element type is its tensor's, which `model.json`
+    ///   may leave unsaid.
+    static func value(for model: any Model) throws -> InputValue {
         var generator = SystemRandomNumberGenerator()
         var values: [String: InputValue] = [:]
-        for layer in bundle.predictionInputs {
+        let tensors = try model.tensorDescriptions().inputs
+        for layer in model.bundle.predictionInputs {
             let count = layer.elementCount
-            switch layer.dataType(quantizedModel: bundle.model.isQuantized) {
+            let tensorType = tensors.first { $0.layerName == layer.name }.flatMap { DataType(rawValue: $0.typeName) }
+            switch layer.dataType(quantizedModel: model.bundle.model.isQuantized) ?? tensorType ?? .float32 {
             case .float16, .float32, .float64:
                 values[layer.name] = .numbers(.float32((0..<count).map { _ in Float.random(in: -1...1, using: &generator) }))
             case .uint8:

@@ -30,6 +30,10 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("image"), help: ArgumentHelp("A JPEG or PNG file for an image layer.", valueName: "[NAME=]PATH"))
     var images: [String] = []
 
+    @Option(name: .customLong("placeholder"), parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("A value for a placeholder layer (TensorFlow bundles); repeatable.", valueName: "NAME=VALUE"))
+    var placeholders: [String] = []
+
     @Option(help: "Where image outputs are written, as NAME.png.")
     var outputDir: String?
 
@@ -51,18 +55,19 @@ struct RunCommand: ParsableCommand {
             throw CLIError.usage("the model has image outputs: give --output-dir DIR to write them as PNG files")
         }
         warnAboutOptionsWithoutEffect(bundle)
+        let placeholderValues = try PlaceholderArguments.parse(placeholders, bundle: bundle)
         if bundle.predictionInputs.count == 1, inputs.count + images.count > 1 {
-            return try runEach(bundle: bundle, model: model)
+            return try runEach(bundle: bundle, model: model, placeholders: placeholderValues)
         }
         let input = try makeInput(for: bundle)
-        let outputs = try RuntimeLog.capturing { try model.run(input) }
+        let outputs = try RuntimeLog.capturing { try model.run(input, placeholders: placeholderValues) }
         print(JSONText.render(try render(outputs)))
     }
 
     /// A model with one input given several values (`--input @a.npy --input @b.npy`, `--image` per photo):
     /// one run per value, each result printed as one JSON line as soon as it is ready, in the order given;
     /// values that fail are reported at the end, one line each, with exit status 1.
-    private func runEach(bundle: ModelBundle, model: any Model) throws {
+    private func runEach(bundle: ModelBundle, model: any Model, placeholders: [String: InputValue]) throws {
         let names = bundle.predictionInputs.names
         let resizeMode = imageOptions.resize.mode
         let given: [(label: String, parse: () throws -> [InputArgument])] =
@@ -84,7 +89,7 @@ struct RunCommand: ParsableCommand {
             for value in values {
                 index += 1
                 do {
-                    let outputs = try RuntimeLog.capturing { try model.run(value.value) }
+                    let outputs = try RuntimeLog.capturing { try model.run(value.value, placeholders: placeholders) }
                     print(JSONText.render(try render(outputs, run: index)))
                 } catch {
                     failures.record(error, label: label)

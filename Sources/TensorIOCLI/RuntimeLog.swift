@@ -20,7 +20,8 @@ enum RuntimeLog {
             let printed = printed.split(separator: "\n")
                 .filter { !$0.contains("Created TensorFlow Lite XNNPACK delegate") }
                 .joined(separator: " ")
-            if !printed.isEmpty {
+            // A value the caller gave wrong is said in TensorIO's words; the runtime's chatter adds nothing.
+            if !printed.isEmpty, error.code != .invalidInput {
                 error.runtimeMessage = [error.runtimeMessage, printed].compactMap { $0 }.joined(separator: "; ")
             }
             throw error

@@ -56,18 +56,7 @@ struct TrainCommand: AsyncParsableCommand {
         let source = try Self.dataSource(at: data, bundle: bundle)
         // Read the held-out data before training, so a mistake in it does not waste a training run.
         let evaluation = try test.map { try HeldOutAccuracy(bundle: bundle, data: Self.dataSource(at: $0, bundle: bundle)) }
-        var placeholderValues: [String: InputValue] = [:]
-        for argument in placeholders {
-            guard let equals = argument.firstIndex(of: "=") else {
-                throw CLIError("--placeholder \(argument): expected NAME=VALUE")
-            }
-            let name = String(argument[..<equals])
-            guard bundle.placeholders.index(forName: name) != nil else {
-                let declared = bundle.placeholders.names
-                throw CLIError("--placeholder \(argument): the model has no placeholder named \"\(name)\" (placeholders: \(declared.isEmpty ? "none" : declared.joined(separator: ", ")))")
-            }
-            placeholderValues[name] = try InputArgument.parseValue(String(argument[argument.index(after: equals)...]), argument: argument)
-        }
+        let placeholderValues = try PlaceholderArguments.parse(placeholders, bundle: bundle)
 
         try RuntimeLog.capturing { try trainable.load() }
         let trainer = ModelTrainer(

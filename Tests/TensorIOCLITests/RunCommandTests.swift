@@ -21,6 +21,34 @@ struct RunCommandTests {
         expectSuccess(try await CLI.run("run", number, "--input", "2"), stdout: #"{"output":25}"#)
     }
 
+    @Test("the original's scalar bundles, TensorFlow Lite and TensorFlow: --input 2 prints {\"output\":25}", arguments: [
+        "Tests/Fixtures/Bundles/scalar_test.tiobundle", "Tests/Fixtures/TensorFlowBundles/tf_scalar_test.tiobundle",
+    ])
+    func scalarBundles(bundle: String) async throws {
+        expectSuccess(try await CLI.run("run", bundle, "--input", "2"), stdout: #"{"output":25}"#)
+    }
+
+    @Test("--placeholder NAME=VALUE feeds a TensorFlow placeholder; one left out is named in one line")
+    func placeholders() async throws {
+        let bundle = "Tests/Fixtures/TensorFlowBundles/tf_1_in_1_placeholder_2_out_vectors_test.tiobundle"
+        expectSuccess(
+            try await CLI.run("run", bundle, "--input", "[1,2,3,4]", "--placeholder", "input2=[10,20,30,40]"),
+            stdout: #"{"output1":240,"output2":64}"#
+        )
+        expectOneLineError(
+            try await CLI.run("run", bundle, "--input", "[1,2,3,4]"),
+            containing: [#"the placeholder "input2" was not given a value"#, "--placeholder input2=VALUE"]
+        )
+        expectOneLineError(
+            try await CLI.run("run", bundle, "--input", "[1,2,3,4]", "--placeholder", "input3=[1]"),
+            containing: [#"no placeholder named "input3""#, "input2"], status: 64
+        )
+        expectOneLineError(
+            try await CLI.run("run", number, "--input", "2", "--placeholder", "rate=1"),
+            containing: [#"no placeholder named "rate""#, "none"], status: 64
+        )
+    }
+
     @Test("--input NAME=VALUE")
     func numberModelByName() async throws {
         expectSuccess(try await CLI.run("run", number, "--input", "input=2"), stdout: #"{"output":25}"#)

@@ -260,11 +260,11 @@ struct TrainCommandTests {
             let data = try writeLine(points, in: folder)
             expectOneLineError(
                 try await CLI.run("train", linear, "--data", data, "--placeholder", "rate=0.1"),
-                containing: ["--placeholder rate=0.1", #"no placeholder named "rate""#, "learning_rate"]
+                containing: ["--placeholder rate=0.1", #"no placeholder named "rate""#, "learning_rate"], status: 64
             )
             expectOneLineError(
                 try await CLI.run("train", linear, "--data", data, "--placeholder", "learning_rate"),
-                containing: ["--placeholder learning_rate", "NAME=VALUE"]
+                containing: ["--placeholder learning_rate", "NAME=VALUE"], status: 64
             )
             expectOneLineError(
                 try await CLI.run("train", linear, "--data", data, "--placeholder", "learning_rate=fast"),
@@ -273,7 +273,7 @@ struct TrainCommandTests {
         }
         expectOneLineError(
             try await CLI.run("train", digitsTFLite, "--data", "\(digitsData)/test.csv", "--placeholder", "learning_rate=0.3"),
-            containing: [#"no placeholder named "learning_rate""#, "none"]
+            containing: [#"no placeholder named "learning_rate""#, "none"], status: 64
         )
     }
 

@@ -21,6 +21,16 @@ struct IntegrationTests {
         #expect(output.array == nil)
     }
 
+    @Test("the original's scalar bundle (Tensor/IO 1.2): 2 → 25, read as a number")
+    func scalarBundle() throws {
+        let model = try Fixtures.model("scalar_test.tiobundle")
+        #expect(model.inputs[0].kind == .scalar)
+        #expect(try model.run(2)["output"] == .number(.floatingPoint(25)))
+        #expect(try model.run(["input": [2]])["output"] == .number(.floatingPoint(25)))
+        let error = #expect(throws: TensorIOError.self) { try model.run([2, 3]) }
+        #expect(error?.code == .invalidInput)
+    }
+
     @Test("vectors model: [1, 2, 3, 4] → [2, 2, 4, 4]")
     func vectors() throws {
         let model = try Fixtures.model("1_in_1_out_vectors_test.tiobundle")

@@ -121,7 +121,7 @@ struct ModelJSONParsingTests {
             "normalize": ["scale": 1.0 / 255.0, "bias": ["r": 0.1, "g": 0.2, "b": 0.3]] as JSONObject,
         ]))
         let spec = try #require(bundle.inputs[0].normalize)
-        #expect(spec == .scaleAndBias(scale: Float(1.0 / 255.0), bias: ChannelBias(red: 0.1, green: 0.2, blue: 0.3)))
+        #expect(spec == .scaleAndBias(scale: ChannelValues(all: Float(1.0 / 255.0)), bias: ChannelValues(red: 0.1, green: 0.2, blue: 0.3)))
         let normalizer = PixelNormalizer(spec)
         let biases: [(ColorChannel, Float)] = [(.red, 0.1), (.green, 0.2), (.blue, 0.3)]
         for (channel, bias) in biases {
@@ -131,14 +131,36 @@ struct ModelJSONParsingTests {
         }
     }
 
+    @Test("normalize with a scale per colour: each channel gets its own, as a per-channel std asks")
+    func normalizerScalePerColour() throws {
+        // (p - mean) / std per colour, with ImageNet's means and stds.
+        let mean: [Float] = [123.675, 116.28, 103.53], std: [Float] = [58.395, 57.12, 57.375]
+        let bundle = try Self.open(Self.imageDocument(input: [
+            "normalize": [
+                "scale": ["r": Double(1 / std[0]), "g": Double(1 / std[1]), "b": Double(1 / std[2])],
+                "bias": ["r": Double(-mean[0] / std[0]), "g": Double(-mean[1] / std[1]), "b": Double(-mean[2] / std[2])],
+            ] as JSONObject,
+        ]))
+        let normalizer = PixelNormalizer(try #require(bundle.inputs[0].normalize))
+        for (index, channel) in [ColorChannel.red, .green, .blue].enumerated() {
+            for pixel: UInt8 in [0, 100, 255] {
+                #expect(abs(normalizer(pixel, channel: channel) - (Float(pixel) - mean[index]) / std[index]) < 1e-5)
+            }
+        }
+        #expect(Self.issuePaths(Self.imageDocument(input: ["normalize": ["scale": ["r": 1, "alpha": 2]] as JSONObject]))
+            == ["inputs[0].normalize.scale.alpha"])
+        #expect(Self.issuePaths(Self.imageDocument(input: ["normalize": ["scale": "1/255"]]))
+            == ["inputs[0].normalize.scale"])
+    }
+
     @Test("normalize with only a scale or only a bias uses the defaults (scale 1, biases 0)")
     func normalizerDefaults() throws {
         let scaled = try Self.open(Self.imageDocument(input: ["normalize": ["scale": 0.5]]))
-        #expect(scaled.inputs[0].normalize == .scaleAndBias(scale: 0.5, bias: ChannelBias()))
+        #expect(scaled.inputs[0].normalize == .scaleAndBias(scale: 0.5, bias: ChannelValues()))
         let biased = try Self.open(Self.imageDocument(input: ["normalize": ["bias": ["g": 2]]]))
-        #expect(biased.inputs[0].normalize == .scaleAndBias(scale: 1, bias: ChannelBias(green: 2)))
+        #expect(biased.inputs[0].normalize == .scaleAndBias(scale: 1, bias: ChannelValues(green: 2)))
         let single = try Self.open(Self.imageDocument(input: ["normalize": ["bias": -1]]))
-        #expect(single.inputs[0].normalize == .scaleAndBias(scale: 1, bias: ChannelBias(all: -1)))
+        #expect(single.inputs[0].normalize == .scaleAndBias(scale: 1, bias: ChannelValues(all: -1)))
     }
 
     // MARK: - Pixel denormalizer (original cases, epsilon 1)
@@ -431,7 +453,7 @@ struct ModelJSONParsingTests {
         json[path: "outputs[0].type"] = "audio"
         let error = Self.openingError(json)
         #expect(error?.issues == [BundleIssue(
-            path: "outputs[0].type", message: #""audio" is not one of "array", "image", "string""#
+            path: "outputs[0].type", message: #""audio" is not one of "array", "image", "string", "scalar""#
         )])
     }
 
@@ -442,6 +464,35 @@ struct ModelJSONParsingTests {
         let layer = try Self.open(json).inputs[0]
         #expect(layer.shape == shape)
         #expect(layer.isBatched == (shape.first == -1))
+    }
+
+    @Test("scalar shapes: left out ([1]), empty (rank 0), [1], [1, 1], or [-1] for a batch", arguments: [
+        nil, [], [1], [1, 1], [-1],
+    ] as [[Int]?])
+    func scalarShapes(_ shape: [Int]?) throws {
+        var json = Self.document()
+        json[path: "inputs[0].type"] = "scalar"
+        json[path: "outputs[0].type"] = "scalar"
+        json[path: "inputs[0].shape"] = shape
+        json[path: "outputs[0].dequantize"] = ["standard": "[0,1]"]
+        let bundle = try Self.open(json)
+        #expect(bundle.inputs[0].kind == .scalar)
+        #expect(bundle.inputs[0].shape == shape ?? [1])
+        #expect(bundle.inputs[0].elementCount == 1)
+    }
+
+    @Test("a scalar shape holding more than one number, or labels on a scalar, is refused", arguments: [
+        ("inputs[0].shape", [2] as any Sendable, "inputs[0].shape"),
+        ("inputs[0].shape", [1, 3] as [Int], "inputs[0].shape"),
+        ("inputs[0].shape", [1, -1] as [Int], "inputs[0].shape[1]"),
+        ("outputs[0].labels", "labels.txt", "outputs[0].labels"),
+    ] as [(String, any Sendable, String)])
+    func scalarShapesInvalid(_ path: String, _ value: any Sendable, _ expectedPath: String) {
+        var json = Self.document()
+        json[path: "inputs[0].type"] = "scalar"
+        json[path: "outputs[0].type"] = "scalar"
+        json[path: path] = value
+        #expect(Self.issuePaths(json) == [expectedPath])
     }
 
     @Test("invalid array shapes", arguments: [
@@ -629,8 +680,7 @@ struct ModelJSONParsingTests {
     }
 
     @Test("a required field that is missing is named", arguments: [
-        "name", "details", "id", "version", "author", "license", "model", "inputs", "outputs",
-        "model.file", "model.quantized", "inputs[0].name", "inputs[0].type", "inputs[0].shape",
+        "model", "inputs", "outputs", "model.file", "inputs[0].name", "inputs[0].type", "inputs[0].shape",
         "outputs[0].name", "outputs[0].type", "outputs[0].shape",
     ])
     func requiredField(_ path: String) {
@@ -638,6 +688,22 @@ struct ModelJSONParsingTests {
         json[path: path] = nil
         let error = Self.openingError(json)
         #expect(error?.issues == [BundleIssue(path: path, message: "required")])
+    }
+
+    @Test("fields with an obvious default may be left out: id and name from the folder, version 1, the rest empty")
+    func optionalFields() throws {
+        var json = Self.document()
+        for key in ["name", "details", "id", "version", "author", "license"] { json[key] = nil }
+        json[path: "model.quantized"] = nil
+        let bundle = try Self.open(json)
+        #expect(bundle.identifier == bundle.url.deletingPathExtension().lastPathComponent)
+        #expect(bundle.name == bundle.identifier)
+        #expect(bundle.version == "1")
+        #expect([bundle.details, bundle.author, bundle.license] == ["", "", ""])
+        #expect(bundle.model.isQuantized == nil)
+        #expect(bundle.inputs[0].dataType(quantizedModel: bundle.model.isQuantized) == nil)
+        json["id"] = ""
+        #expect(Self.issuePaths(json) == ["id"])
     }
 
     @Test("a field of the wrong JSON type is named", arguments: [
@@ -677,7 +743,7 @@ struct ModelJSONParsingTests {
     @Test("several problems are reported at once, in order")
     func severalProblems() throws {
         var json = Self.document()
-        json["name"] = nil
+        json["name"] = 7
         json["colour"] = "blue"
         json[path: "inputs[0].dtype"] = "complex64"
         json[path: "outputs[0].dequantize"] = ["scale": 2]

@@ -150,7 +150,7 @@ struct TransformTests {
 
     @Test("normalize {scale, bias}: p × scale + bias[colour]")
     func normalizeScaleAndBias() {
-        let normalizer = PixelNormalizer(.scaleAndBias(scale: 2, bias: ChannelBias(red: 1, green: 2, blue: 3)))
+        let normalizer = PixelNormalizer(.scaleAndBias(scale: 2, bias: ChannelValues(red: 1, green: 2, blue: 3)))
         #expect(normalizer(10, channel: .red) == 21)
         #expect(normalizer(10, channel: .green) == 22)
         #expect(normalizer(10, channel: .blue) == 23)
@@ -161,7 +161,7 @@ struct TransformTests {
 
     @Test("a BGR layer's blue channel gets the blue bias (the original gave it red's)")
     func bgrBiasByColour() {
-        let normalizer = PixelNormalizer(scale: 1, bias: ChannelBias(red: 0.1, green: 0.2, blue: 0.3))
+        let normalizer = PixelNormalizer(scale: 1, bias: ChannelValues(red: 0.1, green: 0.2, blue: 0.3))
         let pixel: [ColorChannel: UInt8] = [.red: 10, .green: 20, .blue: 30]
         // Tensor channel 0 of a BGR layer is blue.
         let bgr = PixelFormat.bgr.channels.map { Double(normalizer(pixel[$0]!, channel: $0)) }
@@ -169,7 +169,7 @@ struct TransformTests {
         let rgb = PixelFormat.rgb.channels.map { Double(normalizer(pixel[$0]!, channel: $0)) }
         #expect(isClose(rgb, [10.1, 20.2, 30.3]))
 
-        let denormalizer = PixelDenormalizer(scale: 100, bias: ChannelBias(red: 0.1, green: 0.2, blue: 0.3))
+        let denormalizer = PixelDenormalizer(scale: 100, bias: ChannelValues(red: 0.1, green: 0.2, blue: 0.3))
         let values: [ColorChannel: Float] = [.red: 1, .green: 1, .blue: 1]
         #expect(PixelFormat.bgr.channels.map { denormalizer(values[$0]!, channel: $0) } == [130, 120, 110])
     }
@@ -196,7 +196,7 @@ struct TransformTests {
 
     @Test("denormalize {scale, bias}: (v + bias[colour]) × scale")
     func denormalizeScaleAndBias() {
-        let denormalizer = PixelDenormalizer(.scaleAndBias(scale: 10, bias: ChannelBias(red: 1, green: 2, blue: 3)))
+        let denormalizer = PixelDenormalizer(.scaleAndBias(scale: 10, bias: ChannelValues(red: 1, green: 2, blue: 3)))
         #expect(denormalizer(5, channel: .red) == 60)
         #expect(denormalizer(5, channel: .green) == 70)
         #expect(denormalizer(5, channel: .blue) == 80)

@@ -53,9 +53,11 @@ public struct ModelBundle: Sendable, Hashable {
 
     init(url: URL, description: ModelJSON) {
         self.url = url
-        self.name = description.name
+        // Left out of model.json: the folder's name without its extension stands in for both.
+        let identifier = description.identifier ?? url.deletingPathExtension().lastPathComponent
+        self.name = description.name ?? identifier
         self.details = description.details
-        self.identifier = description.identifier
+        self.identifier = identifier
         self.version = description.version
         self.author = description.author
         self.license = description.license

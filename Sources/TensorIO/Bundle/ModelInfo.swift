@@ -4,8 +4,10 @@ public struct ModelInfo: Sendable, Hashable {
     public var file: String
     /// The backend named in `model.backend`, lowercased; `nil` when the bundle leaves it out.
     public var backend: String?
-    /// Whether the model works on quantized (uint8) values.
-    public var isQuantized: Bool
+    /// Whether the model works on quantized (uint8) values: layers without a `dtype` are uint8 when
+    /// `true` and float32 when `false`. `nil` when `model.json` leaves `quantized` out: each such layer
+    /// then takes the element type of the tensor it is bound to.
+    public var isQuantized: Bool?
     /// What the model can do; `[.predict]` when `model.modes` is left out.
     public var modes: Set<ModelMode>
     /// A free-form kind such as `image.classification.imagenet`.
@@ -15,7 +17,7 @@ public struct ModelInfo: Sendable, Hashable {
 
     /// Creates a model entry.
     public init(
-        file: String, backend: String? = nil, isQuantized: Bool = false,
+        file: String, backend: String? = nil, isQuantized: Bool? = false,
         modes: Set<ModelMode> = [.predict], type: String? = nil, className: String? = nil
     ) {
         self.file = file

@@ -1,8 +1,10 @@
 /// What `model.json` says, once it has passed the schema checks (labels not read yet).
 struct ModelJSON: Sendable {
-    var name: String
+    /// `nil` when left out: the bundle's identifier stands in.
+    var name: String?
     var details: String
-    var identifier: String
+    /// `nil` when left out: the bundle folder's name stands in.
+    var identifier: String?
     var version: String
     var author: String
     var license: String

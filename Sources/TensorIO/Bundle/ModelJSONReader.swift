@@ -42,12 +42,16 @@ struct ModelJSONReader {
         guard let object = object(root, at: "") else { return nil }
         checkKeys(object, allowed: Self.topLevelKeys, at: "")
 
-        let name = requiredString(object, "name", at: "")
-        let details = requiredString(object, "details", at: "")
-        let identifier = requiredString(object, "id", at: "")
-        let version = requiredString(object, "version", at: "")
-        let author = requiredString(object, "author", at: "")
-        let license = requiredString(object, "license", at: "")
+        // Fields with an obvious default are optional (the original required them all): the bundle
+        // folder's name stands in for `id` and `name` (filled in by the validator), `version` is "1".
+        let name = optionalString(object, "name", at: "")
+        let details = optionalString(object, "details", at: "") ?? ""
+        let identifier = optionalString(object, "id", at: "")
+        let version = optionalString(object, "version", at: "") ?? "1"
+        let author = optionalString(object, "author", at: "") ?? ""
+        let license = optionalString(object, "license", at: "") ?? ""
+        if let name, name.isEmpty { issue("name", "must not be empty (leave it out to use the bundle's folder name)") }
+        if let identifier, identifier.isEmpty { issue("id", "must not be empty (leave it out to use the bundle's folder name)") }
         let isPlaceholder = optionalBool(object, "placeholder", at: "") ?? false
         let model = readModel(object["model"], isPlaceholder: isPlaceholder)
         let inputs = readLayers(object["inputs"], role: .input, required: true)
@@ -64,9 +68,7 @@ struct ModelJSONReader {
         let training = readTrain(object["train"], inputs: inputs ?? [], outputs: outputs ?? [])
         let options = readOptions(object["options"])
 
-        guard issues.isEmpty, let name, let details, let identifier, let version, let author, let license,
-              let model, let inputs, let outputs
-        else { return nil }
+        guard issues.isEmpty, let model, let inputs, let outputs else { return nil }
         return ModelJSON(
             name: name, details: details, identifier: identifier, version: version, author: author,
             license: license, isPlaceholder: isPlaceholder, model: model, inputs: inputs, outputs: outputs,
@@ -88,7 +90,8 @@ struct ModelJSONReader {
         if let file, !(isPlaceholder && file.isEmpty) {
             checkRelativePath(file, at: "model.file")
         }
-        let quantized = requiredBool(object, "quantized", at: "model")
+        // Left out, each layer without a dtype takes its tensor's element type.
+        let quantized = optionalBool(object, "quantized", at: "model")
 
         var backend: String?
         if let name = optionalString(object, "backend", at: "model") {
@@ -124,7 +127,7 @@ struct ModelJSONReader {
         let className = optionalString(object, "class", at: "model")
         if let className, className.isEmpty { issue("model.class", "must not be empty") }
 
-        guard let file, let quantized else { return nil }
+        guard let file else { return nil }
         return ModelInfo(
             file: file, backend: backend, isQuantized: quantized, modes: modes, type: type, className: className
         )
@@ -177,8 +180,9 @@ struct ModelJSONReader {
         // Keys allowed depend on the layer's kind and side; an unknown type allows only the common ones.
         var allowed: Set<String> = ["name", "type", "shape", "dtype"]
         switch (kind, role) {
-        case (.array, .input), (.array, .placeholder): allowed.insert("quantize")
+        case (.array, .input), (.array, .placeholder), (.scalar, .input), (.scalar, .placeholder): allowed.insert("quantize")
         case (.array, .output): allowed.formUnion(["dequantize", "labels"])
+        case (.scalar, .output): allowed.insert("dequantize")
         case (.image, .input), (.image, .placeholder): allowed.formUnion(["format", "normalize"])
         case (.image, .output): allowed.formUnion(["format", "denormalize"])
         default: break
@@ -187,7 +191,9 @@ struct ModelJSONReader {
         let kindName = kind.map { "\($0.rawValue) layer" } ?? "layer"
         checkKeys(object, allowed: allowed, at: path, context: "\(roleName) \(kindName)")
 
-        let shape = readShape(object["shape"], kind: kind, at: "\(path).shape")
+        // A scalar's shape may be left out ([1]) or empty (rank 0); whatever is given holds one number.
+        let shape = kind == .scalar && object["shape"] == nil
+            ? [1] : readShape(object["shape"], kind: kind, at: "\(path).shape")
 
         var dataType: DataType?
         if let text = optionalString(object, "dtype", at: path) {
@@ -235,7 +241,7 @@ struct ModelJSONReader {
             issue(path, "required")
             return nil
         }
-        guard case .array(let items) = value, !items.isEmpty else {
+        guard case .array(let items) = value, !items.isEmpty || kind == .scalar else {
             issue(path, "expected a non-empty array of sizes, got \(value.brief)")
             return nil
         }
@@ -262,6 +268,10 @@ struct ModelJSONReader {
                 issue("\(path)[\(index)]", "\(size) is not a size: sizes are positive, and only the first may be -1 (the batch dimension)")
                 return nil
             }
+        }
+        if kind == .scalar, shape.contains(where: { $0 != 1 && $0 != -1 }) || shape.dropFirst().contains(-1) {
+            issue(path, "\(value.brief) is not the shape of one number: give [], [1] (or [-1] for a batch of numbers), or leave it out")
+            return nil
         }
         guard shape.count <= Self.maximumRank else {
             issue(path, "has \(shape.count) dimensions; at most \(Self.maximumRank) are allowed")
@@ -320,29 +330,30 @@ struct ModelJSONReader {
             issue(path, "give \"standard\", or \"scale\" and/or \"bias\"")
             return nil
         }
-        let scale = object["scale"] == nil ? 1 : number(object, "scale", at: path)
-        var bias: ChannelBias? = ChannelBias()
-        switch object["bias"] {
-        case nil:
-            break
-        case .number(let value):
-            bias = ChannelBias(all: Float(value))
-        case .object(let channels):
-            checkKeys(channels, allowed: ["r", "g", "b"], at: "\(path).bias")
-            let red = channels["r"] == nil ? 0 : number(channels, "r", at: "\(path).bias")
-            let green = channels["g"] == nil ? 0 : number(channels, "g", at: "\(path).bias")
-            let blue = channels["b"] == nil ? 0 : number(channels, "b", at: "\(path).bias")
-            if let red, let green, let blue {
-                bias = ChannelBias(red: Float(red), green: Float(green), blue: Float(blue))
-            } else {
-                bias = nil
-            }
-        case let other?:
-            issue("\(path).bias", "expected a number or an object with r, g and b, got \(other.typeName)")
-            bias = nil
-        }
+        let scale = channelValues(object["scale"], default: 1, at: "\(path).scale")
+        let bias = channelValues(object["bias"], default: 0, at: "\(path).bias")
         guard let scale, let bias else { return nil }
-        return .scaleAndBias(scale: Float(scale), bias: bias)
+        return .scaleAndBias(scale: scale, bias: bias)
+    }
+
+    /// A number for every colour, or `{"r": …, "g": …, "b": …}` (colours left out take `defaultValue`).
+    private mutating func channelValues(_ value: JSONValue?, default defaultValue: Float, at path: String) -> ChannelValues? {
+        switch value {
+        case nil:
+            return ChannelValues(all: defaultValue)
+        case .number(let number) where number.isFinite:
+            return ChannelValues(all: Float(number))
+        case .object(let channels):
+            checkKeys(channels, allowed: ["r", "g", "b"], at: path)
+            let red = channels["r"] == nil ? Double(defaultValue) : number(channels, "r", at: path)
+            let green = channels["g"] == nil ? Double(defaultValue) : number(channels, "g", at: path)
+            let blue = channels["b"] == nil ? Double(defaultValue) : number(channels, "b", at: path)
+            guard let red, let green, let blue else { return nil }
+            return ChannelValues(red: Float(red), green: Float(green), blue: Float(blue))
+        case let other?:
+            issue(path, "expected a number or an object with r, g and b, got \(other.brief)")
+            return nil
+        }
     }
 
     private mutating func readStandard(_ object: [String: JSONValue], at path: String) -> StandardRange? {
@@ -457,14 +468,6 @@ struct ModelJSONReader {
             return nil
         }
         return text
-    }
-
-    private mutating func requiredBool(_ object: [String: JSONValue], _ key: String, at path: String) -> Bool? {
-        guard object[key] != nil else {
-            issue(join(path, key), "required")
-            return nil
-        }
-        return optionalBool(object, key, at: path)
     }
 
     private mutating func optionalBool(_ object: [String: JSONValue], _ key: String, at path: String) -> Bool? {

@@ -42,8 +42,12 @@ enum LoadProbe {
         var values: [String: InputValue] = [:]
         for layer in bundle.predictionInputs {
             guard !layer.shape.dropFirst().contains(where: { $0 < 0 }) else { return nil }
-            let (bytes, overflow) = layer.elementCount.multipliedReportingOverflow(
-                by: layer.dataType(quantizedModel: bundle.model.isQuantized).byteCount)
+            guard let type = layer.dataType(quantizedModel: bundle.model.isQuantized) else {
+                // The tensor's type decides (model.quantized left out): numbers convert to any of them.
+                values[layer.name] = .numbers(.float32([Float](repeating: 0, count: layer.elementCount)))
+                continue
+            }
+            let (bytes, overflow) = layer.elementCount.multipliedReportingOverflow(by: type.byteCount)
             guard !overflow, bytes > 0 else { return nil }
             values[layer.name] = .bytes(Data(count: bytes))
         }

@@ -1,6 +1,7 @@
 /// One input or output layer as `model.json` describes it.
 ///
-/// A layer is an `array` (numbers of any shape), an `image`, or a `string` (raw bytes). Which of the
+/// A layer is an `array` (numbers of any shape), a `scalar` (one number), an `image`, or a `string` (raw
+/// bytes). Which of the
 /// optional fields are set depends on the kind and on whether the layer is an input or an output.
 public struct LayerDescription: Sendable, Hashable {
     /// The kind of data a layer carries.
@@ -11,6 +12,9 @@ public struct LayerDescription: Sendable, Hashable {
         case image
         /// Raw bytes, passed through untouched (the original called these "string" layers).
         case string
+        /// One number: a one-element tensor of rank 0 or 1, written from and read as a number (the
+        /// original's 1.2 format).
+        case scalar
     }
 
     /// The layer's name: the key of dictionary inputs and of the outputs.
@@ -81,7 +85,11 @@ public struct LayerDescription: Sendable, Hashable {
 
     /// The element type the tensor should have: the declared one, else uint8 for quantized models and
     /// float32 otherwise (the original's rule).
-    public func dataType(quantizedModel: Bool) -> DataType {
-        declaredDataType ?? (quantizedModel ? .uint8 : .float32)
+    ///
+    /// - Parameter quantizedModel: `model.quantized`, or `nil` when `model.json` leaves it out.
+    /// - Returns: The type, or `nil` when neither `dtype` nor `model.quantized` says: the layer then takes
+    ///   its tensor's type.
+    public func dataType(quantizedModel: Bool?) -> DataType? {
+        declaredDataType ?? quantizedModel.map { $0 ? .uint8 : .float32 }
     }
 }

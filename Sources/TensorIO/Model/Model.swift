@@ -34,6 +34,16 @@ public protocol Model: AnyObject, Sendable {
     ///   not fit; runtime errors otherwise.
     func run(_ input: InputValue) throws -> Outputs
 
+    /// Runs the model on a value, feeding `placeholders` layers too (TensorFlow graphs).
+    ///
+    /// - Parameters:
+    ///   - input: As for ``run(_:)-(InputValue)``.
+    ///   - placeholders: Values for the bundle's `placeholders` layers, by name.
+    /// - Returns: A value per output layer, in `model.json` order.
+    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/invalidInput`` for a name that is not a
+    ///   placeholder of the bundle, or naming a placeholder the run needs and was not given.
+    func run(_ input: InputValue, placeholders: [String: InputValue]) throws -> Outputs
+
     /// The tensors the runtime reports, with the layers bound to them.
     ///
     /// - Returns: Descriptions of the model's input and output tensors.
@@ -52,6 +62,17 @@ public protocol Model: AnyObject, Sendable {
 }
 
 extension Model {
+    /// Models without placeholders (every backend but TensorFlow): runs on `input` when `placeholders`
+    /// is empty, and refuses any placeholder value, naming it.
+    public func run(_ input: InputValue, placeholders: [String: InputValue]) throws -> Outputs {
+        guard placeholders.isEmpty else {
+            throw TensorIOError.invalidInput(
+                "no placeholder named \(placeholders.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")): this model has no placeholders"
+            )
+        }
+        return try run(input)
+    }
+
     public func run(_ batch: Batch) throws -> [Outputs] {
         try batch.indices.map { index in
             do {

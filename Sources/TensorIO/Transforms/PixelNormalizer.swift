@@ -1,12 +1,12 @@
-/// Turns pixel bytes into floats for an image input layer: `p × scale + bias[colour]`.
+/// Turns pixel bytes into floats for an image input layer: `p × scale[colour] + bias[colour]`.
 public struct PixelNormalizer: Sendable, Hashable {
-    /// Multiplies the pixel value.
-    public var scale: Float
+    /// Multiplies the pixel value, by colour.
+    public var scale: ChannelValues
     /// Added after scaling, by colour.
-    public var bias: ChannelBias
+    public var bias: ChannelValues
 
-    /// Creates a normalizer computing `p × scale + bias[colour]`.
-    public init(scale: Float = 1, bias: ChannelBias = ChannelBias()) {
+    /// Creates a normalizer computing `p × scale[colour] + bias[colour]`.
+    public init(scale: ChannelValues = 1, bias: ChannelValues = 0) {
         self.scale = scale
         self.bias = bias
     }
@@ -14,8 +14,8 @@ public struct PixelNormalizer: Sendable, Hashable {
     /// Creates the normalizer a `normalize` entry describes.
     public init(_ spec: NormalizationSpec) {
         switch spec {
-        case .standard(.zeroToOne): self.init(scale: 1 / 255)
-        case .standard(.minusOneToOne): self.init(scale: 2 / 255, bias: ChannelBias(all: -1))
+        case .standard(.zeroToOne): self.init(scale: ChannelValues(all: 1 / 255))
+        case .standard(.minusOneToOne): self.init(scale: ChannelValues(all: 2 / 255), bias: ChannelValues(all: -1))
         case .scaleAndBias(let scale, let bias): self.init(scale: scale, bias: bias)
         }
     }
@@ -24,6 +24,6 @@ public struct PixelNormalizer: Sendable, Hashable {
     /// BGR layers get each colour's own bias (the original applied the red bias to blue).
     @inlinable
     public func callAsFunction(_ value: UInt8, channel: ColorChannel) -> Float {
-        Float(value) * scale + bias[channel]
+        Float(value) * scale[channel] + bias[channel]
     }
 }

@@ -46,13 +46,12 @@ extension TensorBinding {
                     _ = ARGBToJ400(source, Int32(size.width * 4), gray.baseAddress, Int32(size.width),
                                    Int32(size.width), Int32(size.height))
                 }
-                let scale = normalizer.scale, bias = normalizer.bias.luminance
+                let scale = normalizer.scale.luminance, bias = normalizer.bias.luminance
                 store(count: pixelCount, into: destination) { index in Float(luminance[index]) * scale + bias }
                 return
             }
             // BGRA in memory: blue at 0, green at 1, red at 2. Each tensor channel takes its colour's byte
             // and its colour's bias, so BGR layers get the right biases.
-            let scale = normalizer.scale
             let offsets = format.channels.map { channel in
                 switch channel {
                 case .red: return 2
@@ -61,23 +60,25 @@ extension TensorBinding {
                 }
             }
             let biases = format.channels.map { normalizer.bias[$0] }
+            let scales = format.channels.map { normalizer.scale[$0] }
             let (o0, o1, o2) = (offsets[0], offsets[1], offsets[2])
             let (b0, b1, b2) = (biases[0], biases[1], biases[2])
+            let (s0, s1, s2) = (scales[0], scales[1], scales[2])
             if dataType == .float32 {
                 let out = destination.assumingMemoryBound(to: Float.self)
                 for pixel in 0..<pixelCount {
                     let p = source + pixel * 4
-                    out[pixel * 3] = Float(p[o0]) * scale + b0
-                    out[pixel * 3 + 1] = Float(p[o1]) * scale + b1
-                    out[pixel * 3 + 2] = Float(p[o2]) * scale + b2
+                    out[pixel * 3] = Float(p[o0]) * s0 + b0
+                    out[pixel * 3 + 1] = Float(p[o1]) * s1 + b1
+                    out[pixel * 3 + 2] = Float(p[o2]) * s2 + b2
                 }
             } else {
                 let out = destination.assumingMemoryBound(to: UInt8.self)
                 for pixel in 0..<pixelCount {
                     let p = source + pixel * 4
-                    out[pixel * 3] = clampedByte(Float(p[o0]) * scale + b0)
-                    out[pixel * 3 + 1] = clampedByte(Float(p[o1]) * scale + b1)
-                    out[pixel * 3 + 2] = clampedByte(Float(p[o2]) * scale + b2)
+                    out[pixel * 3] = clampedByte(Float(p[o0]) * s0 + b0)
+                    out[pixel * 3 + 1] = clampedByte(Float(p[o1]) * s1 + b1)
+                    out[pixel * 3 + 2] = clampedByte(Float(p[o2]) * s2 + b2)
                 }
             }
         }
@@ -105,12 +106,12 @@ extension TensorBinding {
                 let byte = source.load(fromByteOffset: index, as: UInt8.self)
                 guard let denormalizer else { return byte }
                 return channel.map { denormalizer(Float(byte), channel: $0) }
-                    ?? clampedByte((Float(byte) + denormalizer.bias.luminance) * denormalizer.scale)
+                    ?? clampedByte((Float(byte) + denormalizer.bias.luminance) * denormalizer.scale.luminance)
             }
             let float = source.load(fromByteOffset: index * 4, as: Float.self)
             guard let denormalizer else { return clampedByte(float) }
             return channel.map { denormalizer(float, channel: $0) }
-                ?? clampedByte((float + denormalizer.bias.luminance) * denormalizer.scale)
+                ?? clampedByte((float + denormalizer.bias.luminance) * denormalizer.scale.luminance)
         }
         if format == .gray {
             let pixels = (0..<pixelCount).map { value($0, nil) }

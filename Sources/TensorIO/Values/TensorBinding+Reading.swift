@@ -10,7 +10,7 @@ extension TensorBinding {
         if layer.kind == .image, let image = readImage(from: source) {
             return .image(image)
         }
-        if elementCount == 1, layer.labels == nil {
+        if elementCount == 1, layer.labels == nil || layer.kind == .scalar {
             return .number(readScalar(from: source))  // no array for a single value
         }
         let values = readValues(from: source)

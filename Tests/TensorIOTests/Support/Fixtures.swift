@@ -30,6 +30,7 @@ enum Fixtures {
 
     /// Every fixture bundle that opens and validates.
     static let validBundles = [
+        "scalar_test.tiobundle",
         "1_in_1_out_number_test.tiobundle",
         "1_in_1_out_number_int32_test.tiobundle",
         "1_in_1_out_number_int64_test.tiobundle",

@@ -176,7 +176,7 @@ struct TensorFlowIntegrationTests {
         #expect(prediction > 15)
     }
 
-    @Test("training without a declared placeholder is refused, naming it; a prediction that needs one fails with TensorFlow's message")
+    @Test("training without a declared placeholder is refused, naming it; a prediction that needs a training-only input names it")
     func missingPlaceholder() throws {
         let model = try TensorFlowFixtures.trainable("tf_trainable_linear_test")
         let error = #expect(throws: TensorIOError.self) { try model.train(try Self.batch) }
@@ -186,9 +186,36 @@ struct TensorFlowIntegrationTests {
         try withTensorFlowCopy("tf_trainable_linear_test", edit: { $0[path: "train.outputs"] = nil }) { url in
             let predicting = try ModelBundle(at: url).makeModel()
             let failure = #expect(throws: TensorIOError.self) { try predicting.run([1]) }
-            #expect(failure?.code == .runtimeFailure)
-            #expect(failure?.runtimeMessage?.contains("y") == true)
+            #expect(failure?.code == .invalidInput)
+            #expect(failure?.location == "layer \"y\"")
+            #expect(failure?.message.contains("only training feeds") == true)
         }
+    }
+
+    @Test("the original's scalar bundle: 2 → 25 as a number")
+    func scalarBundle() throws {
+        let model = try TensorFlowFixtures.model("tf_scalar_test")
+        #expect(try model.run(2)["output"] == .number(.floatingPoint(25)))
+        #expect(try model.run(["input": 2])["output"]?.scalar == 25)
+    }
+
+    @Test("the original's placeholder test: input1 fed as an input, input2 as a placeholder → 240 and 64")
+    func placeholderFed() throws {
+        let model = try TensorFlowFixtures.model("tf_1_in_1_placeholder_2_out_vectors_test")
+        #expect(model.inputs.names == ["input1"])
+        let outputs = try model.run(.numbers(.float32([1, 2, 3, 4])), placeholders: ["input2": .numbers(.float32([10, 20, 30, 40]))])
+        #expect(outputs["output1"]?.scalar == 240)
+        #expect(outputs["output2"]?.scalar == 64)
+        // Left out, the placeholder is named in TensorIO's words (TensorFlow only says it by failing).
+        let error = #expect(throws: TensorIOError.self) { try model.run(.numbers(.float32([1, 2, 3, 4]))) }
+        #expect(error?.code == .invalidInput)
+        #expect(error?.location == "layer \"input2\"")
+        #expect(error?.message.contains("the placeholder \"input2\" was not given a value") == true)
+        #expect(error?.runtimeMessage == nil)
+        let unknown = #expect(throws: TensorIOError.self) {
+            try model.run(.numbers(.float32([1, 2, 3, 4])), placeholders: ["input3": 1])
+        }
+        #expect(unknown?.message.contains("no placeholder named \"input3\"") == true)
     }
 
     @Test("an unknown placeholder, a batch missing a layer or with an extra one are refused before running")

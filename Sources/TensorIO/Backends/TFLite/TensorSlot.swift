@@ -110,18 +110,17 @@ final class TensorSlot {
     /// quantization the layer asks for.
     ///
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/layerMismatch``) naming the layer.
-    func binding(for layer: LayerDescription, quantizedModel: Bool, isInput: Bool) throws -> TensorBinding {
+    func binding(for layer: LayerDescription, quantizedModel: Bool?, isInput: Bool) throws -> TensorBinding {
         guard let dataType else {
             throw TensorIOError.layerMismatch(
                 "the model's tensor \"\(name)\" holds \(typeName) values, which TensorIO cannot read or write",
                 layer: layer.name
             )
         }
-        let expectedType = layer.dataType(quantizedModel: quantizedModel)
-        if expectedType != dataType {
+        if let expectedType = layer.dataType(quantizedModel: quantizedModel), expectedType != dataType {
             let reason = layer.declaredDataType != nil
                 ? "its dtype is \(expectedType)"
-                : "model.quantized is \(quantizedModel) and no dtype is given, which means \(expectedType)"
+                : "model.quantized is \(quantizedModel ?? false) and no dtype is given, which means \(expectedType)"
             throw TensorIOError.layerMismatch(
                 "\(reason), but the model's tensor \"\(name)\" holds \(dataType) values", layer: layer.name
             )

@@ -15,7 +15,7 @@ struct TensorFlowEndpoint: @unchecked Sendable {
     ///
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/layerMismatch``) naming the layer.
     init(
-        layer: LayerDescription, in session: TensorFlowSession, quantizedModel: Bool, isInput: Bool,
+        layer: LayerDescription, in session: TensorFlowSession, quantizedModel: Bool?, isInput: Bool,
         resizeMode: ImageResizeMode
     ) throws {
         guard let output = session.endpoint(named: layer.name) else {
@@ -31,11 +31,10 @@ struct TensorFlowEndpoint: @unchecked Sendable {
                 layer: layer.name
             )
         }
-        let expected = layer.dataType(quantizedModel: quantizedModel)
-        guard expected == dataType else {
+        if let expected = layer.dataType(quantizedModel: quantizedModel), expected != dataType {
             let reason = layer.declaredDataType != nil
                 ? "its dtype is \(expected)"
-                : "model.quantized is \(quantizedModel) and no dtype is given, which means \(expected)"
+                : "model.quantized is \(quantizedModel ?? false) and no dtype is given, which means \(expected)"
             throw TensorIOError.layerMismatch("\(reason), but the graph's tensor holds \(dataType) values", layer: layer.name)
         }
         let staticShape = session.staticShape(of: output)

@@ -198,6 +198,8 @@ private final class LoadedGraph: Sendable {
     let predictionOutputs: [TensorFlowEndpoint]
     let trainingOutputs: [TensorFlowEndpoint]
     let placeholders: [String: TensorFlowEndpoint]
+    /// Input layers fed only when training (`train.inputs`).
+    let trainingOnlyInputs: [String]
     /// The `train.ops` operations.
     nonisolated(unsafe) let targets: [OpaquePointer]
 
@@ -234,6 +236,7 @@ private final class LoadedGraph: Sendable {
         placeholders = try Dictionary(uniqueKeysWithValues: bundle.placeholders.map {
             ($0.name, try endpoint($0, isInput: true))
         })
+        trainingOnlyInputs = bundle.training?.trainingOnlyInputs ?? []
         var targets: [OpaquePointer] = []
         if trains {
             for (index, name) in (bundle.trainingOperations ?? []).enumerated() {
@@ -260,6 +263,38 @@ private final class LoadedGraph: Sendable {
         let values: [Output]
     }
 
+    /// TensorFlow's "You must feed a value for placeholder tensor 'NAME' …" as an error naming the
+    /// placeholder in the bundle's terms; `nil` for any other error. Whether a run needs a placeholder
+    /// depends on what it fetches, so only TensorFlow can tell, and only by failing.
+    ///
+    /// - Parameters:
+    ///   - declared: The bundle's placeholder layers.
+    ///   - trainingOnlyInputs: The input layers only training feeds.
+    static func unfedPlaceholderError(
+        _ error: TensorIOError, declared: [String], trainingOnlyInputs: [String]
+    ) -> TensorIOError? {
+        let marker = "You must feed a value for placeholder tensor '"
+        guard let message = error.runtimeMessage, let start = message.range(of: marker)?.upperBound,
+              let end = message[start...].firstIndex(of: "'")
+        else { return nil }
+        let name = String(message[start..<end])
+        if declared.contains(name) || declared.contains(where: { $0.hasPrefix(name + ":") }) {
+            return TensorIOError.invalidInput(
+                "the placeholder \"\(name)\" was not given a value, and this run needs it (tensorio run: --placeholder \(name)=VALUE)",
+                layer: name
+            )
+        }
+        if trainingOnlyInputs.contains(name) {
+            return TensorIOError.invalidInput(
+                "what this run fetches needs the input \"\(name)\", which only training feeds (model.json lists it in train.inputs)",
+                layer: name
+            )
+        }
+        return TensorIOError.invalidInput(
+            "the graph needs a value for its placeholder \"\(name)\", which model.json does not declare: add it to \"placeholders\" (declared: \(declared.isEmpty ? "none" : declared.map { "\"\($0)\"" }.joined(separator: ", ")))"
+        )
+    }
+
     /// Feeds the inputs and placeholders, runs the targets, and reads the fetched layers — whole, or split
     /// into `splitInto` items.
     func run(
@@ -281,10 +316,17 @@ private final class LoadedGraph: Sendable {
             guard let endpoint = self.placeholders[name] else { continue }
             feeds.append((endpoint.output, try endpoint.makeTensor([value], runtime: runtime)))
         }
-        let tensors = try session.run(
-            feeds: feeds.map { (endpoint: $0.0, tensor: $0.1) }, fetches: fetched.map(\.output), targets: targets,
-            action: targets.isEmpty ? "running the model" : "training the model"
-        )
+        let tensors: [TensorFlowTensor]
+        do {
+            tensors = try session.run(
+                feeds: feeds.map { (endpoint: $0.0, tensor: $0.1) }, fetches: fetched.map(\.output), targets: targets,
+                action: targets.isEmpty ? "running the model" : "training the model"
+            )
+        } catch let error as TensorIOError {
+            throw Self.unfedPlaceholderError(
+                error, declared: self.placeholders.keys.sorted(), trainingOnlyInputs: trainingOnlyInputs
+            ) ?? error
+        }
         return try zip(fetched, tensors).map { endpoint, tensor in
             Result(layer: endpoint.layer, values: try endpoint.read(tensor, splittingInto: itemCount))
         }

@@ -94,7 +94,26 @@ struct MetadataReader {
         subgraph.associatedFiles = try associatedFiles(table, Fields.associatedFiles, "\(path).associated_files")
         subgraph.inputProcessUnits = try processUnits(table, Fields.inputProcessUnits, "\(path).input_process_units")
         subgraph.outputProcessUnits = try processUnits(table, Fields.outputProcessUnits, "\(path).output_process_units")
+        subgraph.inputTensorGroups = try tensorGroups(table, Fields.inputTensorGroups, "\(path).input_tensor_groups")
+        subgraph.outputTensorGroups = try tensorGroups(table, Fields.outputTensorGroups, "\(path).output_tensor_groups")
+        subgraph.customMetadata = try tables(table, Fields.customMetadata, "\(path).custom_metadata").map { custom, path in
+            let data = try reader.vector(custom, slot: Schema.CustomMetadata.data, elementByteCount: 1)
+            guard (data?.count ?? 0) <= TFLiteMetadata.maximumCustomDataBytes else {
+                throw overLimit("\(path).data", "the data has \(data?.count ?? 0) bytes, more than \(TFLiteMetadata.maximumCustomDataBytes) (TFLiteMetadata.maximumCustomDataBytes)")
+            }
+            return TFLiteMetadata.SubgraphMetadata.CustomMetadata(
+                name: try string(custom, Schema.CustomMetadata.name, "\(path).name"),
+                data: try data.map { Array(try reader.slice(start: $0.start, count: $0.count)) } ?? [])
+        }
         return subgraph
+    }
+
+    private func tensorGroups(_ table: Table, _ slot: Int, _ path: String) throws -> [TFLiteMetadata.SubgraphMetadata.TensorGroup] {
+        try tables(table, slot, path).map { group, path in
+            TFLiteMetadata.SubgraphMetadata.TensorGroup(
+                name: try string(group, Schema.TensorGroup.name, "\(path).name"),
+                tensorNames: try strings(group, Schema.TensorGroup.tensorNames, "\(path).tensor_names"))
+        }
     }
 
     private mutating func readTensor(_ table: Table, path: String) throws -> TFLiteMetadata.TensorMetadata {

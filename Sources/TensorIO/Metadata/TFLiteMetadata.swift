@@ -12,6 +12,7 @@
 /// | Tensor metadata entries, over all subgraphs | ``maximumTensorCount`` (4,096) |
 /// | Elements of one list (mean, std, stats, box index, dimension names, process units, associated files, subgraphs) | ``maximumListCount`` (1,024) |
 /// | Associated files named, over the whole metadata | ``maximumAssociatedFileCount`` (4,096) |
+/// | Bytes of one custom metadata entry | ``maximumCustomDataBytes`` (1 MiB) |
 ///
 /// Past a bound, reading throws ``TensorIOError/Code/limitExceeded``. The schema read is version 1.5.0
 /// (FlatBuffers tables only grow at the end, so every 1.x buffer reads); fields and union members of newer
@@ -25,6 +26,8 @@ public struct TFLiteMetadata: Sendable, Hashable {
     public static let maximumListCount = 1024
     /// The most associated files named anywhere in the metadata.
     public static let maximumAssociatedFileCount = 4096
+    /// The most bytes of data one custom metadata entry may hold.
+    public static let maximumCustomDataBytes = 1 << 20
     /// The name of the `Model.metadata` entry whose buffer holds the metadata.
     public static let metadataName = "TFLITE_METADATA"
 

@@ -35,7 +35,8 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
         .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
-        // Raw deflate for reading untrusted zip archives with our own bounded reader (TensorIODelivery).
+        // Raw deflate for reading untrusted zip archives with our own bounded reader (TensorIO's Archive
+        // folder: bundle archives in TensorIODelivery, the files zipped onto the end of .tflite models).
         // Not "CZlib": ZIPFoundation (kept for writing archives) declares a module of that name.
         .systemLibrary(name: "CSystemZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
@@ -48,6 +49,7 @@ let package = Package(
                 "CTurboJPEG",
                 "CSPNG",
                 "CYUV",
+                "CSystemZlib",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -56,7 +58,6 @@ let package = Package(
             name: "TensorIODelivery",
             dependencies: [
                 "TensorIO",
-                "CSystemZlib",
                 // Only for writing archives (BundleArchive.create); reading uses our own bounded reader.
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),

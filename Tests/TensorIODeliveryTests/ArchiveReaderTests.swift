@@ -1,5 +1,5 @@
 import Foundation
-import TensorIO
+@_spi(Tools) import TensorIO
 @testable import TensorIODelivery
 import Testing
 
@@ -192,11 +192,12 @@ struct ArchiveReaderTests {
             #expect(error?.message.contains("declares") == true)
 
             // What the reader hands out for that entry stops at the declared size.
-            let reader = try ZipReader(bytes: [UInt8](zip.bytes), name: "lying", maximumEntries: 10, deadline: ArchiveDeadline(seconds: 5))
+            let limits = BundleArchive.Limits(maximumEntries: 10)
+            let reader = try ZipReader(bytes: [UInt8](zip.bytes), name: "lying", limits: limits.readerLimits, deadline: limits.deadline())
             let entry = try #require(reader.entries.last)
             var produced = 0
             #expect(throws: TensorIOError.self) {
-                _ = try reader.unpack(entry, limits: BundleArchive.Limits(), alreadyWritten: 0) { produced += $0.count }
+                _ = try reader.unpack(entry, alreadyWritten: 0) { produced += $0.count }
             }
             #expect(produced <= 1000)
 

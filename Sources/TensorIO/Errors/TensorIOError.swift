@@ -42,6 +42,9 @@ public struct TensorIOError: Error, Sendable, Hashable, CustomStringConvertible 
         /// The runtime crashed or ran past its time or memory limit while an isolated check loaded the
         /// model (see ``ModelBundle/verify(loading:configuration:)``); the message names the signal.
         public static let runtimeCrashed = Code("runtime-crashed")
+        /// A zip archive is not readable: malformed, corrupt or using an unsupported feature; for a
+        /// bundle archive (TensorIODelivery), also one not holding exactly one bundle folder.
+        public static let invalidArchive = Code("invalid-archive")
     }
 
     /// What kind of failure this is.

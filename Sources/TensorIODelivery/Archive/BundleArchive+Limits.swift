@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Tools) import TensorIO
 
 extension BundleArchive {
     /// Bounds on what reading an archive may cost: bytes written, entries, time. Every archive from a
@@ -53,6 +54,18 @@ extension BundleArchive {
             self.maximumCompressionRatio = maximumCompressionRatio
             self.compressionRatioThreshold = compressionRatioThreshold
             self.timeLimit = timeLimit
+        }
+
+        /// The bounds ``ZipReader`` enforces itself, named as these settings for its messages.
+        var readerLimits: ZipReader.Limits {
+            ZipReader.Limits(
+                maximumEntries: maximumEntries, maximumEntryBytes: maximumEntryBytes,
+                maximumUnpackedBytes: maximumUnpackedBytes, settingsName: "BundleArchive.Limits")
+        }
+
+        /// The deadline for one archive's reading, starting now.
+        func deadline() -> ArchiveDeadline {
+            ArchiveDeadline(seconds: timeLimit, settingName: "BundleArchive.Limits.timeLimit")
         }
 
         /// Whether `unpacked` bytes made from `packed` bytes break the ratio rule.

@@ -1,5 +1,5 @@
 import Foundation
-import TensorIO
+@_spi(Tools) import TensorIO
 
 extension BundleArchive {
     /// One entry of an archive unpacked in memory by ``unpack(_:limits:name:)``.
@@ -46,8 +46,8 @@ extension BundleArchive {
     }
 
     private static func unpack(_ bytes: Data, limits: Limits, name: String, holdingOneBundle: Bool) throws -> [UnpackedEntry] {
-        let deadline = ArchiveDeadline(seconds: limits.timeLimit)
-        let reader = try ZipReader(bytes: [UInt8](bytes), name: name, maximumEntries: limits.maximumEntries, deadline: deadline)
+        let deadline = limits.deadline()
+        let reader = try ZipReader(bytes: [UInt8](bytes), name: name, limits: limits.readerLimits, deadline: deadline)
         _ = try check(reader, limits: limits, holdingOneBundle: holdingOneBundle)
         var written: UInt64 = 0
         var result: [UnpackedEntry] = []
@@ -55,7 +55,7 @@ extension BundleArchive {
             try deadline.check(name)
             var contents = Data()
             if entry.kind == .file {
-                written += try reader.unpack(entry, limits: limits, alreadyWritten: written) { contents.append(contentsOf: $0) }
+                written += try reader.unpack(entry, alreadyWritten: written) { contents.append(contentsOf: $0) }
             }
             result.append(UnpackedEntry(path: normalized(entry.path), isDirectory: entry.kind == .directory, contents: contents))
         }

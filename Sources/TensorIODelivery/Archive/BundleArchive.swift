@@ -69,9 +69,7 @@ public enum BundleArchive {
     @discardableResult
     public static func inspect(_ archiveURL: URL, limits: Limits = Limits(), name: String? = nil) throws -> String {
         let name = name ?? archiveURL.lastPathComponent
-        let reader = try ZipReader(
-            url: archiveURL, name: name, maximumEntries: limits.maximumEntries,
-            deadline: ArchiveDeadline(seconds: limits.timeLimit))
+        let reader = try ZipReader(url: archiveURL, name: name, limits: limits.readerLimits, deadline: limits.deadline())
         return try check(reader, limits: limits)
     }
 
@@ -95,8 +93,8 @@ public enum BundleArchive {
         _ archiveURL: URL, into destination: URL, limits: Limits = Limits(), name: String? = nil
     ) throws -> URL {
         let name = name ?? archiveURL.lastPathComponent
-        let deadline = ArchiveDeadline(seconds: limits.timeLimit)
-        let reader = try ZipReader(url: archiveURL, name: name, maximumEntries: limits.maximumEntries, deadline: deadline)
+        let deadline = limits.deadline()
+        let reader = try ZipReader(url: archiveURL, name: name, limits: limits.readerLimits, deadline: deadline)
         let bundleName = try check(reader, limits: limits)
         let fileManager = FileManager.default
         let created = try prepare(destination)
@@ -111,7 +109,7 @@ public enum BundleArchive {
                 case .file:
                     try fileManager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
                     let file = try UnpackedFile(creating: target)
-                    written += try reader.unpack(entry, limits: limits, alreadyWritten: written) { try file.write($0) }
+                    written += try reader.unpack(entry, alreadyWritten: written) { try file.write($0) }
                     try file.close()
                 case .symbolicLink, .special:
                     // `check` refused these already; never create anything for them.

@@ -17,8 +17,6 @@ extension TensorIOError.Code {
     public static let tooLarge = TensorIOError.Code("too-large")
     /// The downloaded archive's SHA-256 or size differs from what the server announced.
     public static let checksumMismatch = TensorIOError.Code("checksum-mismatch")
-    /// The archive is not a readable zip, or does not hold exactly one bundle folder.
-    public static let invalidArchive = TensorIOError.Code("invalid-archive")
     /// The archive has an entry that would escape the destination: `..`, an absolute path, a symlink.
     public static let unsafeArchive = TensorIOError.Code("unsafe-archive")
     /// The server answered something this client does not understand, or an unexpected status.

@@ -177,6 +177,8 @@ struct TFLiteTestModel {
         ]),
     ]
     var metadataBuffers: [Int32]?
+    /// `Model.metadata` entries (name and buffer index), such as `TFLITE_METADATA`.
+    var metadata: [FlatBufferTestTable]?
     var identifier = "TFL3"
 
     /// A float32 tensor (unless `type` says otherwise).
@@ -214,6 +216,7 @@ struct TFLiteTestModel {
             (Schema.Model.signatureDefs, .tables(signatures)),
         ])
         if let metadataBuffers { model.set(Schema.Model.metadataBuffer, .int32s(metadataBuffers)) }
+        if let metadata { model.set(Schema.Model.metadata, .tables(metadata)) }
         return FlatBufferTestWriter.serialize(model, identifier: identifier)
     }
 }

@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-@_spi(Tools) import TensorIO
 
 /// Where a ``ZipReader`` reads an archive's bytes from: positioned reads of an exact length, so the reader
 /// never loads a whole archive and never depends on a shared file position.
@@ -93,6 +92,49 @@ final class ZipMemorySource: ZipByteSource {
         storage.withUnsafeBytes { all in
             buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: all[Int(offset)..<Int(end)]))
         }
+    }
+}
+
+/// Bytes the caller owns and keeps alive while the reader is used (a mapped model file), read in place.
+final class ZipBorrowedSource: ZipByteSource {
+    private let storage: UnsafeRawBufferPointer
+
+    var size: UInt64 { UInt64(storage.count) }
+
+    init(_ bytes: UnsafeRawBufferPointer) { storage = bytes }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws {
+        guard buffer.count > 0 else { return }
+        let (end, overflow) = offset.addingReportingOverflow(UInt64(buffer.count))
+        guard !overflow, end <= size else {
+            throw ZipFormatError("a record reaches past the end of the file")
+        }
+        buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: storage[Int(offset)..<Int(end)]))
+    }
+}
+
+/// The bytes of another source from `start` on: a zip appended to other data, whose offsets count from
+/// its own start.
+final class ZipSuffixSource: ZipByteSource {
+    private let base: any ZipByteSource
+    private let start: UInt64
+
+    let size: UInt64
+
+    /// `start` must not exceed `base.size`.
+    init(_ base: any ZipByteSource, start: UInt64) {
+        self.base = base
+        self.start = min(start, base.size)
+        size = base.size - self.start
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws {
+        guard buffer.count > 0 else { return }
+        let (end, overflow) = offset.addingReportingOverflow(UInt64(buffer.count))
+        guard !overflow, end <= size else {
+            throw ZipFormatError("a record reaches past the end of the file")
+        }
+        try base.read(into: buffer, at: start + offset)
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import TensorIO
 
 /// A zip reader for untrusted archives: it parses the end record, the central directory and every local
 /// header with each offset and length checked to lie inside the file, and refuses what it does not need to
@@ -7,15 +6,55 @@ import TensorIO
 /// deflate). The one ZIP64 feature read is the one Python's zipfile writes for small entries: ZIP64 sizes in
 /// a local header, checked against the central directory's 32-bit ones.
 ///
-/// Creating a reader reads only headers; ``unpack(_:limits:alreadyWritten:consume:)`` streams one entry's
+/// Creating a reader reads only headers; ``unpack(_:alreadyWritten:consume:)`` streams one entry's
 /// data, bounded by its declared size and the limits, and checks its size and CRC-32.
-final class ZipReader {
+///
+/// Bundle archives (TensorIODelivery) are read as ``Layout/wholeFile``; ``Layout/appended`` is for zip
+/// data written after other data, such as the associated files of a `.tflite` model.
+@_spi(Tools)
+public final class ZipReader {
+    /// Where the zip data lies in the bytes read.
+    public enum Layout: Sendable, Hashable {
+        /// The whole file is the archive: its central directory ends where its end record starts.
+        case wholeFile
+        /// The archive may follow other data, as Python's `zipfile` writes it when appending to a file
+        /// that is not a zip (a `.tflite` model's associated files): offsets count from the start of the
+        /// zip, which lies `end record position − central directory size − central directory offset`
+        /// bytes into the file. A prefix of 0 (offsets counted from the start of the file) is accepted too.
+        case appended
+    }
+
+    /// Bounds on what reading costs, with the name messages give their type so that a refusal says
+    /// which setting to change.
+    public struct Limits: Sendable, Hashable {
+        /// The most entries, checked before the central directory is read.
+        public var maximumEntries: Int
+        /// The most bytes one entry may unpack to.
+        public var maximumEntryBytes: UInt64
+        /// The most bytes all entries unpacked so far may add up to.
+        public var maximumUnpackedBytes: UInt64
+        /// The type holding these settings as messages name it, such as `BundleArchive.Limits`.
+        public var settingsName: String
+
+        /// Creates limits.
+        public init(maximumEntries: Int, maximumEntryBytes: UInt64, maximumUnpackedBytes: UInt64, settingsName: String) {
+            self.maximumEntries = maximumEntries
+            self.maximumEntryBytes = maximumEntryBytes
+            self.maximumUnpackedBytes = maximumUnpackedBytes
+            self.settingsName = settingsName
+        }
+    }
+
     /// How messages call the archive.
-    let name: String
+    public let name: String
     /// The entries in central-directory order, each checked against its local header.
-    let entries: [ZipEntry]
-    /// The archive's length in bytes.
-    var size: UInt64 { source.size }
+    public let entries: [ZipEntry]
+    /// The archive's length in bytes, from its start (after any prefix) to the end of the file.
+    public var size: UInt64 { source.size }
+    /// How many bytes of other data precede the archive (0 unless read as ``Layout/appended``).
+    public let prefixLength: UInt64
+    /// The bounds the reader was created with.
+    public let limits: Limits
 
     private let source: any ZipByteSource
     private let deadline: ArchiveDeadline
@@ -46,27 +85,52 @@ final class ZipReader {
     /// - Throws: ``TensorIOError``: ``TensorIOError/Code/io`` (cannot be opened),
     ///   ``TensorIOError/Code/invalidArchive`` (malformed or unsupported) or
     ///   ``TensorIOError/Code/limitExceeded`` (too many entries, too slow).
-    convenience init(url: URL, name: String, maximumEntries: Int, deadline: ArchiveDeadline) throws {
-        try self.init(source: ZipFileSource(url: url), name: name, maximumEntries: maximumEntries, deadline: deadline)
+    public convenience init(
+        url: URL, name: String, limits: Limits, deadline: ArchiveDeadline, layout: Layout = .wholeFile
+    ) throws {
+        try self.init(source: ZipFileSource(url: url), name: name, limits: limits, deadline: deadline, layout: layout)
     }
 
     /// Reads and checks the headers of an archive held in memory.
-    convenience init(bytes: [UInt8], name: String, maximumEntries: Int, deadline: ArchiveDeadline) throws {
-        try self.init(source: ZipMemorySource(bytes), name: name, maximumEntries: maximumEntries, deadline: deadline)
+    public convenience init(
+        bytes: [UInt8], name: String, limits: Limits, deadline: ArchiveDeadline, layout: Layout = .wholeFile
+    ) throws {
+        try self.init(source: ZipMemorySource(bytes), name: name, limits: limits, deadline: deadline, layout: layout)
     }
 
-    private init(source: any ZipByteSource, name: String, maximumEntries: Int, deadline: ArchiveDeadline) throws {
-        self.source = source
+    /// Reads and checks the headers of an archive in bytes the caller owns, without copying them (a
+    /// mapped model file); the reader must not be used after `buffer` is released.
+    convenience init(
+        borrowing buffer: UnsafeRawBufferPointer, name: String, limits: Limits, deadline: ArchiveDeadline,
+        layout: Layout
+    ) throws {
+        try self.init(source: ZipBorrowedSource(buffer), name: name, limits: limits, deadline: deadline, layout: layout)
+    }
+
+    private init(source file: any ZipByteSource, name: String, limits: Limits, deadline: ArchiveDeadline, layout: Layout) throws {
         self.name = name
         self.deadline = deadline
+        self.limits = limits
         do {
-            let directory = try Self.readEndRecord(source, maximumEntries: maximumEntries, name: name)
+            let (directory, prefix) = try Self.readEndRecord(file, limits: limits, layout: layout, name: name)
+            // From here on every offset counts from the start of the zip, as its records do.
+            let source = prefix == 0 ? file : ZipSuffixSource(file, start: prefix)
             var (entries, names) = try Self.readCentralDirectory(source, directory, deadline: deadline, name: name)
             try Self.checkLocalHeaders(source, &entries, names: names, directoryOffset: directory.offset, deadline: deadline, name: name)
             self.entries = entries
+            self.source = source
+            self.prefixLength = prefix
         } catch let error as ZipFormatError {
             throw TensorIOError(.invalidArchive, "\(name) is not a readable zip archive: \(error.message)")
         }
+    }
+
+    /// Whether `bytes` end with a zip end-of-central-directory record (one whose comment reaches exactly
+    /// to the end): how a caller tells "no archive here" from "a damaged archive" before reading one.
+    static func hasEndRecord(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let tailLength = min(bytes.count, endRecordSearchLength)
+        let tail = LittleEndianFields(Array(bytes[(bytes.count - tailLength)...]))
+        return !endRecordCandidates(in: tail).isEmpty
     }
 
     // MARK: Headers
@@ -77,7 +141,26 @@ final class ZipReader {
         var count: Int
     }
 
-    private static func readEndRecord(_ source: any ZipByteSource, maximumEntries: Int, name: String) throws -> CentralDirectory {
+    /// The positions in `tail` of end records whose comment reaches exactly to its end, last first.
+    private static func endRecordCandidates(in tail: LittleEndianFields) -> [Int] {
+        var candidates: [Int] = []
+        var position = tail.bytes.count - endRecordLength
+        while position >= 0 {
+            if tail.u32(position) == endSignature,
+               Int(tail.u16(position + 20)) == tail.bytes.count - position - endRecordLength {
+                candidates.append(position)
+            }
+            position -= 1
+        }
+        return candidates
+    }
+
+    /// The central directory (offsets counted from the start of the zip) and the length of the data
+    /// before the zip.
+    private static func readEndRecord(
+        _ source: any ZipByteSource, limits: Limits, layout: Layout, name: String
+    ) throws -> (CentralDirectory, prefix: UInt64) {
+        let maximumEntries = limits.maximumEntries
         let size = source.size
         guard size >= UInt64(endRecordLength) else {
             throw ZipFormatError("it has \(size) bytes, fewer than an empty zip")
@@ -88,15 +171,7 @@ final class ZipReader {
         // The end record's comment must reach exactly to the end of the file; a second record that also
         // does (one hidden in the comment) makes the archive ambiguous, since readers could disagree on
         // which one counts.
-        var candidates: [Int] = []
-        var position = tail.bytes.count - endRecordLength
-        while position >= 0 {
-            if tail.u32(position) == endSignature,
-               Int(tail.u16(position + 20)) == tail.bytes.count - position - endRecordLength {
-                candidates.append(position)
-            }
-            position -= 1
-        }
+        let candidates = endRecordCandidates(in: tail)
         guard let record = candidates.first else {
             throw ZipFormatError("no end-of-central-directory record at its end")
         }
@@ -126,16 +201,29 @@ final class ZipReader {
         guard Int(entries) <= maximumEntries else {
             throw TensorIOError(
                 .limitExceeded,
-                "\(name) has \(entries) entries, more than the limit of \(maximumEntries) (BundleArchive.Limits.maximumEntries)")
+                "\(name) has \(entries) entries, more than the limit of \(maximumEntries) (\(limits.settingsName).maximumEntries)")
         }
-        guard UInt64(directoryOffset) + UInt64(directorySize) == recordOffset else {
-            throw ZipFormatError(
-                "its central directory (\(directorySize) bytes at offset \(directoryOffset)) does not end where the end record starts (offset \(recordOffset))")
+        let directoryEnd = UInt64(directoryOffset) + UInt64(directorySize)
+        let prefix: UInt64
+        switch layout {
+        case .wholeFile:
+            guard directoryEnd == recordOffset else {
+                throw ZipFormatError(
+                    "its central directory (\(directorySize) bytes at offset \(directoryOffset)) does not end where the end record starts (offset \(recordOffset))")
+            }
+            prefix = 0
+        case .appended:
+            // The zip's own offsets end at the end record; what lies before its start is the prefix.
+            guard directoryEnd <= recordOffset else {
+                throw ZipFormatError(
+                    "its central directory (\(directorySize) bytes at offset \(directoryOffset)) would end after the end record starts (offset \(recordOffset))")
+            }
+            prefix = recordOffset - directoryEnd
         }
         guard UInt64(directorySize) >= UInt64(entries) * UInt64(centralHeaderLength) else {
             throw ZipFormatError("its central directory (\(directorySize) bytes) is too small for \(entries) entries")
         }
-        return CentralDirectory(offset: UInt64(directoryOffset), size: UInt64(directorySize), count: Int(entries))
+        return (CentralDirectory(offset: UInt64(directoryOffset), size: UInt64(directorySize), count: Int(entries)), prefix)
     }
 
     private static func readCentralDirectory(
@@ -321,19 +409,18 @@ final class ZipReader {
     // MARK: Data
 
     /// Streams the data of `entry` to `consume`, never producing more than its declared size, the
-    /// per-entry limit or what remains of the total, and checks its size and CRC-32 at the end.
+    /// per-entry limit or what remains of the total (``limits``), and checks its size and CRC-32 at the end.
     ///
     /// - Parameters:
     ///   - entry: One of ``entries``.
-    ///   - limits: The limits.
     ///   - alreadyWritten: What earlier entries produced, counted against the total.
     ///   - consume: Receives each chunk, in order; a chunk that would pass a bound is never handed out.
     /// - Returns: The number of bytes produced.
     /// - Throws: ``TensorIOError``: ``TensorIOError/Code/invalidArchive`` (corrupt, truncated, more or
     ///   less data than declared, CRC mismatch) or ``TensorIOError/Code/limitExceeded``; and what
     ///   `consume` throws.
-    func unpack(
-        _ entry: ZipEntry, limits: BundleArchive.Limits, alreadyWritten: UInt64,
+    public func unpack(
+        _ entry: ZipEntry, alreadyWritten: UInt64,
         consume: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> UInt64 {
         let label = "entry \"\(entry.path)\""
@@ -347,11 +434,11 @@ final class ZipReader {
         } else if cap == limits.maximumEntryBytes {
             overLimit = TensorIOError(
                 .limitExceeded,
-                "\(name): \(label) unpacks to more than the limit of \(limits.maximumEntryBytes) bytes per entry (BundleArchive.Limits.maximumEntryBytes)")
+                "\(name): \(label) unpacks to more than the limit of \(limits.maximumEntryBytes) bytes per entry (\(limits.settingsName).maximumEntryBytes)")
         } else {
             overLimit = TensorIOError(
                 .limitExceeded,
-                "\(name) unpacks to more than the limit of \(limits.maximumUnpackedBytes) bytes (BundleArchive.Limits.maximumUnpackedBytes), at \(label)")
+                "\(name) unpacks to more than the limit of \(limits.maximumUnpackedBytes) bytes (\(limits.settingsName).maximumUnpackedBytes), at \(label)")
         }
         var crc: UInt32 = 0
         var produced: UInt64 = 0

@@ -1,8 +1,11 @@
 /// One entry of a zip archive as its central directory describes it, checked against its local header.
-struct ZipEntry: Sendable, Hashable {
+@_spi(Tools)
+public struct ZipEntry: Sendable, Hashable {
     /// What the entry unpacks to.
-    enum Kind: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        /// A regular file.
         case file
+        /// A folder (its path ends with `/`, or its Unix mode says so).
         case directory
         /// A symbolic link (Unix mode `S_IFLNK`); never unpacked.
         case symbolicLink
@@ -11,23 +14,29 @@ struct ZipEntry: Sendable, Hashable {
     }
 
     /// How the entry's data is stored.
-    enum Method: UInt16, Sendable {
+    public enum Method: UInt16, Sendable {
+        /// Stored as is (method 0).
         case stored = 0
+        /// Raw deflate (method 8).
         case deflated = 8
     }
 
     /// The path as written in the archive (a folder's ends with `/`).
-    var path: String
-    var kind: Kind
-    var method: Method
+    public internal(set) var path: String
+    /// What the entry unpacks to.
+    public internal(set) var kind: Kind
+    /// How the entry's data is stored.
+    public internal(set) var method: Method
     /// The CRC-32 of the uncompressed data.
-    var crc32: UInt32
-    var compressedSize: UInt64
-    var uncompressedSize: UInt64
+    public internal(set) var crc32: UInt32
+    /// The length of the stored (possibly compressed) data, as the central directory declares it.
+    public internal(set) var compressedSize: UInt64
+    /// The length of the unpacked data, as the central directory declares it; unpacking enforces it.
+    public internal(set) var uncompressedSize: UInt64
     /// Where the entry's local header starts.
-    var localHeaderOffset: UInt64
+    public internal(set) var localHeaderOffset: UInt64
     /// Where the entry's data starts, just after its local header; set once the local header is checked.
-    var dataOffset: UInt64 = 0
+    public internal(set) var dataOffset: UInt64 = 0
 }
 
 /// Little-endian fields of a zip record held in a byte array.

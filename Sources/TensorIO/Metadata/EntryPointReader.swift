@@ -1,0 +1,128 @@
+/// Reads ``TFLiteEntryPoints`` from a verified model's FlatBuffer.
+struct EntryPointReader {
+    private typealias Schema = TFLiteSchema
+    private typealias Table = FlatBufferReader.Table
+
+    let reader: FlatBufferReader
+    let fileName: String
+
+    func read() throws -> TFLiteEntryPoints {
+        let model = try reader.table(at: reader.rootPosition())
+        guard let subgraphs = try reader.vector(model, slot: Schema.Model.subgraphs, elementByteCount: 4), subgraphs.count > 0 else {
+            throw TFLiteModelVerifier.invalid(fileName, "subgraphs", "the model has no subgraph")
+        }
+        let main = try reader.table(in: subgraphs, at: 0)
+        let mainInputs = try indices(main, Schema.SubGraph.inputs)
+        let mainOutputs = try indices(main, Schema.SubGraph.outputs)
+
+        guard let signature = try chosenSignature(model) else {
+            return TFLiteEntryPoints(
+                signatureKey: nil, subgraphIndex: 0,
+                inputs: try mainInputs.enumerated().map { try tensor(in: main, at: $0.element, name: nil, path: "subgraphs[0].inputs[\($0.offset)]") },
+                outputs: try mainOutputs.enumerated().map { try tensor(in: main, at: $0.element, name: nil, path: "subgraphs[0].outputs[\($0.offset)]") },
+                mainSubgraphInputs: mainInputs, mainSubgraphOutputs: mainOutputs)
+        }
+        let (table, index, key) = signature
+        let subgraphIndex = Int(try reader.scalar(table, slot: Schema.SignatureDef.subgraphIndex, default: UInt32(0)))
+        guard subgraphIndex < subgraphs.count else {
+            throw TFLiteModelVerifier.invalid(fileName, "signature_defs[\(index)].subgraph_index", "subgraph \(subgraphIndex) does not exist")
+        }
+        let subgraph = try reader.table(in: subgraphs, at: subgraphIndex)
+        return TFLiteEntryPoints(
+            signatureKey: key, subgraphIndex: subgraphIndex,
+            inputs: try maps(table, Schema.SignatureDef.inputs, subgraph: subgraph, path: "signature_defs[\(index)].inputs"),
+            outputs: try maps(table, Schema.SignatureDef.outputs, subgraph: subgraph, path: "signature_defs[\(index)].outputs"),
+            mainSubgraphInputs: mainInputs, mainSubgraphOutputs: mainOutputs)
+    }
+
+    /// `serving_default` when present, else the first signature; `nil` without signatures.
+    private func chosenSignature(_ model: Table) throws -> (Table, Int, String)? {
+        guard let signatures = try reader.vector(model, slot: Schema.Model.signatureDefs, elementByteCount: 4),
+              signatures.count > 0
+        else { return nil }
+        var first: (Table, Int, String)?
+        for index in 0..<signatures.count {
+            let table = try reader.table(in: signatures, at: index)
+            let key = try reader.string(table, slot: Schema.SignatureDef.signatureKey) ?? ""
+            if key == "serving_default" { return (table, index, key) }
+            if first == nil { first = (table, index, key) }
+        }
+        return first
+    }
+
+    private func indices(_ table: Table, _ slot: Int) throws -> [Int] {
+        guard let vector = try reader.vector(table, slot: slot, elementByteCount: 4) else { return [] }
+        return try (0..<vector.count).map { Int(try reader.element(Int32.self, in: vector, at: $0)) }
+    }
+
+    private func maps(_ signature: Table, _ slot: Int, subgraph: Table, path: String) throws -> [TFLiteEntryPoints.Tensor] {
+        guard let vector = try reader.vector(signature, slot: slot, elementByteCount: 4) else { return [] }
+        return try (0..<vector.count).map { index in
+            let map = try reader.table(in: vector, at: index)
+            let name = try reader.string(map, slot: Schema.TensorMap.name) ?? ""
+            let tensorIndex = Int(try reader.scalar(map, slot: Schema.TensorMap.tensorIndex, default: UInt32(0)))
+            return try tensor(in: subgraph, at: tensorIndex, name: name, path: "\(path)[\(index)]")
+        }
+    }
+
+    private func tensor(in subgraph: Table, at index: Int, name: String?, path: String) throws -> TFLiteEntryPoints.Tensor {
+        guard let tensors = try reader.vector(subgraph, slot: Schema.SubGraph.tensors, elementByteCount: 4),
+              (0..<tensors.count).contains(index)
+        else {
+            throw TFLiteModelVerifier.invalid(fileName, path, "tensor \(index) does not exist")
+        }
+        let table = try reader.table(in: tensors, at: index)
+        let tensorName = try reader.string(table, slot: Schema.Tensor.name) ?? ""
+        let type = Int64(try reader.scalar(table, slot: Schema.Tensor.type, default: Int8(0)))
+        var shape = try dimensions(table, Schema.Tensor.shapeSignature)
+        if shape.isEmpty { shape = try dimensions(table, Schema.Tensor.shape) }
+        return TFLiteEntryPoints.Tensor(
+            name: name ?? tensorName, tensorName: tensorName, tensorIndex: index, dataType: Self.dataType(type),
+            typeName: Self.typeName(type), shape: shape, quantization: try quantization(table))
+    }
+
+    private func dimensions(_ tensor: Table, _ slot: Int) throws -> [Int] {
+        guard let vector = try reader.vector(tensor, slot: slot, elementByteCount: 4) else { return [] }
+        return try (0..<vector.count).map { Int(try reader.element(Int32.self, in: vector, at: $0)) }
+    }
+
+    private func quantization(_ tensor: Table) throws -> TensorQuantization? {
+        typealias Fields = Schema.QuantizationParameters
+        guard let table = try reader.table(tensor, slot: Schema.Tensor.quantization),
+              let scales = try reader.vector(table, slot: Fields.scale, elementByteCount: 4), scales.count > 0
+        else { return nil }
+        let scaleValues = try (0..<scales.count).map { Float(bitPattern: try reader.element(UInt32.self, in: scales, at: $0)) }
+        var zeroPoints: [Int64] = []
+        if let vector = try reader.vector(table, slot: Fields.zeroPoint, elementByteCount: 8) {
+            zeroPoints = try (0..<vector.count).map { try reader.element(Int64.self, in: vector, at: $0) }
+        }
+        if scaleValues.count == 1 {
+            // A scale of 0 is how converters mark a float tensor that carries no quantization.
+            guard scaleValues[0] != 0 else { return nil }
+            return .perTensor(scale: scaleValues[0], zeroPoint: zeroPoints.first ?? 0)
+        }
+        let dimension = Int(try reader.scalar(table, slot: Fields.quantizedDimension, default: Int32(0)))
+        return .perChannel(dimension: dimension, scales: scaleValues, zeroPoints: zeroPoints)
+    }
+
+    private static func dataType(_ type: Int64) -> DataType? {
+        switch type {
+        case Schema.TensorType.float32: .float32
+        case Schema.TensorType.float16: .float16
+        case Schema.TensorType.float64: .float64
+        case Schema.TensorType.int8: .int8
+        case Schema.TensorType.int16: .int16
+        case Schema.TensorType.int32: .int32
+        case Schema.TensorType.int64: .int64
+        case Schema.TensorType.uint8: .uint8
+        case Schema.TensorType.bool: .bool
+        default: nil
+        }
+    }
+
+    private static func typeName(_ type: Int64) -> String {
+        let names = ["float32", "float16", "int32", "uint8", "int64", "string", "bool", "int16", "complex64", "int8",
+                     "float64", "complex128", "uint64", "resource", "variant", "uint32", "uint16", "int4", "bfloat16"]
+        return names.indices.contains(Int(type)) ? names[Int(type)] : "type \(type)"
+    }
+}

@@ -1,0 +1,69 @@
+/// The tensors a `.tflite` file really takes and returns, read from its FlatBuffer without loading
+/// LiteRT: what a bundle inferred from a bare model starts from.
+///
+/// The entry point is the `serving_default` signature when there is one, else the first signature, else
+/// (a model without signatures) subgraph 0's `inputs` and `outputs`. Separately,
+/// ``mainSubgraphInputs`` and ``mainSubgraphOutputs`` give subgraph 0's own order, which is the order
+/// ``TFLiteMetadata/SubgraphMetadata/inputs`` follows (not a signature's).
+@_spi(Tools)
+public struct TFLiteEntryPoints: Sendable, Hashable {
+    /// One input or output tensor.
+    public struct Tensor: Sendable, Hashable {
+        /// The signature's name for the tensor, or its tensor name when the model has no signatures.
+        public var name: String
+        /// The tensor's name in the graph.
+        public var tensorName: String
+        /// The tensor's index in its subgraph's `tensors`.
+        public var tensorIndex: Int
+        /// The element type, or `nil` when TensorIO has no such type (see ``typeName``).
+        public var dataType: DataType?
+        /// The element type's name: `float32`, `uint8`, … or `string`, `complex64` for types TensorIO
+        /// does not support.
+        public var typeName: String
+        /// The shape, from `shape_signature` when the model has one (so `-1` marks a dynamic dimension,
+        /// usually the batch), else from `shape`.
+        public var shape: [Int]
+        /// The quantization parameters, or `nil` when the tensor is not quantized.
+        public var quantization: TensorQuantization?
+    }
+
+    /// The signature used, or `nil` when the model has none.
+    public var signatureKey: String?
+    /// The subgraph the entry point runs.
+    public var subgraphIndex: Int
+    /// The inputs, in the signature's order (or subgraph 0's without signatures).
+    public var inputs: [Tensor]
+    /// The outputs, in the signature's order (or subgraph 0's without signatures).
+    public var outputs: [Tensor]
+    /// Subgraph 0's `inputs`: tensor indices, in the order metadata's `input_tensor_metadata` follows.
+    public var mainSubgraphInputs: [Int]
+    /// Subgraph 0's `outputs`: tensor indices, in the order metadata's `output_tensor_metadata` follows.
+    public var mainSubgraphOutputs: [Int]
+
+    /// The entry point's inputs in subgraph 0's input order: element `i` is what metadata's
+    /// `input_tensor_metadata[i]` describes (empty when the entry point runs another subgraph).
+    public var mainSubgraphInputTensors: [Tensor] { tensors(at: mainSubgraphInputs, in: inputs) }
+    /// The entry point's outputs in subgraph 0's output order: element `i` is what metadata's
+    /// `output_tensor_metadata[i]` describes (empty when the entry point runs another subgraph).
+    public var mainSubgraphOutputTensors: [Tensor] { tensors(at: mainSubgraphOutputs, in: outputs) }
+
+    private func tensors(at indices: [Int], in list: [Tensor]) -> [Tensor] {
+        guard subgraphIndex == 0 else { return [] }
+        return indices.compactMap { index in list.first { $0.tensorIndex == index } }
+    }
+
+    /// Reads the entry point of a model.
+    ///
+    /// Call it only on bytes that ``TFLiteModelVerifier/verify(_:limits:fileName:)`` accepted; the
+    /// indices it follows are bounds-checked again, so it never reads outside `bytes`.
+    ///
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidModelFile``, location `model.file`) when
+    ///   an index is out of range.
+    public static func read(fromModel bytes: UnsafeRawBufferPointer, fileName: String) throws -> TFLiteEntryPoints {
+        do {
+            return try EntryPointReader(reader: FlatBufferReader(bytes), fileName: fileName).read()
+        } catch let failure as FlatBufferReader.Failure {
+            throw TFLiteModelVerifier.invalid(fileName, "", failure.message)
+        }
+    }
+}

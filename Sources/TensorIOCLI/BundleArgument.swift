@@ -4,7 +4,7 @@ import TensorIO
 
 /// Options every command that loads a model shares.
 struct ModelOptionGroup: ParsableArguments {
-    @Argument(help: "A .tiobundle folder.")
+    @Argument(help: "A .tiobundle folder, a .tflite file or a TensorFlow SavedModel folder.")
     var bundle: String
 
     @Option(name: .long, help: "CPU threads the runtime may use (1 to 1024).")
@@ -14,7 +14,7 @@ struct ModelOptionGroup: ParsableArguments {
 
     /// Opens the bundle and builds its model.
     func makeModel(resizeMode: ImageResizeMode = .aspectFill, concurrentRuns: Int = 1) throws -> (ModelBundle, any Model) {
-        let bundle = try ModelBundle(at: URL(fileURLWithPath: bundle))
+        let bundle = try ModelBundle.open(URL(fileURLWithPath: bundle))
         let model = try bundle.makeModel(
             configuration: ModelConfiguration(
                 threadCount: threads, imageResizeMode: resizeMode, maximumConcurrentRuns: concurrentRuns
@@ -25,7 +25,7 @@ struct ModelOptionGroup: ParsableArguments {
 
     /// Opens the bundle and builds its model as one that trains.
     func makeTrainableModel() throws -> (ModelBundle, any TrainableModel) {
-        let bundle = try ModelBundle(at: URL(fileURLWithPath: bundle))
+        let bundle = try ModelBundle.open(URL(fileURLWithPath: bundle))
         return (bundle, try bundle.makeTrainableModel(configuration: ModelConfiguration(threadCount: threads)))
     }
 

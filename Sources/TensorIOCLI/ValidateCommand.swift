@@ -52,11 +52,23 @@ struct ValidateCommand: ParsableCommand {
         var problems: [String] = []
         for path in bundles {
             let url = URL(fileURLWithPath: path)
-            let issues = ModelBundleValidator(bundleAt: url).issues()
+            var issues: [BundleIssue]
+            var opened: ModelBundle?
+            if ModelBundle.isBareModel(url) {
+                // A bare model: inferring its bundle checks the file (and its metadata) as loading would.
+                do {
+                    opened = try ModelBundle(modelAt: url)
+                    issues = []
+                } catch {
+                    issues = [BundleIssue(path: "", message: (error as? TensorIOError)?.message ?? "\(error)")]
+                }
+            } else {
+                issues = ModelBundleValidator(bundleAt: url).issues()
+            }
             problems += issues.map { "\(path): \($0)" }
             if issues.isEmpty, load {
                 do {
-                    let bundle = try ModelBundle(at: url)
+                    let bundle = try opened ?? ModelBundle(at: url)
                     if inProcess {
                         _ = try RuntimeLog.capturing { try bundle.verify(loading: .inProcess) }
                     } else {

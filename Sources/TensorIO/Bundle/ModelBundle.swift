@@ -40,6 +40,9 @@ public struct ModelBundle: Sendable, Hashable {
     public var training: TrainingDescription?
     /// The `options` entry.
     public var options: ModelOptions
+    /// Whether the bundle was inferred from a bare model (``init(modelAt:options:limits:)``) rather than
+    /// read from a `model.json`: ``url`` is then the model's folder.
+    public internal(set) var isInferred = false
 
     /// Opens and checks the bundle at `url`.
     ///

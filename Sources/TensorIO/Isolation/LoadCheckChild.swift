@@ -39,7 +39,8 @@ public enum LoadCheckChild {
         let bundleURL = URL(fileURLWithPath: rest[0])
         answers.send(LoadCheckMessage(phase: .opening))
         do {
-            let bundle = try ModelBundle(at: bundleURL, limits: request.limits)
+            // A bare model (an inferred bundle) is inferred again, as the parent did.
+            let bundle = try ModelBundle.open(bundleURL, limits: request.limits)
             let configuration = ModelConfiguration(threadCount: request.threadCount, limits: request.limits)
             let (load, run) = try LoadProbe.probe(bundle, configuration: configuration, runsModel: request.runsModel) {
                 answers.send(LoadCheckMessage(phase: $0))

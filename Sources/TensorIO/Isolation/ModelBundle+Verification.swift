@@ -58,7 +58,7 @@ struct IsolatedLoadCheck {
             cpuSeconds: seconds * max(2, configuration.threadCount + 1) + 5)
         let child = ChildProcess(
             executable: helper,
-            arguments: [bundle.url.standardizedFileURL.path, "--request", String(decoding: try JSONEncoder().encode(request), as: UTF8.self)],
+            arguments: [(bundle.isInferred ? bundle.modelFileURL ?? bundle.url : bundle.url).standardizedFileURL.path, "--request", String(decoding: try JSONEncoder().encode(request), as: UTF8.self)],
             environment: Self.environment(), timeLimit: options.timeLimit)
         let outcome = try child.run()
         return try interpret(outcome)

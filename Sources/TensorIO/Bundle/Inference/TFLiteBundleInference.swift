@@ -1,0 +1,279 @@
+import Foundation
+
+/// Infers a bundle from a `.tflite` file: layers from its entry point's real tensors, refined by its
+/// TFLite Model Metadata (names, descriptions, image properties, normalization, labels) when it has some.
+///
+/// Every byte is checked before use: the file by ``TFLiteModelVerifier``, the metadata by its own
+/// structural check, the appended zip by the bounded zip reader. LiteRT is not involved.
+struct TFLiteBundleInference {
+    let fileURL: URL
+    let options: BundleInferenceOptions
+    let limits: ModelLimits
+    private(set) var notes: [InferredBundle.Note] = []
+    private(set) var assets: [String: Data] = [:]
+
+    init(fileURL: URL, options: BundleInferenceOptions, limits: ModelLimits) {
+        self.fileURL = fileURL
+        self.options = options
+        self.limits = limits
+    }
+
+    mutating func infer() throws -> ModelJSON {
+        let fileName = fileURL.lastPathComponent
+        let file = try MappedModelFile(
+            bundleDirectory: fileURL.deletingLastPathComponent(), fileName: fileName, limits: limits
+        )
+        _ = try TFLiteModelVerifier.verify(file.bytes, limits: limits, fileName: fileName)
+        let entry = try TFLiteEntryPoints.read(fromModel: file.bytes, fileName: fileName)
+        let metadata = try TFLiteMetadata.read(fromModel: file.bytes, fileName: fileName)
+        let attachments = try ModelAttachments.read(fromModel: file.bytes, fileName: fileName)
+
+        if let metadata {
+            note(.inferred, "TFLite metadata\(metadata.name.map { " \"\($0)\"" } ?? "")\(metadata.version.map { " version \($0)" } ?? "")")
+            let missing = attachments.missingFiles(namedIn: metadata)
+            if !missing.isEmpty {
+                note(.unknown, "the metadata names files the model does not carry: \(missing.joined(separator: ", "))")
+            }
+            reportUnused(metadata)
+        } else {
+            note(.unknown, "the model has no TFLite metadata: layers come from its tensors alone")
+        }
+        if let key = entry.signatureKey {
+            note(.inferred, "signature \"\(key)\": \(entry.inputs.count) input(s), \(entry.outputs.count) output(s)")
+        } else {
+            note(.inferred, "no signature: subgraph 0's \(entry.inputs.count) input(s) and \(entry.outputs.count) output(s)")
+        }
+
+        let subgraph = entry.subgraphIndex == 0 ? metadata?.subgraphs.first : nil
+        func tensorMetadata(_ tensor: TFLiteEntryPoints.Tensor, in order: [Int], _ list: [TFLiteMetadata.TensorMetadata]?) -> TFLiteMetadata.TensorMetadata? {
+            guard let list, let position = order.firstIndex(of: tensor.tensorIndex), position < list.count else { return nil }
+            return list[position]
+        }
+        var inputs: [LayerDescription] = []
+        for tensor in entry.inputs {
+            inputs.append(try inputLayer(tensor, metadata: tensorMetadata(tensor, in: entry.mainSubgraphInputs, subgraph?.inputs)))
+        }
+        var outputs: [LayerDescription] = []
+        for tensor in entry.outputs {
+            outputs.append(try outputLayer(
+                tensor, metadata: tensorMetadata(tensor, in: entry.mainSubgraphOutputs, subgraph?.outputs),
+                attachments: attachments
+            ))
+        }
+        for name in options.imageInputs.subtracting(inputs.map(\.name)).sorted() {
+            throw TensorIOError(.invalidInput, "no input named \"\(name)\" to make an image (inputs: \(inputs.map(\.name).joined(separator: ", ")))")
+        }
+        for name in Set(options.labels.keys).subtracting(outputs.map(\.name)).sorted() {
+            throw TensorIOError(.invalidInput, "no output named \"\(name)\" to label (outputs: \(outputs.map(\.name).joined(separator: ", ")))")
+        }
+
+        let stem = fileURL.deletingPathExtension().lastPathComponent
+        return ModelJSON(
+            name: metadata?.name ?? stem,
+            details: [metadata?.description, subgraph?.description].compactMap { $0 }.joined(separator: " "),
+            identifier: stem, version: metadata?.version ?? "1", author: metadata?.author ?? "",
+            license: metadata?.license ?? "", isPlaceholder: false,
+            model: ModelInfo(file: fileName, backend: "tflite", isQuantized: nil, modes: [.predict]),
+            inputs: inputs, outputs: outputs, placeholders: [], training: nil, options: ModelOptions()
+        )
+    }
+
+    // MARK: - Layers
+
+    private mutating func inputLayer(_ tensor: TFLiteEntryPoints.Tensor, metadata: TFLiteMetadata.TensorMetadata?) throws -> LayerDescription {
+        let name = tensor.name
+        guard let dataType = tensor.dataType else {
+            throw TensorIOError(.unsupported, "input \"\(name)\" holds \(tensor.typeName) values, which TensorIO cannot feed", location: "model.file")
+        }
+        describe(name, metadata)
+        var imageProperties: TFLiteMetadata.ImageProperties?
+        if case .image(let properties)? = metadata?.content { imageProperties = properties }
+        let isImage = imageProperties != nil || options.imageInputs.contains(name)
+        if isImage {
+            return try imageLayer(tensor, dataType: dataType, properties: imageProperties, metadata: metadata)
+        }
+        if looksLikeImage(tensor.shape), dataType == .float32 || dataType == .uint8 {
+            note(.unknown, layer: name, "shaped like an image \(tensor.shape): give --image \(name) to feed it pictures")
+        }
+        var layer = LayerDescription(name: name, kind: .array, declaredDataType: dataType, shape: arrayShape(tensor))
+        if !dataType.isFloatingPoint, case .perTensor? = tensor.quantization {
+            layer.quantize = .fromTensor
+            note(.inferred, layer: name, "quantized \(dataType): real values are quantized with the tensor's own scale and zero point")
+        }
+        note(.inferred, layer: name, "array \(dataType) \(layer.shape)")
+        return layer
+    }
+
+    private mutating func imageLayer(
+        _ tensor: TFLiteEntryPoints.Tensor, dataType: DataType, properties: TFLiteMetadata.ImageProperties?,
+        metadata: TFLiteMetadata.TensorMetadata?
+    ) throws -> LayerDescription {
+        let name = tensor.name
+        let shape = tensor.shape
+        guard dataType == .float32 || dataType == .uint8,
+              shape.count == 4, [1, -1].contains(shape[0]), shape[1] > 0, shape[2] > 0, [1, 3].contains(shape[3])
+        else {
+            throw TensorIOError(
+                .unsupported,
+                "input \"\(name)\" cannot take images: it holds \(dataType) values of shape \(shape), and image layers are float32 or uint8 tensors of shape [1, height, width, 1 or 3]",
+                location: "inputs"
+            )
+        }
+        let channels = shape[3]
+        var format: PixelFormat = channels == 1 ? .gray : .rgb
+        switch properties?.colorSpace {
+        case .rgb? where channels == 3, .grayscale? where channels == 1:
+            note(.inferred, layer: name, "image \(shape[2])×\(shape[1]) \(format.rawValue) (colour space from the metadata)")
+        case .rgb?, .grayscale?:
+            note(.unknown, layer: name, "the metadata's colour space does not fit \(channels) channel(s): \(format.rawValue) assumed")
+        case .unknown?, nil:
+            note(.unknown, layer: name, "image \(shape[2])×\(shape[1]): no colour space given, \(format.rawValue) assumed from \(channels) channel(s)")
+            format = channels == 1 ? .gray : .rgb
+        }
+        var layer = LayerDescription(
+            name: name, kind: .image, declaredDataType: dataType, shape: [shape[1], shape[2], channels], pixelFormat: format
+        )
+        let normalization = metadata?.processUnits.lazy.compactMap { unit -> ([Float], [Float])? in
+            if case .normalization(let mean, let std) = unit { return (mean, std) }
+            return nil
+        }.first
+        if dataType == .uint8 {
+            // As the TFLite Task Library does: a uint8 input takes pixel bytes as they are.
+            note(.inferred, layer: name, "uint8 pixels go in as they are" + (normalization == nil ? "" : " (the metadata's normalization applies to float inputs only)"))
+        } else if let (mean, std) = normalization {
+            guard let spec = NormalizationSpec.meanAndStandardDeviation(mean: mean, std: std) else {
+                throw TensorIOError(.invalidModelFile, "input \"\(name)\": the metadata's normalization (mean \(mean), std \(std)) is not one or three finite means and non-zero deviations", location: "model.file")
+            }
+            layer.normalize = spec
+            note(.inferred, layer: name, "normalize (p - \(mean)) / \(std) from the metadata")
+        } else if let spec = options.normalization {
+            layer.normalize = spec
+            note(.inferred, layer: name, "normalize as --normalize says")
+        } else {
+            note(.unknown, layer: name, "no normalization known: pixels go in as 0…255 floats; give --normalize (for example [-1,1])")
+        }
+        return layer
+    }
+
+    private mutating func outputLayer(
+        _ tensor: TFLiteEntryPoints.Tensor, metadata: TFLiteMetadata.TensorMetadata?, attachments: ModelAttachments
+    ) throws -> LayerDescription {
+        let name = tensor.name
+        guard let dataType = tensor.dataType else {
+            throw TensorIOError(.unsupported, "output \"\(name)\" holds \(tensor.typeName) values, which TensorIO cannot read", location: "model.file")
+        }
+        describe(name, metadata)
+        var layer = LayerDescription(name: name, kind: .array, declaredDataType: dataType, shape: arrayShape(tensor))
+        if !dataType.isFloatingPoint, case .perTensor? = tensor.quantization {
+            layer.dequantize = .fromTensor
+            note(.inferred, layer: name, "quantized \(dataType): dequantized with the tensor's own scale and zero point")
+        }
+        note(.inferred, layer: name, "array \(dataType) \(layer.shape)")
+        if let labels = options.labels[name] {
+            try attach(labels, named: "\(name)-labels.txt", to: &layer, source: "--labels")
+        } else if let file = labelsFile(metadata), let data = attachments[file.name] {
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw TensorIOError(.invalidModelFile, "the labels file \"\(file.name)\" packed in the model is not UTF-8 text", location: "model.file")
+            }
+            var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
+            if lines.last == "" { lines.removeLast() }
+            try attach(lines, named: file.name, to: &layer, source: "the metadata's \(file.name)\(file.locale.map { " (locale \($0))" } ?? "")")
+        }
+        for file in metadata?.associatedFiles ?? [] where file.type == .tensorValueLabels {
+            note(.unused, layer: name, "value labels \(file.name): not used (TensorIO labels elements, not values)")
+        }
+        return layer
+    }
+
+    /// The axis labels file to use: the one in the requested locale, else the first.
+    private mutating func labelsFile(_ metadata: TFLiteMetadata.TensorMetadata?) -> TFLiteMetadata.AssociatedFile? {
+        let files = (metadata?.associatedFiles ?? []).filter { $0.type == .tensorAxisLabels }
+        guard let first = files.first else { return nil }
+        guard let locale = options.locale else { return first }
+        if let match = files.first(where: { $0.locale == locale }) { return match }
+        note(.unknown, "no labels in locale \"\(locale)\" (locales: \(files.map { $0.locale ?? "none" }.joined(separator: ", "))): the first labels file is used")
+        return first
+    }
+
+    private mutating func attach(_ labels: [String], named file: String, to layer: inout LayerDescription, source: String) throws {
+        guard labels.count == layer.elementCount else {
+            note(.unknown, layer: layer.name, "\(source) has \(labels.count) labels but the output has \(layer.elementCount) elements: not used")
+            return
+        }
+        layer.labels = labels
+        layer.labelsFile = file
+        assets[file] = Data((labels.joined(separator: "\n") + "\n").utf8)
+        note(.inferred, layer: layer.name, "\(labels.count) labels from \(source)")
+    }
+
+    // MARK: - Helpers
+
+    /// The tensor's shape as a layer shape: a dynamic first dimension is the batch (-1); a dynamic inner
+    /// dimension cannot be a layer size, so it takes the size 1 the model stores, with a note.
+    private mutating func arrayShape(_ tensor: TFLiteEntryPoints.Tensor) -> [Int] {
+        guard !tensor.shape.isEmpty else { return [1] }  // rank 0: one number
+        var shape = tensor.shape
+        for index in shape.indices.dropFirst() where shape[index] < 0 {
+            shape[index] = 1
+            note(.unknown, layer: tensor.name, "dimension \(index) is dynamic: model.json fixes it at 1; edit the shape to the size you feed")
+        }
+        return shape
+    }
+
+    private func looksLikeImage(_ shape: [Int]) -> Bool {
+        shape.count == 4 && [1, -1].contains(shape[0]) && shape[1] > 1 && shape[2] > 1 && [1, 3].contains(shape[3])
+    }
+
+    private mutating func describe(_ layer: String, _ metadata: TFLiteMetadata.TensorMetadata?) {
+        guard let metadata else { return }
+        let text = [metadata.name.map { "\"\($0)\"" }, metadata.description].compactMap { $0 }.joined(separator: ": ")
+        if !text.isEmpty { note(.inferred, layer: layer, "the metadata calls it \(text)") }
+        if case .boundingBox(let box)? = metadata.content {
+            note(.unused, layer: layer, "bounding-box properties (\(box.type), \(box.coordinateType)): not used, the boxes come back as numbers")
+        }
+        if case .audio? = metadata.content {
+            note(.unused, layer: layer, "audio properties: not used")
+        }
+        for unit in metadata.processUnits {
+            switch unit {
+            case .normalization: break  // used for float image inputs
+            case .scoreCalibration(let transformation, let defaultScore):
+                note(.unused, layer: layer, "score calibration (\(transformation), default \(defaultScore)): not applied, scores come back raw")
+            case .scoreThresholding(let threshold):
+                note(.unused, layer: layer, "score threshold \(threshold): not applied (use --threshold)")
+            case .other(let name):
+                note(.unused, layer: layer, "process unit \(name): not used")
+            }
+        }
+        for file in metadata.associatedFiles where ![.tensorAxisLabels, .tensorValueLabels].contains(file.type) {
+            note(.unused, layer: layer, "associated file \(file.name) (\(file.type)): not used")
+        }
+    }
+
+    private mutating func reportUnused(_ metadata: TFLiteMetadata) {
+        for subgraph in metadata.subgraphs {
+            for unit in subgraph.inputProcessUnits + subgraph.outputProcessUnits {
+                note(.unused, "subgraph process unit \(unit): not used")
+            }
+            if !subgraph.inputTensorGroups.isEmpty || !subgraph.outputTensorGroups.isEmpty {
+                note(.unused, "tensor groups: not used")
+            }
+            for custom in subgraph.customMetadata {
+                note(.unused, "custom metadata \(custom.name ?? "(unnamed)") (\(custom.data.count) bytes): not used")
+            }
+            for file in subgraph.associatedFiles {
+                note(.unused, "associated file \(file.name) (\(file.type)): not used")
+            }
+        }
+        for file in metadata.associatedFiles {
+            note(.unused, "associated file \(file.name) (\(file.type)): not used")
+        }
+        if metadata.subgraphs.count > 1 {
+            note(.unused, "metadata for \(metadata.subgraphs.count - 1) more subgraph(s): only the first is read")
+        }
+    }
+
+    private mutating func note(_ kind: InferredBundle.Note.Kind, layer: String? = nil, _ message: String) {
+        notes.append(InferredBundle.Note(kind, layer: layer, message))
+    }
+}

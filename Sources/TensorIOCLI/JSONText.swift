@@ -22,6 +22,45 @@ enum JSONText {
         return text
     }
 
+    /// The value as a document to read and edit (`model.json`): two-space indents, one member per line,
+    /// arrays of numbers and strings on one line.
+    static func renderPretty(_ value: Value) -> String {
+        var text = ""
+        writePretty(value, indent: "", into: &text)
+        return text + "\n"
+    }
+
+    private static func writePretty(_ value: Value, indent: String, into text: inout String) {
+        let inner = indent + "  "
+        switch value {
+        case .array(let items) where items.contains(where: { if case .array = $0 { true } else if case .object = $0 { true } else { false } }):
+            text += "[\n"
+            for (index, item) in items.enumerated() {
+                text += inner
+                writePretty(item, indent: inner, into: &text)
+                text += index < items.count - 1 ? ",\n" : "\n"
+            }
+            text += indent + "]"
+        case .array(let items):
+            text += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { text += ", " }
+                write(item, into: &text)
+            }
+            text += "]"
+        case .object(let members) where !members.isEmpty:
+            text += "{\n"
+            for (index, (key, item)) in members.enumerated() {
+                text += inner + quote(key) + ": "
+                writePretty(item, indent: inner, into: &text)
+                text += index < members.count - 1 ? ",\n" : "\n"
+            }
+            text += indent + "}"
+        default:
+            write(value, into: &text)
+        }
+    }
+
     private static func write(_ value: Value, into text: inout String) {
         switch value {
         case .null: text += "null"

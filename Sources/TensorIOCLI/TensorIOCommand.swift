@@ -10,7 +10,7 @@ struct TensorIOCommand: AsyncParsableCommand {
         abstract: "Validate, inspect, run and train Tensor/IO model bundles; serve, push and pull them.",
         version: TensorIOCommand.version,
         subcommands: [
-            ValidateCommand.self, InspectCommand.self, RunCommand.self, ClassifyCommand.self, EvalCommand.self,
+            InitCommand.self, ValidateCommand.self, InspectCommand.self, RunCommand.self, ClassifyCommand.self, EvalCommand.self,
             BenchCommand.self, TrainCommand.self, ServeCommand.self, PushCommand.self, ModelsCommand.self,
             PullCommand.self, UpdateCommand.self, RollbackCommand.self,
         ]

@@ -60,7 +60,9 @@ struct ValidateCommand: ParsableCommand {
                     opened = try ModelBundle(modelAt: url)
                     issues = []
                 } catch {
-                    issues = [BundleIssue(path: "", message: (error as? TensorIOError)?.message ?? "\(error)")]
+                    // The message names the file already; each problem line starts with it once.
+                    let message = (error as? TensorIOError)?.message ?? "\(error)"
+                    issues = [BundleIssue(path: "", message: message.hasPrefix(path + ": ") ? String(message.dropFirst(path.count + 2)) : message)]
                 }
             } else {
                 issues = ModelBundleValidator(bundleAt: url).issues()

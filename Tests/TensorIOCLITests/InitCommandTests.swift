@@ -272,6 +272,6 @@ struct InitCommandTests {
         #expect(abs((try jsonObject(eval)["top1"] as? Double ?? 0) - expected) <= 1.0 / 360 + 1e-9, "\(eval)")
         let notModel = try await CLI.run("validate", "Examples/photos/cat.jpg")
         #expect(notModel.status == 1)
-        #expect(notModel.stderrLines == ["Examples/photos/cat.jpg: cat.jpg: the file does not have the TFLite identifier \"TFL3\" at offset 4 (found \"..JF\"); it is not a TFLite model or it is damaged"])
+        #expect(notModel.stderrLines == ["Examples/photos/cat.jpg: the file does not have the TFLite identifier \"TFL3\" at offset 4 (found \"..JF\"); it is not a TFLite model or it is damaged"])
     }
 }

@@ -52,7 +52,7 @@ struct PlainErrorTests {
     func paths() async throws {
         Self.expectPlain(try await CLI.run("inspect", "no-such.tiobundle"), containing: ["error: no-such.tiobundle does not exist"])
         Self.expectPlain(try await CLI.run("run", "Examples/photos/cat.jpg", "--input", "1"),
-                         containing: ["error: Examples/photos/cat.jpg is a file, not a bundle folder"])
+                         containing: ["error: Examples/photos/cat.jpg: the file does not have the TFLite identifier", "it is not a TFLite model"])
         Self.expectPlain(try await CLI.run("classify", "Examples/efficientnet-lite0-float32.tiobundle", "Examples/photos"),
                          containing: ["error: Examples/photos is a folder: give the image files in it"])
         Self.expectPlain(try await CLI.run("eval", "Examples/efficientnet-lite0-float32.tiobundle", "no-such-folder"),

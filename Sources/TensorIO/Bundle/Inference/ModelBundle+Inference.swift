@@ -31,6 +31,21 @@ extension ModelBundle {
     public static func infer(
         fromModelAt url: URL, options: BundleInferenceOptions = BundleInferenceOptions(), limits: ModelLimits = ModelLimits()
     ) throws -> InferredBundle {
+        do {
+            return try inferReporting(fromModelAt: url, options: options, limits: limits)
+        } catch var error as TensorIOError where error.location == "model.file" {
+            // There is no model.json: name the file as the caller gave it, not a bundle field.
+            let fileName = url.lastPathComponent
+            error.location = nil
+            error.message = url.relativePath + ": "
+                + (error.message.hasPrefix(fileName + ": ") ? String(error.message.dropFirst(fileName.count + 2)) : error.message)
+            throw error
+        }
+    }
+
+    private static func inferReporting(
+        fromModelAt url: URL, options: BundleInferenceOptions, limits: ModelLimits
+    ) throws -> InferredBundle {
         let parent = url.deletingLastPathComponent()
         switch UntrustedFile.kind(of: url) {
         case .regularFile:

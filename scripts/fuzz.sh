@@ -21,7 +21,7 @@ seed() {
   mkdir -p "$corpus"
   case "$target" in
     fuzz-model-json) find Tests/Fixtures Examples -name model.json -exec cp {} "$corpus/" \; ;;
-    fuzz-model-file) find Tests/Fixtures -name '*.tflite' -size -200k -exec cp {} "$corpus/" \; ;;
+    fuzz-model-file) find Tests/Fixtures -name '*.tflite' -size -400k -exec cp {} "$corpus/" \; ;;
     fuzz-image) find Tests/Fixtures Examples -size -300k \( -name '*.jpg' -o -name '*.png' \) -exec cp {} "$corpus/" \; ;;
     fuzz-archive)
       for bundle in Tests/Fixtures/Bundles/1_in_1_out_number_test.tiobundle Tests/Fixtures/Bundles/labeled_vectors_test.tiobundle; do

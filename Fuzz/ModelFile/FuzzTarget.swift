@@ -1,12 +1,20 @@
 // Fuzz target: the .tflite structural verifier, which must decide on any bytes without crashing or
-// looping, before LiteRT sees them.
+// looping, before LiteRT sees them; then, on what it accepts, the readers that follow it for bare models:
+// the entry-point tensors, the TFLite metadata and the zip of associated files appended to the model.
 import FuzzSupport
 import Foundation
-import TensorIO
+@_spi(Tools) import TensorIO
 
 func fuzzModelFile(_ data: Data) {
     data.withUnsafeBytes { bytes in
-        _ = try? TFLiteModelVerifier.verify(bytes, limits: ModelLimits(), fileName: "model.tflite")
+        guard (try? TFLiteModelVerifier.verify(bytes, limits: ModelLimits(), fileName: "model.tflite")) != nil else {
+            // The appended zip is read from any bytes: it does not depend on the FlatBuffer.
+            _ = try? ModelAttachments.read(fromModel: bytes, fileName: "model.tflite")
+            return
+        }
+        _ = try? TFLiteEntryPoints.read(fromModel: bytes, fileName: "model.tflite")
+        _ = try? TFLiteMetadata.read(fromModel: bytes, fileName: "model.tflite")
+        _ = try? ModelAttachments.read(fromModel: bytes, fileName: "model.tflite")
     }
 }
 

@@ -147,9 +147,7 @@ struct InitCommand: ParsableCommand {
                 limitName: "maximumLabelsFileBytes"
             )
             guard let text = String(data: data, encoding: .utf8) else { throw CLIError("\(path): not UTF-8 text") }
-            var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
-            if lines.last == "" { lines.removeLast() }
-            labels[name] = lines
+            labels[name] = ModelBundleValidator.labels(inText: text)
         }
         return labels
     }

@@ -180,6 +180,15 @@ public struct ModelBundleValidator: Sendable {
         guard let text = String(data: data, encoding: .utf8) else {
             throw TensorIOError(.io, "not UTF-8 text", location: url.lastPathComponent)
         }
+        return labels(inText: text)
+    }
+
+    /// The labels of a labels file's text: one per line, LF or CRLF; a trailing newline adds no empty label.
+    ///
+    /// - Parameter text: The file's text.
+    /// - Returns: The labels in order.
+    @_spi(Tools)
+    public static func labels(inText text: String) -> [String] {
         // Swift reads "\r\n" as one Character, so splitting on "\n" alone would not split CRLF lines.
         var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
             .map(String.init)

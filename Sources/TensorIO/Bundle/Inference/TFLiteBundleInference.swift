@@ -175,9 +175,7 @@ struct TFLiteBundleInference {
             guard let text = String(data: data, encoding: .utf8) else {
                 throw TensorIOError(.invalidModelFile, "the labels file \"\(file.name)\" packed in the model is not UTF-8 text", location: "model.file")
             }
-            var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
-            if lines.last == "" { lines.removeLast() }
-            try attach(lines, named: file.name, to: &layer, source: "the metadata's \(file.name)\(file.locale.map { " (locale \($0))" } ?? "")")
+            try attach(ModelBundleValidator.labels(inText: text), named: file.name, to: &layer, source: "the metadata's \(file.name)\(file.locale.map { " (locale \($0))" } ?? "")")
         }
         for file in metadata?.associatedFiles ?? [] where file.type == .tensorValueLabels {
             note(.unused, layer: name, "value labels \(file.name): not used (TensorIO labels elements, not values)")

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TensorIO
+@_spi(Tools) import TensorIO
 
 /// `tensorio inspect BUNDLE [--json]`
 struct InspectCommand: ParsableCommand {
@@ -16,12 +16,78 @@ struct InspectCommand: ParsableCommand {
 
     func run() throws {
         let (bundle, model) = try model.makeModel()
-        let tensors = try RuntimeLog.capturing { try model.tensorDescriptions() }
+        let tensors: ModelTensors
+        do {
+            tensors = try RuntimeLog.capturing { try model.tensorDescriptions() }
+        } catch let error as TensorIOError where error.code == .layerMismatch {
+            // Loading stops at the first disagreement; the model file, read without loading, shows them all.
+            guard let comparison = try? LayerTensorComparison(bundle: bundle) else { throw error }
+            let count = max(1, comparison.rows.filter { !$0.problems.isEmpty }.count)
+            print(json ? JSONText.render(Self.jsonValue(comparison, loadError: error)) : Self.text(comparison, loadError: error),
+                  terminator: json ? "\n" : "")
+            throw CLIError("model.json disagrees with the model in \(count) place\(count == 1 ? "" : "s") (shown above): \(error.message)")
+        }
         if json {
             print(JSONText.render(jsonValue(bundle, tensors)))
         } else {
             print(text(bundle, tensors), terminator: "")
         }
+    }
+
+    // MARK: - Disagreements
+
+    /// The layers beside the model's tensors, one row each, every disagreement marked with ✗.
+    static func text(_ comparison: LayerTensorComparison, loadError: TensorIOError) -> String {
+        func layerText(_ layer: LayerDescription?) -> String {
+            guard let layer else { return "(no layer)" }
+            let type = layer.dataType(quantizedModel: comparison.quantizedModel)?.rawValue ?? "(tensor's type)"
+            return "\(layer.name): \(layer.kind.rawValue) \(type) \(layer.shape)"
+        }
+        func tensorText(_ row: LayerTensorComparison.Row) -> String {
+            guard let name = row.tensorName else { return "(no tensor)" }
+            return "\(name): \(row.tensorType ?? "?") \(row.tensorShape.map { "\($0)" } ?? "[?]")"
+        }
+        let width = comparison.rows.map { layerText($0.layer).count }.max() ?? 0
+        var lines = ["model.json layers beside the model's tensors:"]
+        var side = ""
+        for row in comparison.rows {
+            if row.side != side {
+                side = row.side
+                lines.append(side == "input" ? "Inputs:" : "Outputs:")
+            }
+            let left = layerText(row.layer).padding(toLength: width, withPad: " ", startingAt: 0)
+            let mark = row.problems.isEmpty ? "✓" : "✗"
+            lines.append("  \(left)  \(mark)  \(tensorText(row))" + (row.problems.isEmpty ? "" : "  (\(row.problems.joined(separator: "; ")))"))
+        }
+        if comparison.agrees {
+            lines.append("The file's tensors agree; loading still failed: \(loadError.message)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func jsonValue(_ comparison: LayerTensorComparison, loadError: TensorIOError) -> JSONText.Value {
+        .object([
+            ("disagreements", .array(comparison.rows.filter { !$0.problems.isEmpty }.map { row in
+                .object([
+                    ("side", .string(row.side)),
+                    ("layer", row.layer.map { .string($0.name) } ?? .null),
+                    ("tensor", row.tensorName.map { .string($0) } ?? .null),
+                    ("problems", .array(row.problems.map { .string($0) })),
+                ])
+            })),
+            ("rows", .array(comparison.rows.map { row in
+                .object([
+                    ("side", .string(row.side)),
+                    ("layer", row.layer.map { .string($0.name) } ?? .null),
+                    ("layer_shape", row.layer.map { .array($0.shape.map { .integer(Int64($0)) }) } ?? .null),
+                    ("tensor", row.tensorName.map { .string($0) } ?? .null),
+                    ("tensor_dtype", row.tensorType.map { .string($0) } ?? .null),
+                    ("tensor_shape", row.tensorShape.map { .array($0.map { .integer(Int64($0)) }) } ?? .null),
+                    ("agrees", .bool(row.problems.isEmpty)),
+                ])
+            })),
+            ("load_error", .string(loadError.message)),
+        ])
     }
 
     // MARK: - Text

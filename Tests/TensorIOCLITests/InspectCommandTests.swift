@@ -249,4 +249,54 @@ struct InspectCommandTests {
         #expect(result.exited && result.status == 0, "\(result)")
         #expect(result.stdoutLines.contains("  output: array float32 [4], labels labels.txt (4)"), "\(result)")
     }
+
+    @Test("a bundle that disagrees with its model: layers beside the real tensors, every disagreement marked, exit 1")
+    func disagreeingBundle() async throws {
+        try await withTemporaryDirectory { folder in
+            let bundle = folder.appendingPathComponent("b.tiobundle")
+            try FileManager.default.copyItem(at: CLI.bundleURL("2_in_2_out_vectors_test.tiobundle"), to: bundle)
+            let jsonURL = bundle.appendingPathComponent("model.json")
+            var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: jsonURL)) as? [String: Any])
+            var inputs = try #require(document["inputs"] as? [[String: Any]])
+            inputs[0]["dtype"] = "uint8"
+            inputs[1]["shape"] = [1, 5]
+            document["inputs"] = inputs
+            var outputs = try #require(document["outputs"] as? [[String: Any]])
+            outputs.append(["name": "extra", "type": "array", "shape": [2]])
+            document["outputs"] = outputs
+            try JSONSerialization.data(withJSONObject: document).write(to: jsonURL)
+
+            let text = try await CLI.run("inspect", bundle.path)
+            #expect(text.status == 1, "\(text)")
+            #expect(text.stderrLines.count == 1 && text.stderr.contains("disagrees with the model in 3 places"), "\(text)")
+            let marked = text.stdoutLines.filter { $0.contains("✗") }
+            #expect(marked.count == 3, "\(text)")
+            #expect(marked.contains { $0.contains("input1") && $0.contains("model.json says uint8, the tensor holds float32") })
+            #expect(marked.contains { $0.contains("input2") && $0.contains("[1, 5] has 5 elements") })
+            #expect(marked.contains { $0.contains("extra") && $0.contains("no output tensor") })
+            #expect(text.stdoutLines.filter { $0.contains("✓") }.count == 2)
+
+            let json = try await CLI.run("inspect", bundle.path, "--json")
+            #expect(json.status == 1)
+            let disagreements = try #require(try jsonObject(json)["disagreements"] as? [[String: Any]])
+            #expect(disagreements.compactMap { $0["layer"] as? String } == ["input1", "input2", "extra"])
+        }
+    }
+
+    @Test("a TensorFlow bundle naming an operation the graph lacks: the signature's tensors are shown")
+    func disagreeingTensorFlowBundle() async throws {
+        try await withTemporaryDirectory { folder in
+            let bundle = folder.appendingPathComponent("t.tiobundle")
+            try FileManager.default.copyItem(
+                at: CLI.repositoryRoot.appendingPathComponent("Tests/Fixtures/TensorFlowBundles/tf_1_in_1_out_number_test.tiobundle"), to: bundle
+            )
+            let jsonURL = bundle.appendingPathComponent("model.json")
+            let text = try String(contentsOf: jsonURL, encoding: .utf8).replacingOccurrences(of: #""name": "input""#, with: #""name": "x""#)
+            try text.write(to: jsonURL, atomically: true, encoding: .utf8)
+            let result = try await CLI.run("inspect", bundle.path)
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stdoutLines.contains { $0.contains("x: array") && $0.contains("✗") && $0.contains("no input tensor") }, "\(result)")
+            #expect(result.stdoutLines.contains { $0.contains("(no layer)") && $0.contains("input: float32") }, "\(result)")
+        }
+    }
 }

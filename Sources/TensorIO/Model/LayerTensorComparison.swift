@@ -1,0 +1,113 @@
+import Foundation
+
+/// A bundle's layers set beside the tensors its model really has, read from the model file without
+/// loading it (TFLite: the FlatBuffer's entry point; TensorFlow: `saved_model.pb`'s signature), with every
+/// disagreement, not only the first that loading stops at. What `tensorio inspect` shows when a bundle
+/// does not match its model.
+@_spi(Tools)
+public struct LayerTensorComparison: Sendable {
+    /// One row: a layer (or `nil`: a tensor no layer binds), its tensor (or `nil`), and what disagrees.
+    public struct Row: Sendable {
+        public var side: String
+        public var layer: LayerDescription?
+        public var tensorName: String?
+        public var tensorType: String?
+        public var tensorShape: [Int]?
+        public var problems: [String]
+    }
+
+    public var rows: [Row]
+    /// `model.quantized`, which decides the type of layers without a `dtype`.
+    public var quantizedModel: Bool?
+    /// Whether any row has a problem.
+    public var agrees: Bool { rows.allSatisfy(\.problems.isEmpty) }
+
+    /// Compares the bundle's prediction layers with the model file's tensors.
+    ///
+    /// - Parameters:
+    ///   - bundle: The bundle.
+    ///   - limits: Bounds on the model file.
+    /// - Throws: ``TensorIOError`` when the model file itself cannot be read.
+    public init(bundle: ModelBundle, limits: ModelLimits = ModelLimits()) throws {
+        quantizedModel = bundle.model.isQuantized
+        guard let file = bundle.modelFileURL else { rows = []; return }
+        typealias Tensor = (name: String, alias: String, type: DataType?, typeName: String, shape: [Int]?, perTensor: Bool)
+        var inputs: [Tensor] = []
+        var outputs: [Tensor] = []
+        if bundle.model.backend == "tensorflow" {
+            let tag = bundle.model.modes.contains(.train) ? "train" : "serve"
+            let signature = try SavedModelSignature.read(savedModelAt: file, tag: tag, limits: limits)
+            inputs = signature.inputs.map { ($0.layerName, $0.tensorName, $0.dataType, $0.typeName, $0.shape, false) }
+            outputs = signature.outputs.map { ($0.layerName, $0.tensorName, $0.dataType, $0.typeName, $0.shape, false) }
+        } else {
+            let data = try UntrustedFile.read(file, limit: limits.maximumModelFileBytes, name: bundle.model.file, limitName: "maximumModelFileBytes")
+            let entry = try data.withUnsafeBytes { bytes in
+                _ = try TFLiteModelVerifier.verify(bytes, limits: limits, fileName: bundle.model.file)
+                return try TFLiteEntryPoints.read(fromModel: bytes, fileName: bundle.model.file)
+            }
+            func convert(_ tensor: TFLiteEntryPoints.Tensor) -> Tensor {
+                var perTensor = false
+                if case .perTensor? = tensor.quantization { perTensor = true }
+                return (tensor.name, tensor.tensorName, tensor.dataType, tensor.typeName, tensor.shape, perTensor)
+            }
+            inputs = entry.inputs.map(convert)
+            outputs = entry.outputs.map(convert)
+        }
+        let quantized = bundle.model.isQuantized
+        var rows: [Row] = []
+        for (side, layers, tensors) in [("input", bundle.predictionInputs, inputs), ("output", bundle.predictionOutputs, outputs)] {
+            // Bound as the backends bind: by name, then the tensor's own name, then what is left in order.
+            var claimed = [Bool](repeating: false, count: tensors.count)
+            var bound = [Int?](repeating: nil, count: layers.count)
+            for (index, layer) in layers.enumerated() {
+                if let match = tensors.indices.first(where: { !claimed[$0] && (tensors[$0].name == layer.name || tensors[$0].alias == layer.name) }) {
+                    claimed[match] = true
+                    bound[index] = match
+                }
+            }
+            if bundle.model.backend != "tensorflow" {
+                var rest = tensors.indices.filter { !claimed[$0] }.makeIterator()
+                for index in bound.indices where bound[index] == nil {
+                    bound[index] = rest.next()
+                    if let match = bound[index] { claimed[match] = true }
+                }
+            }
+            for (index, layer) in layers.enumerated() {
+                guard let match = bound[index] else {
+                    rows.append(Row(side: side, layer: layer, problems: ["the model has no \(side) tensor for this layer"]))
+                    continue
+                }
+                let tensor = tensors[match]
+                var problems: [String] = []
+                if tensor.name != layer.name, tensor.alias != layer.name {
+                    problems.append("bound by position: the tensor is called \"\(tensor.name)\"")
+                }
+                if let type = tensor.type {
+                    if let expected = layer.dataType(quantizedModel: quantized), expected != type {
+                        problems.append("dtype: model.json says \(expected), the tensor holds \(type)")
+                    }
+                    if (layer.quantize != nil || layer.dequantize != nil), type.isFloatingPoint {
+                        problems.append("(de)quantize is given but the tensor holds \(type) values")
+                    }
+                } else {
+                    problems.append("the tensor holds \(tensor.typeName) values, which TensorIO cannot use")
+                }
+                if let shape = tensor.shape, !shape.dropFirst().contains(where: { $0 < 0 }) {
+                    let all = shape.reduce(1) { $0 * max($1, 1) }
+                    let perItem = shape.dropFirst().reduce(1, *)
+                    if all != layer.elementCount, !(layer.isBatched && perItem == layer.elementCount),
+                       !(shape.first == -1 && perItem == layer.elementCount) {
+                        problems.append("shape: model.json's \(layer.shape) has \(layer.elementCount) elements, the tensor's \(shape) has \(all)")
+                    }
+                }
+                rows.append(Row(side: side, layer: layer, tensorName: tensor.name, tensorType: tensor.typeName, tensorShape: tensor.shape, problems: problems))
+            }
+            for index in tensors.indices where !claimed[index] {
+                let tensor = tensors[index]
+                rows.append(Row(side: side, layer: nil, tensorName: tensor.name, tensorType: tensor.typeName, tensorShape: tensor.shape,
+                                problems: ["no layer in model.json for this \(side) tensor"]))
+            }
+        }
+        self.rows = rows
+    }
+}

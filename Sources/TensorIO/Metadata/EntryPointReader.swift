@@ -5,6 +5,13 @@ struct EntryPointReader {
 
     let reader: FlatBufferReader
     let fileName: String
+    /// The signatures to take, best first, when the model has them.
+    var preferredSignatures = ["serving_default"]
+    /// Signatures never taken as the fallback "first" one (a trainable model's `train`, `save`, …).
+    var excludedSignatures: Set<String> = []
+    /// Whether a signature's tensors come in its subgraph's `inputs` and `outputs` order, as LiteRT lists
+    /// them, rather than in the signature's own order (alphabetical, as converters write it).
+    var subgraphOrder = false
 
     func read() throws -> TFLiteEntryPoints {
         let model = try reader.table(at: reader.rootPosition())
@@ -28,26 +35,43 @@ struct EntryPointReader {
             throw TFLiteModelVerifier.invalid(fileName, "signature_defs[\(index)].subgraph_index", "subgraph \(subgraphIndex) does not exist")
         }
         let subgraph = try reader.table(in: subgraphs, at: subgraphIndex)
+        var inputs = try maps(table, Schema.SignatureDef.inputs, subgraph: subgraph, path: "signature_defs[\(index)].inputs")
+        var outputs = try maps(table, Schema.SignatureDef.outputs, subgraph: subgraph, path: "signature_defs[\(index)].outputs")
+        if subgraphOrder {
+            inputs = try ordered(inputs, by: indices(subgraph, Schema.SubGraph.inputs))
+            outputs = try ordered(outputs, by: indices(subgraph, Schema.SubGraph.outputs))
+        }
         return TFLiteEntryPoints(
-            signatureKey: key, subgraphIndex: subgraphIndex,
-            inputs: try maps(table, Schema.SignatureDef.inputs, subgraph: subgraph, path: "signature_defs[\(index)].inputs"),
-            outputs: try maps(table, Schema.SignatureDef.outputs, subgraph: subgraph, path: "signature_defs[\(index)].outputs"),
+            signatureKey: key, subgraphIndex: subgraphIndex, inputs: inputs, outputs: outputs,
             mainSubgraphInputs: mainInputs, mainSubgraphOutputs: mainOutputs)
     }
 
-    /// `serving_default` when present, else the first signature; `nil` without signatures.
+    /// The first of ``preferredSignatures`` present, else the first signature not excluded; `nil`
+    /// without signatures.
     private func chosenSignature(_ model: Table) throws -> (Table, Int, String)? {
         guard let signatures = try reader.vector(model, slot: Schema.Model.signatureDefs, elementByteCount: 4),
               signatures.count > 0
         else { return nil }
+        var preferred: (rank: Int, signature: (Table, Int, String))?
         var first: (Table, Int, String)?
         for index in 0..<signatures.count {
             let table = try reader.table(in: signatures, at: index)
             let key = try reader.string(table, slot: Schema.SignatureDef.signatureKey) ?? ""
-            if key == "serving_default" { return (table, index, key) }
-            if first == nil { first = (table, index, key) }
+            if let rank = preferredSignatures.firstIndex(of: key), rank < (preferred?.rank ?? .max) {
+                preferred = (rank, (table, index, key))
+            }
+            if first == nil, !excludedSignatures.contains(key) { first = (table, index, key) }
         }
-        return first
+        return preferred?.signature ?? first
+    }
+
+    /// `tensors` sorted by their place in `order` (tensor indices); any not there keep their order, last.
+    private func ordered(_ tensors: [TFLiteEntryPoints.Tensor], by order: [Int]) -> [TFLiteEntryPoints.Tensor] {
+        tensors.enumerated().sorted { first, second in
+            let a = order.firstIndex(of: first.element.tensorIndex) ?? order.count + first.offset
+            let b = order.firstIndex(of: second.element.tensorIndex) ?? order.count + second.offset
+            return a < b
+        }.map(\.element)
     }
 
     private func indices(_ table: Table, _ slot: Int) throws -> [Int] {

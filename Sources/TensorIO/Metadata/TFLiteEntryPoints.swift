@@ -60,8 +60,46 @@ public struct TFLiteEntryPoints: Sendable, Hashable {
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidModelFile``, location `model.file`) when
     ///   an index is out of range.
     public static func read(fromModel bytes: UnsafeRawBufferPointer, fileName: String) throws -> TFLiteEntryPoints {
+        try read(bytes, fileName: fileName, preferring: ["serving_default"], excluding: [], subgraphOrder: false)
+    }
+
+    /// Reads the entry point a bundle's predictions run, from its model file, without LiteRT.
+    ///
+    /// The file is opened and checked exactly as loading does (inside the bundle, a regular file within
+    /// ``ModelLimits/maximumModelFileBytes``, then ``TFLiteModelVerifier``), so `tensorio inspect` can
+    /// show the real tensors of a bundle that loading would refuse. The signature is the one loading
+    /// picks for predictions: `serving_default`, else `infer`, else the first that is not a training
+    /// signature. Its tensors come in the order LiteRT lists them, the subgraph's own, since layers
+    /// that match no tensor by name bind in that order.
+    ///
+    /// - Parameters:
+    ///   - bundle: A bundle whose model file is a `.tflite` file.
+    ///   - limits: The limits loading would apply.
+    /// - Throws: ``TensorIOError`` (location `model.file`) as loading does when the file is missing,
+    ///   outside the bundle, too large or fails verification; ``TensorIOError/Code/unsupported`` for a
+    ///   placeholder bundle.
+    public static func readPredictionEntry(of bundle: ModelBundle, limits: ModelLimits = ModelLimits()) throws -> TFLiteEntryPoints {
+        guard !bundle.isPlaceholder else {
+            throw TensorIOError(.unsupported, "a placeholder bundle has no model to read")
+        }
+        let file = try MappedModelFile(bundleDirectory: bundle.url, fileName: bundle.model.file, limits: limits)
+        _ = try TFLiteModelVerifier.verify(file.bytes, limits: limits, fileName: bundle.model.file)
+        return try read(
+            file.bytes, fileName: bundle.model.file, preferring: ["serving_default", "infer"],
+            excluding: TFLiteTrainingSession.signatureKeys(of: bundle), subgraphOrder: true
+        )
+    }
+
+    private static func read(
+        _ bytes: UnsafeRawBufferPointer, fileName: String, preferring preferred: [String], excluding excluded: Set<String>,
+        subgraphOrder: Bool
+    ) throws -> TFLiteEntryPoints {
         do {
-            return try EntryPointReader(reader: FlatBufferReader(bytes), fileName: fileName).read()
+            var reader = EntryPointReader(reader: FlatBufferReader(bytes), fileName: fileName)
+            reader.preferredSignatures = preferred
+            reader.excludedSignatures = excluded
+            reader.subgraphOrder = subgraphOrder
+            return try reader.read()
         } catch let failure as FlatBufferReader.Failure {
             throw TFLiteModelVerifier.invalid(fileName, "", failure.message)
         }

@@ -40,11 +40,8 @@ public struct LayerTensorComparison: Sendable {
             inputs = signature.inputs.map { ($0.layerName, $0.tensorName, $0.dataType, $0.typeName, $0.shape, false) }
             outputs = signature.outputs.map { ($0.layerName, $0.tensorName, $0.dataType, $0.typeName, $0.shape, false) }
         } else {
-            let data = try UntrustedFile.read(file, limit: limits.maximumModelFileBytes, name: bundle.model.file, limitName: "maximumModelFileBytes")
-            let entry = try data.withUnsafeBytes { bytes in
-                _ = try TFLiteModelVerifier.verify(bytes, limits: limits, fileName: bundle.model.file)
-                return try TFLiteEntryPoints.read(fromModel: bytes, fileName: bundle.model.file)
-            }
+            // The signature and tensor order loading would use, so position-bound layers pair as they bind.
+            let entry = try TFLiteEntryPoints.readPredictionEntry(of: bundle, limits: limits)
             func convert(_ tensor: TFLiteEntryPoints.Tensor) -> Tensor {
                 var perTensor = false
                 if case .perTensor? = tensor.quantization { perTensor = true }

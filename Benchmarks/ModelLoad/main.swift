@@ -2,7 +2,7 @@
 //   (defaults: 30, Examples/efficientnet-lite0-float32.tiobundle, relative to the working directory)
 //
 // What model verification costs: in one run, interleaved so both see the same machine load, times
-// (a) TensorIO's full load, `TFLiteModel(bundle:).load()` (open and map the file, verify it, LiteRT
+// (a) TensorIO's full load, `bundle.makeModel().load()` (open and map the file, verify it, LiteRT
 // parses and compiles it), and (b) the verification alone on the same file (open, map, verify).
 // Also times (c) the verifier alone on a mapping it has already read once (its CPU cost, without
 // first-touch page faults). Prints the median and 90th percentile of
@@ -45,7 +45,7 @@ do {
     // One warm-up of each: the first load also opens LiteRT and faults the file into the page cache.
     for round in 0..<(iterations + 1) {
         let load = try milliseconds {
-            let model = TFLiteModel(bundle: bundle)
+            let model = try bundle.makeModel()
             try model.load()
             model.unload()
         }
@@ -83,7 +83,7 @@ let loadMedian = percentile(loads, 0.5)
 let verifyMedian = percentile(verifications, 0.5)
 print("model: \(bundlePath) (\(summary.byteCount) bytes, \(summary.tensorCount) tensors, \(summary.operatorCount) operators)")
 print("iterations: \(iterations), interleaved")
-print("full load (TFLiteModel.load): median \(format(loadMedian)) ms, p90 \(format(percentile(loads, 0.9))) ms")
+print("full load (makeModel().load()): median \(format(loadMedian)) ms, p90 \(format(percentile(loads, 0.9))) ms")
 print("verification alone (map + verify): median \(format(verifyMedian)) ms, p90 \(format(percentile(verifications, 0.9))) ms")
 let verifyOnlyMedian = percentile(verificationsOnly, 0.5)
 print("verify on a mapping already read once: median \(format(verifyOnlyMedian)) ms, p90 \(format(percentile(verificationsOnly, 0.9))) ms")

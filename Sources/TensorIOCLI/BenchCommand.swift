@@ -54,7 +54,7 @@ struct BenchCommand: ParsableCommand {
         if imageURL != nil, bundle.predictionInputs.count != 1 || imageLayer == nil {
             throw CLIError("--image needs a model with one input, an image layer")
         }
-        let targetSize = imageLayer?.imageVolume.map { ImageSize(width: $0.width, height: $0.height) }
+        let targetSize = imageLayer?.imageSize
         let input: InputValue = try imageURL.map { .image(try PixelBuffer(contentsOf: $0, targetSize: targetSize)) }
             ?? RandomInputs.value(for: model)
 

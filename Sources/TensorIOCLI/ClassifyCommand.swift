@@ -110,7 +110,7 @@ struct ImageClassifier {
 
     /// Decodes (at reduced size when the file is much larger than the layer) and runs.
     func classify(_ url: URL) throws -> Outputs {
-        let target = imageLayer.imageVolume.map { ImageSize(width: $0.width, height: $0.height) }
+        let target = imageLayer.imageSize
         let image = try PixelBuffer(contentsOf: url, targetSize: target, resizeMode: resizeMode)
         return try model.run(image)
     }

@@ -70,7 +70,7 @@ struct InputArgument {
         if let layer, layer.kind != .image {
             throw CLIError("--image \(argument): input \"\(layer.name)\" is an \(layer.kind.rawValue) layer, not an image layer")
         }
-        let target = layer?.imageVolume.map { ImageSize(width: $0.width, height: $0.height) }
+        let target = layer?.imageSize
         value = .image(try PixelBuffer(contentsOf: URL(fileURLWithPath: path), targetSize: target, resizeMode: resizeMode))
     }
 

@@ -271,7 +271,7 @@ struct InspectCommandTests {
             #expect(text.stderrLines.count == 1 && text.stderr.contains("disagrees with the model in 3 places"), "\(text)")
             let marked = text.stdoutLines.filter { $0.contains("✗") }
             #expect(marked.count == 3, "\(text)")
-            #expect(marked.contains { $0.contains("input1") && $0.contains("model.json says uint8, the tensor holds float32") })
+            #expect(marked.contains { $0.contains("input1") && $0.contains("its dtype is uint8, but the model's tensor \"input1\" holds float32 values") })
             #expect(marked.contains { $0.contains("input2") && $0.contains("[1, 5] has 5 elements") })
             #expect(marked.contains { $0.contains("extra") && $0.contains("no output tensor") })
             #expect(text.stdoutLines.filter { $0.contains("✓") }.count == 2)

@@ -122,7 +122,7 @@ struct ConcurrencyTests {
             return await group.reduce(into: []) { $0 += $1 }
         }
         #expect(problems.isEmpty, "\(problems.prefix(10))")
-        #expect(try model.run(Float(4))["output"]?.scalar == 45)
+        #expect(try await model.run(Float(4))["output"]?.scalar == 45)
         #expect(model.isLoaded)
         model.unload()
         #expect(!model.isLoaded)

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TensorIO
+@testable import TensorIO
 
 /// The original's integration suite (`TIOTFLiteModelIntegrationTests`) run through LiteRT, plus binding
 /// by name and by order, layer checks at load, the model registry and the model lifecycle.
@@ -177,7 +177,7 @@ struct IntegrationTests {
         let bundle = try Fixtures.bundle("1_in_1_out_number_test_no_backend.tiobundle")
         #expect(bundle.model.backend == nil)
         let model = try bundle.makeModel()
-        #expect(model is TFLiteModel)
+        #expect(model.backendEngine is TFLiteEngine)
         #expect(try model.run(2)["output"]?.scalar == 25)
     }
 
@@ -370,7 +370,7 @@ struct IntegrationTests {
         try withFixtureCopy("1_in_1_out_number_test.tiobundle", edit: { $0[path: "model.backend"] = "tensorflow" }) { url in
             let bundle = try ModelBundle(at: url)
             let model = try bundle.makeModel()
-            #expect(model is TensorFlowModel)
+            #expect(model.backendEngine is TensorFlowEngine)
             let error = #expect(throws: TensorIOError.self) { try model.run(2) }
             #expect(error?.code == .runtimeFailure)
             #expect(error?.location == "model.file")
@@ -391,7 +391,7 @@ struct IntegrationTests {
         let placeholder = try Fixtures.bundle("placeholder.tiobundle")
         #expect(try registry.makeModel(for: placeholder, configuration: ModelConfiguration()) is PlaceholderModel)
         // The shared registry is untouched.
-        #expect(try bundle.makeModel() is TFLiteModel)
+        #expect(try bundle.makeModel().backendEngine is TFLiteEngine)
     }
 
     // MARK: - Lifecycle and configuration

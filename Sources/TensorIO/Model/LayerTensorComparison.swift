@@ -31,21 +31,19 @@ public struct LayerTensorComparison: Sendable {
     public init(bundle: ModelBundle, limits: ModelLimits = ModelLimits()) throws {
         quantizedModel = bundle.model.isQuantized
         guard let file = bundle.modelFileURL else { rows = []; return }
-        typealias Tensor = (name: String, alias: String, type: DataType?, typeName: String, shape: [Int]?, perTensor: Bool)
+        typealias Tensor = (name: String, alias: String, type: DataType?, typeName: String, shape: [Int]?, quantization: TensorQuantization?)
         var inputs: [Tensor] = []
         var outputs: [Tensor] = []
         if bundle.model.backend == "tensorflow" {
             let tag = bundle.model.modes.contains(.train) ? "train" : "serve"
             let signature = try SavedModelSignature.read(savedModelAt: file, tag: tag, limits: limits)
-            inputs = signature.inputs.map { ($0.layerName, $0.tensorName, $0.dataType, $0.typeName, $0.shape, false) }
-            outputs = signature.outputs.map { ($0.layerName, $0.tensorName, $0.dataType, $0.typeName, $0.shape, false) }
+            inputs = signature.inputs.map { ($0.layerName, $0.tensorName, $0.dataType, $0.typeName, $0.shape, nil) }
+            outputs = signature.outputs.map { ($0.layerName, $0.tensorName, $0.dataType, $0.typeName, $0.shape, nil) }
         } else {
             // The signature and tensor order loading would use, so position-bound layers pair as they bind.
             let entry = try TFLiteEntryPoints.readPredictionEntry(of: bundle, limits: limits)
             func convert(_ tensor: TFLiteEntryPoints.Tensor) -> Tensor {
-                var perTensor = false
-                if case .perTensor? = tensor.quantization { perTensor = true }
-                return (tensor.name, tensor.tensorName, tensor.dataType, tensor.typeName, tensor.shape, perTensor)
+                (tensor.name, tensor.tensorName, tensor.dataType, tensor.typeName, tensor.shape, tensor.quantization)
             }
             inputs = entry.inputs.map(convert)
             outputs = entry.outputs.map(convert)
@@ -79,24 +77,13 @@ public struct LayerTensorComparison: Sendable {
                 if tensor.name != layer.name, tensor.alias != layer.name {
                     problems.append("bound by position: the tensor is called \"\(tensor.name)\"")
                 }
-                if let type = tensor.type {
-                    if let expected = layer.dataType(quantizedModel: quantized), expected != type {
-                        problems.append("dtype: model.json says \(expected), the tensor holds \(type)")
-                    }
-                    if (layer.quantize != nil || layer.dequantize != nil), type.isFloatingPoint {
-                        problems.append("(de)quantize is given but the tensor holds \(type) values")
-                    }
-                } else {
-                    problems.append("the tensor holds \(tensor.typeName) values, which TensorIO cannot use")
-                }
-                if let shape = tensor.shape, !shape.dropFirst().contains(where: { $0 < 0 }) {
-                    let all = shape.reduce(1) { $0 * max($1, 1) }
-                    let perItem = shape.dropFirst().reduce(1, *)
-                    if all != layer.elementCount, !(layer.isBatched && perItem == layer.elementCount),
-                       !(shape.first == -1 && perItem == layer.elementCount) {
-                        problems.append("shape: model.json's \(layer.shape) has \(layer.elementCount) elements, the tensor's \(shape) has \(all)")
-                    }
-                }
+                let facts = TensorFacts(
+                    name: tensor.name, dataType: tensor.type, typeName: tensor.typeName, shape: tensor.shape,
+                    quantization: tensor.quantization
+                )
+                problems += LayerTensorCheck.problems(
+                    layer: layer, tensor: facts, quantizedModel: quantized, isInput: side == "input"
+                ).map(\.message)
                 rows.append(Row(side: side, layer: layer, tensorName: tensor.name, tensorType: tensor.typeName, tensorShape: tensor.shape, problems: problems))
             }
             for index in tensors.indices where !claimed[index] {

@@ -3,10 +3,15 @@
 /// A model may be shared between threads and tasks: runs are safe to make concurrently (the original
 /// Tensor/IO forbade it). Loading happens on the first run if ``load()`` was not called.
 ///
+/// From async code, `try await model.run(…)` runs on threads TensorIO owns, so Swift's cooperative
+/// pool stays free while the runtime works, and it honours task cancellation before and between the
+/// stages of a run. The synchronous `run` blocks its caller's thread.
+///
 /// ```swift
 /// let model = try bundle.makeModel()
 /// let outputs = try model.run(["input1": [1, 2, 3, 4], "input2": [10, 20, 30, 40]])
 /// print(outputs["output1"]?.scalar ?? 0)
+/// let later = try await model.run(["input1": [1, 2, 3, 4], "input2": [10, 20, 30, 40]])
 /// ```
 public protocol Model: AnyObject, Sendable {
     /// The bundle the model was built from.
@@ -59,6 +64,23 @@ public protocol Model: AnyObject, Sendable {
     /// - Returns: The outputs of each item, in item order.
     /// - Throws: ``TensorIOError`` naming the item and layer when a value does not fit.
     func run(_ batch: Batch) throws -> [Outputs]
+
+    /// Runs the model on a value without blocking the calling task's thread.
+    ///
+    /// - Parameters:
+    ///   - input: As for ``run(_:)-(InputValue)``.
+    ///   - placeholders: Values for the bundle's `placeholders` layers, by name.
+    /// - Returns: A value per output layer, in `model.json` order.
+    /// - Throws: `CancellationError` when the task is cancelled before the run finishes its stages;
+    ///   otherwise as ``run(_:placeholders:)-(InputValue,_)`` does.
+    func run(_ input: InputValue, placeholders: [String: InputValue]) async throws -> Outputs
+
+    /// Runs the model on several items without blocking the calling task's thread.
+    ///
+    /// - Parameter batch: Items keyed by input layer name.
+    /// - Returns: The outputs of each item, in item order.
+    /// - Throws: `CancellationError` when the task is cancelled; otherwise as ``run(_:)-(Batch)``.
+    func run(_ batch: Batch) async throws -> [Outputs]
 }
 
 extension Model {
@@ -75,13 +97,28 @@ extension Model {
 
     public func run(_ batch: Batch) throws -> [Outputs] {
         try batch.indices.map { index in
-            do {
-                return try run(.named(batch[index]))
-            } catch var error as TensorIOError {
-                error.location = ["item \(index)", error.location].compactMap { $0 }.joined(separator: ", ")
-                throw error
-            }
+            try TensorIOError.locating(item: index, of: batch.count) { try run(.named(batch[index])) }
         }
+    }
+
+    /// Runs the synchronous ``run(_:placeholders:)-(InputValue,_)`` on TensorIO's threads (models of
+    /// custom types; the built-in backends also check cancellation between stages).
+    public func run(_ input: InputValue, placeholders: [String: InputValue]) async throws -> Outputs {
+        try await RunThreads.shared.perform { _ in try self.run(input, placeholders: placeholders) }
+    }
+
+    /// Runs the synchronous ``run(_:)-(Batch)`` on TensorIO's threads.
+    public func run(_ batch: Batch) async throws -> [Outputs] {
+        try await RunThreads.shared.perform { _ in try self.run(batch) }
+    }
+
+    /// Runs the model on a value without blocking the calling task's thread.
+    ///
+    /// - Parameter input: A value for the only input layer, a list by position, or a dictionary by name.
+    /// - Returns: A value per output layer, in `model.json` order.
+    /// - Throws: As ``run(_:placeholders:)-(InputValue,_)`` does.
+    public func run(_ input: InputValue) async throws -> Outputs {
+        try await run(input, placeholders: [:])
     }
 }
 
@@ -94,6 +131,15 @@ extension Model {
     /// - Throws: ``TensorIOError`` as ``run(_:)-(InputValue)`` does.
     public func run(_ input: some ModelInput) throws -> Outputs {
         try run(input.inputValue)
+    }
+
+    /// Runs the model on any value that converts to an input, without blocking the calling task's thread.
+    ///
+    /// - Parameter input: The value.
+    /// - Returns: A value per output layer, in `model.json` order.
+    /// - Throws: As ``run(_:placeholders:)-(InputValue,_)`` does.
+    public func run(_ input: some ModelInput) async throws -> Outputs {
+        try await run(input.inputValue, placeholders: [:])
     }
 
     /// The input layers a run takes, in `model.json` order (training-only layers left out).

@@ -35,10 +35,10 @@ public final class ModelRegistry: Sendable {
     /// Creates a registry with the built-in backends.
     public init() {
         register(backend: "tflite") { bundle, configuration in
-            TFLiteModel(bundle: bundle, configuration: configuration)
+            RuntimeModel(bundle: bundle, configuration: configuration, engine: TFLiteEngine(bundle: bundle, configuration: configuration))
         }
         register(backend: "tensorflow") { bundle, configuration in
-            TensorFlowModel(bundle: bundle, configuration: configuration)
+            RuntimeModel(bundle: bundle, configuration: configuration, engine: TensorFlowEngine(bundle: bundle, configuration: configuration))
         }
     }
 

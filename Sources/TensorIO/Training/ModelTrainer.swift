@@ -83,7 +83,7 @@ public struct ModelTrainer: Sendable {
                 let indices = order[(batchIndex * batchSize)..<min(count, (batchIndex + 1) * batchSize)]
                 var batch = Batch(keys: data.keys)
                 for index in indices { try batch.append(try data.item(at: index)) }
-                let outputs = try model.train(batch, placeholders: placeholders)
+                let outputs = try await model.train(batch, placeholders: placeholders)
                 for element in outputs {
                     guard let value = element.value.singleNumber else { continue }
                     if sums[element.name] == nil { names.append(element.name) }

@@ -13,6 +13,16 @@ public protocol TrainableModel: Model {
     ///   the runtime fails.
     func train(_ batch: Batch, placeholders: [String: InputValue]) throws -> Outputs
 
+    /// Takes one training step without blocking the calling task's thread.
+    ///
+    /// - Parameters:
+    ///   - batch: Items with a value for every input layer the training uses.
+    ///   - placeholders: Values for `placeholders` layers, such as a learning rate.
+    /// - Returns: The training outputs, each over the whole batch.
+    /// - Throws: `CancellationError` when the task is cancelled before the step starts; otherwise as
+    ///   ``train(_:placeholders:)-(Batch,_)``.
+    func train(_ batch: Batch, placeholders: [String: InputValue]) async throws -> Outputs
+
     /// Writes a copy of the bundle whose model holds the weights learnt so far; opening that bundle gives
     /// the trained model.
     ///
@@ -31,5 +41,19 @@ extension TrainableModel {
     /// - Throws: ``TensorIOError`` as ``train(_:placeholders:)`` does.
     public func train(_ batch: Batch) throws -> Outputs {
         try train(batch, placeholders: [:])
+    }
+
+    /// Takes one training step without placeholders, without blocking the calling task's thread.
+    ///
+    /// - Parameter batch: Items with a value for every input layer the training uses.
+    /// - Returns: The training outputs.
+    /// - Throws: As ``train(_:placeholders:)-(Batch,_)`` does.
+    public func train(_ batch: Batch) async throws -> Outputs {
+        try await train(batch, placeholders: [:])
+    }
+
+    /// Runs the synchronous ``train(_:placeholders:)-(Batch,_)`` on TensorIO's threads.
+    public func train(_ batch: Batch, placeholders: [String: InputValue]) async throws -> Outputs {
+        try await RunThreads.shared.perform { _ in try self.train(batch, placeholders: placeholders) }
     }
 }

@@ -3,8 +3,8 @@ import CYUV
 extension TensorBinding {
     /// The image layer's size and channel layout.
     private var imageGeometry: (size: ImageSize, format: PixelFormat)? {
-        guard let volume = layer.imageVolume else { return nil }
-        return (ImageSize(width: volume.width, height: volume.height), layer.pixelFormat ?? (volume.channels == 1 ? .gray : .rgb))
+        guard let volume = layer.imageVolume, let size = layer.imageSize else { return nil }
+        return (size, layer.pixelFormat ?? (volume.channels == 1 ? .gray : .rgb))
     }
 
     /// Orients, fits and converts an image, then writes it into the tensor with the layer's normalization

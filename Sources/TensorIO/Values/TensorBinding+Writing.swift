@@ -145,3 +145,30 @@ private struct ElementWriter: NumericVisitor {
         }
     }
 }
+
+extension TensorBinding {
+    /// The binding of one item of this layer (`layer.elementCount` elements), for tensors that hold a
+    /// batch of items.
+    func item(shape itemShape: [Int]? = nil) -> TensorBinding {
+        var item = TensorBinding(
+            layer: layer, dataType: dataType, shape: itemShape ?? [layer.elementCount], quantizer: quantizer,
+            dequantizer: dequantizer
+        )
+        item.resizeMode = resizeMode
+        return item
+    }
+
+    /// Writes one value per item, one item after another from `destination`; errors name the item when
+    /// there are several.
+    ///
+    /// - Throws: ``TensorIOError`` naming the item and layer when a value does not fit.
+    func writeItems(_ values: [InputValue], to destination: UnsafeMutableRawPointer) throws {
+        let item = item()
+        let itemBytes = item.byteCount
+        for (index, value) in values.enumerated() {
+            try TensorIOError.locating(item: index, of: values.count) {
+                try item.write(value, to: destination + index * itemBytes)
+            }
+        }
+    }
+}

@@ -1,4 +1,10 @@
 extension LayerDescription {
+    /// The size images are scaled to for this image layer (`nil` for other layers): the one place a
+    /// layer's image size is derived from its shape.
+    public var imageSize: ImageSize? {
+        imageVolume.map { ImageSize(width: $0.width, height: $0.height) }
+    }
+
     /// Writes an image into memory laid out as this image layer's tensor: oriented, fitted to the layer's
     /// size, channels in the layer's order, normalized as the layer says — what a run does, without a model.
     ///

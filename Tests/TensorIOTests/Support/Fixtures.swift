@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TensorIO
+@testable import TensorIO
 
 /// The test bundles in `Tests/Fixtures/Bundles`, found from this file's own path so the tests run from
 /// any working directory.
@@ -288,4 +288,9 @@ final class LockedBox<Value>: @unchecked Sendable {
         defer { lock.unlock() }
         return try body(&value)
     }
+}
+
+extension Model {
+    /// The backend that runs a model of the built-in runtimes (`nil` for custom model types).
+    var backendEngine: (any BackendEngine)? { (self as? RuntimeModel)?.engine }
 }

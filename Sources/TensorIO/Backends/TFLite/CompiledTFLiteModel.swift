@@ -4,8 +4,8 @@ import Foundation
 /// The LiteRT objects behind a loaded ``TFLiteModel``: the model, its compiled form, and one buffer per
 /// signature tensor in memory we own, allocated once so a run only writes inputs, invokes and reads.
 ///
-/// Not thread-safe; ``TFLiteModel`` serializes access.
-final class CompiledTFLiteModel {
+/// Not thread-safe: the core's pool lends it to one run at a time.
+final class CompiledTFLiteModel: BackendInstance {
     private let runner: SignatureRunner
     /// For each layer in `model.json` order, its slot index and binding.
     private let inputBindings: [(slot: Int, binding: TensorBinding)]
@@ -30,9 +30,9 @@ final class CompiledTFLiteModel {
         let outputs = bundle.predictionOutputs
         let inputOrder = try SignatureRunner.bind(inputs, to: runner.inputSlots, side: "input", signature: key)
         inputBindings = try zip(inputs, inputOrder).map { layer, slot in
-            var binding = try runner.inputSlots[slot].binding(for: layer, quantizedModel: quantized, isInput: true)
-            binding.resizeMode = configuration.imageResizeMode
-            return (slot, binding)
+            (slot, try runner.inputSlots[slot].binding(
+                for: layer, quantizedModel: quantized, isInput: true, resizeMode: configuration.imageResizeMode
+            ))
         }
         let outputOrder = try SignatureRunner.bind(outputs, to: runner.outputSlots, side: "output", signature: key)
         outputBindings = try zip(outputs, outputOrder).map { layer, slot in
@@ -46,8 +46,9 @@ final class CompiledTFLiteModel {
     }
 
     /// Writes the inputs (one value per input layer, in layer order), runs, and reads every output,
-    /// measuring each step into `profile` when it is not `nil`.
-    func run(_ values: [InputValue], profile: inout RunProfile?) throws -> Outputs {
+    /// measuring each step into `profile` when it is not `nil`. Placeholders feed only training
+    /// signatures, so a prediction leaves them out.
+    func run(_ values: [InputValue], placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs {
         var mark = profile == nil ? 0 : Stopwatch.now()
         for (value, input) in zip(values, inputBindings) {
             try input.binding.write(value, to: runner.inputSlots[input.slot].memory)

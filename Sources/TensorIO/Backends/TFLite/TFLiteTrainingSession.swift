@@ -7,12 +7,14 @@ import Foundation
 /// inputs.
 ///
 /// The weights learnt are written to, and read back from, ``weightsFileName`` in the bundle, in the
-/// safetensors format. Not thread-safe: ``TFLiteModel`` serializes access.
-final class TFLiteTrainingSession {
+/// safetensors format. Not thread-safe: the core's pool holds one and lends it to one run or training
+/// step at a time.
+final class TFLiteTrainingSession: TrainingInstance {
     /// The file in a bundle that holds trained weights, restored when the model loads.
     static let weightsFileName = "weights.safetensors"
 
     private let bundle: ModelBundle
+    private let configuration: ModelConfiguration
     private let instance: LiteRTModelInstance
     private let trainer: SignatureRunner
     private let saver: SignatureRunner?
@@ -32,6 +34,7 @@ final class TFLiteTrainingSession {
     ///   layers disagree with the signatures, or restoring fails.
     init(bundle: ModelBundle, configuration: ModelConfiguration) throws {
         self.bundle = bundle
+        self.configuration = configuration
         let instance = try LiteRTModelInstance(bundle: bundle, configuration: configuration)
         self.instance = instance
         let operations = bundle.trainingOperations ?? []
@@ -61,7 +64,7 @@ final class TFLiteTrainingSession {
             predictor = nil
         }
         // Check the training layers against the signature now rather than on the first step.
-        _ = try trainingLayers(placeholders: Set(bundle.placeholders.names))
+        _ = try SignatureRunner.bind(trainingLayers, to: trainer.inputSlots, side: "input", signature: key)
         _ = try SignatureRunner.bind(bundle.trainingOutputs, to: trainer.outputSlots, side: "output", signature: key)
 
         let weights = bundle.url.appendingPathComponent(Self.weightsFileName)
@@ -79,27 +82,33 @@ final class TFLiteTrainingSession {
         )
     }
 
+    /// Predicts with what the model has learnt so far.
+    func run(_ values: [InputValue], placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs {
+        guard let predictor else {
+            try bundle.require(.predict)
+            throw TensorIOError(.unsupported, "the model has no signature to predict with", location: "model.file")
+        }
+        return try predictor.run(values, placeholders: placeholders, profile: &profile)
+    }
+
     // MARK: - Training
 
     /// Takes one training step on the batch and returns the training outputs.
+    ///
+    /// - Parameters:
+    ///   - batch: A value for every input layer in each item.
+    ///   - placeholders: A value for every placeholder layer (names already checked).
     func train(_ batch: Batch, placeholders: [String: InputValue]) throws -> Outputs {
         let itemCount = batch.count
         guard itemCount > 0 else { throw TensorIOError.invalidInput("the batch has no items to train on") }
-        let layers = try trainingLayers(placeholders: Set(placeholders.keys))
-        let names = bundle.inputs.names
-        let missing = names.filter { !batch.keys.contains($0) }
-        let unknown = batch.keys.filter { !names.contains($0) }
-        guard missing.isEmpty, unknown.isEmpty else {
-            throw TensorIOError.invalidInput(
-                "the batch's keys \(batch.keys) do not match the input layers \(names)"
-                    + (missing.isEmpty ? "" : ": no values for \(missing)") + (unknown.isEmpty ? "" : ": unknown \(unknown)")
-            )
-        }
+        let layers = trainingLayers
+        let columns = try batch.columns(for: bundle.inputs) + bundle.placeholders.map { placeholders[$0.name].map { [$0] } ?? [] }
 
         // Give every batched input the batch's size (LiteRT remakes the buffers), then bind.
+        let inputCount = bundle.inputs.count
         var order = try SignatureRunner.bind(layers, to: trainer.inputSlots, side: "input", signature: trainer.signature.key)
         var shapes: [Int: [Int]] = [:]
-        for (layer, slot) in zip(layers, order) where layer.isBatched && bundle.inputs.index(forName: layer.name) != nil {
+        for (index, (layer, slot)) in zip(layers, order).enumerated() where layer.isBatched && index < inputCount {
             var shape = trainer.inputSlots[slot].shape
             guard !shape.isEmpty else { continue }
             shape[0] = itemCount
@@ -111,30 +120,18 @@ final class TFLiteTrainingSession {
         }
 
         let quantized = bundle.model.isQuantized
-        for (layer, slotIndex) in zip(layers, order) {
+        for ((layer, slotIndex), values) in zip(zip(layers, order), columns) {
             let slot = trainer.inputSlots[slotIndex]
-            let binding = try slot.binding(for: layer, quantizedModel: quantized, isInput: true)
-            let values = bundle.inputs.index(forName: layer.name) != nil ? batch.values(forKey: layer.name) : placeholders[layer.name].map { [$0] } ?? []
+            let binding = try slot.binding(
+                for: layer, quantizedModel: quantized, isInput: true, resizeMode: configuration.imageResizeMode
+            )
             guard slot.shape.reduce(1, *) == values.count * layer.elementCount else {
                 throw TensorIOError.invalidInput(
                     "\(values.count) items cannot be fed: the signature's tensor \"\(slot.name)\" has shape \(slot.shape)",
                     layer: layer.name
                 )
             }
-            var item = TensorBinding(
-                layer: layer, dataType: binding.dataType, shape: [layer.elementCount], quantizer: binding.quantizer,
-                dequantizer: nil
-            )
-            item.resizeMode = binding.resizeMode
-            let itemBytes = item.byteCount
-            for (index, value) in values.enumerated() {
-                do {
-                    try item.write(value, to: slot.memory + index * itemBytes)
-                } catch var error as TensorIOError where values.count > 1 {
-                    error.location = ["item \(index)", error.location].compactMap { $0 }.joined(separator: ", ")
-                    throw error
-                }
-            }
+            try binding.writeItems(values, to: slot.memory)
         }
         try trainer.invoke()
 
@@ -148,24 +145,19 @@ final class TFLiteTrainingSession {
     }
 
     /// The layers the training signature takes: every input, then the placeholders.
-    private func trainingLayers(placeholders given: Set<String>) throws -> LayerList {
-        let declared = bundle.placeholders.names
-        let unknown = given.subtracting(declared).sorted()
-        guard unknown.isEmpty else {
-            throw TensorIOError.invalidInput(
-                "no placeholder named \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")); the placeholders are \(declared.isEmpty ? "none" : declared.map { "\"\($0)\"" }.joined(separator: ", "))"
-            )
-        }
-        let missing = declared.filter { !given.contains($0) }
-        guard missing.isEmpty else {
-            throw TensorIOError.invalidInput(
-                "the training signature takes the placeholder \(missing.map { "\"\($0)\"" }.joined(separator: ", ")): give a value for it"
-            )
-        }
-        return LayerList(Array(bundle.inputs) + Array(bundle.placeholders))
+    private var trainingLayers: LayerList {
+        LayerList(Array(bundle.inputs) + Array(bundle.placeholders))
     }
 
     // MARK: - Weights
+
+    /// Writes a copy of the bundle with the weights learnt so far in ``weightsFileName``, which the copy
+    /// restores when it loads.
+    func export(to directory: URL) throws {
+        try BundleExport.write(bundle, to: directory) { staging in
+            try saveWeights(to: staging.appendingPathComponent(Self.weightsFileName))
+        }
+    }
 
     /// Runs `save` and writes every weight it returns to `url`.
     func saveWeights(to url: URL) throws {

@@ -106,61 +106,21 @@ final class TensorSlot {
         memory.deallocate()
     }
 
-    /// Joins a layer to this tensor after checking they agree: element type, element count, and the
-    /// quantization the layer asks for.
+    /// What the layer checks need to know of this tensor.
+    var facts: TensorFacts {
+        TensorFacts(name: name, dataType: dataType, typeName: typeName, shape: shape, quantization: quantization)
+    }
+
+    /// Joins a layer to this tensor after checking they agree (``LayerTensorCheck``).
     ///
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/layerMismatch``) naming the layer.
-    func binding(for layer: LayerDescription, quantizedModel: Bool?, isInput: Bool) throws -> TensorBinding {
-        guard let dataType else {
-            throw TensorIOError.layerMismatch(
-                "the model's tensor \"\(name)\" holds \(typeName) values, which TensorIO cannot read or write",
-                layer: layer.name
-            )
-        }
-        if let expectedType = layer.dataType(quantizedModel: quantizedModel), expectedType != dataType {
-            let reason = layer.declaredDataType != nil
-                ? "its dtype is \(expectedType)"
-                : "model.quantized is \(quantizedModel ?? false) and no dtype is given, which means \(expectedType)"
-            throw TensorIOError.layerMismatch(
-                "\(reason), but the model's tensor \"\(name)\" holds \(dataType) values", layer: layer.name
-            )
-        }
-        // A batched layer's count is per item: leave out the tensor's batch dimension when it has one.
-        let tensorCount = shape.reduce(1, *)
-        let itemCount = layer.isBatched && shape.count == layer.shape.count ? shape.dropFirst().reduce(1, *) : tensorCount
-        if itemCount != layer.elementCount {
-            throw TensorIOError.layerMismatch(
-                "model.json's shape \(layer.shape) has \(layer.elementCount) elements, but the model's tensor \"\(name)\" has shape \(shape) (\(itemCount) elements)",
-                layer: layer.name
-            )
-        }
-
-        let spec = isInput ? layer.quantize : layer.dequantize
-        let key = isInput ? "quantize" : "dequantize"
-        var quantizer: Quantizer?
-        var dequantizer: Dequantizer?
-        if let spec {
-            guard !dataType.isFloatingPoint else {
-                throw TensorIOError.layerMismatch(
-                    "\(key) is given, but the model's tensor \"\(name)\" holds \(dataType) values, not integers",
-                    layer: layer.name
-                )
-            }
-            var tensorScale: Float?
-            var zeroPoint: Int64 = 0
-            if case .perTensor(let scale, let zero) = quantization {
-                (tensorScale, zeroPoint) = (scale, zero)
-            }
-            quantizer = isInput ? Quantizer(spec, tensorScale: tensorScale, zeroPoint: zeroPoint) : nil
-            dequantizer = isInput ? nil : Dequantizer(spec, tensorScale: tensorScale, zeroPoint: zeroPoint)
-            if quantizer == nil, dequantizer == nil {
-                throw TensorIOError.layerMismatch(
-                    "\(key).from is \"tensor\", but the model's tensor \"\(name)\" has no per-tensor scale and zero point",
-                    layer: layer.name
-                )
-            }
-        }
-        return TensorBinding(layer: layer, dataType: dataType, shape: shape, quantizer: quantizer, dequantizer: dequantizer)
+    func binding(
+        for layer: LayerDescription, quantizedModel: Bool?, isInput: Bool, resizeMode: ImageResizeMode = .aspectFill
+    ) throws -> TensorBinding {
+        try LayerTensorCheck.binding(
+            layer: layer, tensor: facts, shape: shape, quantizedModel: quantizedModel, isInput: isInput,
+            resizeMode: resizeMode
+        )
     }
 
     /// What `tensorio inspect` shows for this tensor.

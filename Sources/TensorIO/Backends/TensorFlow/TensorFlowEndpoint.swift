@@ -25,53 +25,19 @@ struct TensorFlowEndpoint: @unchecked Sendable {
             )
         }
         let graphType = session.elementType(of: output)
-        guard let dataType = DataType(tensorFlowType: graphType) else {
-            throw TensorIOError.layerMismatch(
-                "the graph's tensor holds \(DataType.tensorFlowTypeName(graphType)) values, which TensorIO cannot read or write",
-                layer: layer.name
-            )
-        }
-        if let expected = layer.dataType(quantizedModel: quantizedModel), expected != dataType {
-            let reason = layer.declaredDataType != nil
-                ? "its dtype is \(expected)"
-                : "model.quantized is \(quantizedModel ?? false) and no dtype is given, which means \(expected)"
-            throw TensorIOError.layerMismatch("\(reason), but the graph's tensor holds \(dataType) values", layer: layer.name)
-        }
         let staticShape = session.staticShape(of: output)
-        // Compare sizes where the graph fixes every dimension but (perhaps) the batch.
-        if let staticShape, staticShape.dropFirst().allSatisfy({ $0 >= 0 }) {
-            let rest = staticShape.dropFirst().reduce(1, *)
-            let fits = switch staticShape.first {
-            case -1: rest == layer.elementCount
-            case let first?: first * rest == layer.elementCount || (layer.isBatched && rest == layer.elementCount)
-            case nil: layer.elementCount == 1  // a scalar
-            }
-            guard fits else {
-                throw TensorIOError.layerMismatch(
-                    "model.json's shape \(layer.shape) has \(layer.elementCount) elements per item, but the graph's tensor has shape \(staticShape)",
-                    layer: layer.name
-                )
-            }
-        }
-        var quantizer: Quantizer?
-        var dequantizer: Dequantizer?
-        if let spec = isInput ? layer.quantize : layer.dequantize {
-            guard !dataType.isFloatingPoint else {
-                throw TensorIOError.layerMismatch(
-                    "\(isInput ? "quantize" : "dequantize") is given, but the graph's tensor holds \(dataType) values, not integers",
-                    layer: layer.name
-                )
-            }
-            // TensorFlow graphs carry no per-tensor scale, so `{"from": "tensor"}` cannot be honoured.
-            quantizer = isInput ? Quantizer(spec, tensorScale: nil, zeroPoint: 0) : nil
-            dequantizer = isInput ? nil : Dequantizer(spec, tensorScale: nil, zeroPoint: 0)
-            if quantizer == nil, dequantizer == nil {
-                throw TensorIOError.layerMismatch(
-                    "\(isInput ? "quantize" : "dequantize").from is \"tensor\", but TensorFlow graphs carry no quantization parameters; give scale and bias or a standard",
-                    layer: layer.name
-                )
-            }
-        }
+        let facts = TensorFacts(
+            name: layer.name, dataType: DataType(tensorFlowType: graphType),
+            typeName: DataType.tensorFlowTypeName(graphType), shape: staticShape, quantization: nil
+        )
+        // TensorFlow graphs carry no per-tensor scale, so `{"from": "tensor"}` fails the check.
+        let binding = try LayerTensorCheck.binding(
+            layer: layer, tensor: facts, shape: staticShape ?? layer.shape, quantizedModel: quantizedModel,
+            isInput: isInput, resizeMode: resizeMode
+        )
+        let dataType = binding.dataType
+        let quantizer = binding.quantizer
+        let dequantizer = binding.dequantizer
         self.layer = layer
         self.output = output
         self.dataType = dataType
@@ -115,9 +81,7 @@ struct TensorFlowEndpoint: @unchecked Sendable {
 
     /// The binding that writes or reads one item of `itemShape`.
     func itemBinding(shape itemShape: [Int]) -> TensorBinding {
-        var binding = TensorBinding(
-            layer: layer, dataType: dataType, shape: itemShape, quantizer: quantizer, dequantizer: dequantizer
-        )
+        var binding = TensorBinding(layer: layer, dataType: dataType, shape: itemShape, quantizer: quantizer, dequantizer: dequantizer)
         binding.resizeMode = resizeMode
         return binding
     }
@@ -128,9 +92,8 @@ struct TensorFlowEndpoint: @unchecked Sendable {
     ///   does not fit.
     func makeTensor(_ values: [InputValue], runtime: TensorFlowRuntime.Handle) throws -> TensorFlowTensor {
         let shape = try feedShape(itemCount: values.count)
-        let itemCount = layer.elementCount
-        let binding = itemBinding(shape: [itemCount])
-        let itemBytes = itemCount * dataType.byteCount
+        let binding = itemBinding(shape: [layer.elementCount])
+        let itemBytes = binding.byteCount
         let tensor = try TensorFlowTensor(
             runtime: runtime, type: dataType.tensorFlowType, shape: shape, byteCount: itemBytes * values.count
         )
@@ -138,14 +101,7 @@ struct TensorFlowEndpoint: @unchecked Sendable {
         guard let data = tensor.data else {
             throw TensorIOError(.runtimeFailure, "TensorFlow returned a tensor without storage", location: "layer \"\(layer.name)\"")
         }
-        for (index, value) in values.enumerated() {
-            do {
-                try binding.write(value, to: data + index * itemBytes)
-            } catch var error as TensorIOError where values.count > 1 {
-                error.location = ["item \(index)", error.location].compactMap { $0 }.joined(separator: ", ")
-                throw error
-            }
-        }
+        try binding.writeItems(values, to: data)
         return tensor
     }
 

@@ -1,0 +1,21 @@
+/// How ``TFLiteModel`` loads: a compiled model per concurrent run, or, for a bundle that trains, the
+/// one training session whose weights every run and step shares.
+struct TFLiteEngine: BackendEngine {
+    let bundle: ModelBundle
+    let configuration: ModelConfiguration
+
+    /// LiteRT's compiled models keep their buffers: one run at a time on each.
+    var instancesRunConcurrently: Bool { false }
+
+    /// A training session holds the weights: there is only one.
+    var maximumInstances: Int {
+        bundle.model.modes.contains(.train) ? 1 : configuration.maximumConcurrentRuns
+    }
+
+    func makeInstance() throws -> any BackendInstance {
+        if bundle.model.modes.contains(.train) {
+            return try TFLiteTrainingSession(bundle: bundle, configuration: configuration)
+        }
+        return try CompiledTFLiteModel(bundle: bundle, configuration: configuration)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Threads TensorIO owns for async runs and training steps, so that model work — which blocks on the
+/// runtime and on busy model instances — never occupies a thread of Swift's cooperative pool, where it
+/// would delay every other task in the process.
+///
+/// One thread per active core: async callers queue here and their tasks suspend. Jobs run in the order
+/// they were submitted.
+final class RunThreads: @unchecked Sendable {
+    /// The threads every model's async API uses.
+    static let shared = RunThreads(threadCount: ProcessInfo.processInfo.activeProcessorCount)
+
+    private let condition = NSCondition()
+    private var jobs: [@Sendable () -> Void] = []  // guarded by `condition`
+    private var head = 0  // guarded by `condition`: jobs before it have been taken
+
+    /// Starts `threadCount` threads (at least two, so one long job never holds up every other).
+    init(threadCount: Int) {
+        for index in 0..<max(2, threadCount) {
+            let thread = Thread { [self] in work() }
+            thread.name = "TensorIO run \(index)"
+            thread.start()
+        }
+    }
+
+    /// Queues a job for the next free thread.
+    func submit(_ job: @escaping @Sendable () -> Void) {
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Runs `body` on one of the threads while the calling task suspends, honouring its cancellation:
+    /// a task cancelled before the job starts gets `CancellationError` without running it; one cancelled
+    /// while it runs is told through the ``RunCancellation`` that `body` checks between its stages.
+    ///
+    /// - Parameter body: The work; it receives the run's cancellation.
+    /// - Returns: What `body` returns.
+    /// - Throws: `CancellationError`, or what `body` throws.
+    func perform<Value: Sendable>(_ body: @escaping @Sendable (RunCancellation) throws -> Value) async throws -> Value {
+        try Task.checkCancellation()
+        let cancellation = RunCancellation()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+                submit {
+                    guard !cancellation.isCancelled else {
+                        continuation.resume(throwing: CancellationError())
+                        return
+                    }
+                    continuation.resume(with: Result { try body(cancellation) })
+                }
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+
+    private func work() {
+        while true {
+            condition.lock()
+            while head == jobs.count { condition.wait() }
+            let job = jobs[head]
+            head += 1
+            // Drop taken jobs now and then rather than shifting the array on every take.
+            if head > 64, head * 2 > jobs.count {
+                jobs.removeFirst(head)
+                head = 0
+            }
+            condition.unlock()
+            job()
+        }
+    }
+}

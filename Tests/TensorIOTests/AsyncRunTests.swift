@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+import TensorIO
+
+/// `try await model.run(…)`: runs on TensorIO's own threads, many callers at once, cancellation. Named
+/// "Concurrency: …" so the Makefile's thread-sanitizer pass (`--filter Concurrency`) runs it too.
+@Suite("Concurrency: async runs")
+struct AsyncRunTests {
+    static let examples = Fixtures.bundlesDirectory
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Examples")
+
+    static func efficientNet(_ configuration: ModelConfiguration = ModelConfiguration()) throws -> any Model {
+        try ModelBundle(at: examples.appendingPathComponent("efficientnet-lite0-float32.tiobundle"))
+            .makeModel(configuration: configuration)
+    }
+
+    static func photo(_ name: String) throws -> PixelBuffer {
+        try PixelBuffer(contentsOf: examples.appendingPathComponent("photos/\(name)"))
+    }
+
+    /// Counts finished runs across tasks and threads.
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func increment() { lock.withLock { count += 1 } }
+        var value: Int { lock.withLock { count } }
+    }
+
+    @Test("40 tasks × 50 async runs on one model, each result exactly 10x + 5")
+    func manyCallers() async throws {
+        let model = try Fixtures.model("1_in_1_out_number_test.tiobundle", configuration: ModelConfiguration(maximumConcurrentRuns: 2))
+        let problems = await withTaskGroup(of: [String].self) { group in
+            for task in 0..<40 {
+                group.addTask {
+                    var problems: [String] = []
+                    for i in 0..<50 {
+                        let x = task * 100 + i
+                        do {
+                            let output = try await model.run(Float(x))["output"]
+                            if output != .number(.floatingPoint(Double(10 * x + 5))) { problems.append("\(x) → \(String(describing: output))") }
+                        } catch {
+                            problems.append("\(x) → \(error)")
+                        }
+                    }
+                    return problems
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(problems.isEmpty, "\(problems.prefix(10))")
+    }
+
+    @Test("async batches and async runs of a two-input model agree with the synchronous ones")
+    func asyncBatch() async throws {
+        let model = try Fixtures.model("2_in_2_out_vectors_test.tiobundle")
+        let items: [Batch.Item] = (0..<5).map { i in
+            ["input1": .numbers(.float32([Float(i), 2, 3, 4])), "input2": .numbers(.float32([10, 20, 30, Float(i)]))]
+        }
+        let batch = try Batch(items)
+        let asyncResults = try await model.run(batch)
+        let syncResults = try { try model.run(batch) }()  // the synchronous API, from a synchronous closure
+        #expect(asyncResults == syncResults)
+        #expect(try await model.run(.named(items[3])) == syncResults[3])
+    }
+
+    @Test("while 40 tasks classify photos, an unrelated 1 ms sleep still wakes on time")
+    func cooperativePoolStaysFree() async throws {
+        let model = try Self.efficientNet()
+        let photo = try Self.photo("cat.jpg")
+        _ = try await model.run(photo)  // loaded before timing anything
+        let finished = Counter()
+        let runsPerTask = 3
+        let runners = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<40 {
+                    group.addTask {
+                        for _ in 0..<runsPerTask {
+                            _ = try? await model.run(photo)
+                            finished.increment()
+                        }
+                    }
+                }
+            }
+        }
+        // Each sleep's lateness, while the runs go on. Had the runs blocked the cooperative pool's
+        // threads (2 here), a sleep would wait for a run to end: hundreds of milliseconds with 40 callers.
+        var lateness: [Duration] = []
+        let clock = ContinuousClock()
+        for _ in 0..<20 {
+            let start = clock.now
+            try await Task.sleep(for: .milliseconds(1))
+            lateness.append(clock.now - start - .milliseconds(1))
+        }
+        let stillRunning = finished.value < 40 * runsPerTask
+        await runners.value
+        #expect(stillRunning, "the runs ended before the sleeps did, so the test measured nothing")
+        let median = lateness.sorted()[lateness.count / 2]
+        #expect(median < .milliseconds(50), "sleeps woke late: \(lateness.sorted())")
+        #expect(finished.value == 40 * runsPerTask)
+    }
+
+    @Test("a task cancelled before its run starts gets CancellationError")
+    func cancelledBeforeRun() async throws {
+        let model = try Fixtures.model("1_in_1_out_number_test.tiobundle")
+        let task = Task<Outputs, any Error> {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await model.run(Float(1))
+        }
+        await #expect(throws: CancellationError.self) { _ = try await task.value }
+        #expect(try await model.run(Float(2))["output"] == .number(.floatingPoint(25)))
+    }
+
+    @Test("a run waiting for a busy model stops waiting when its task is cancelled")
+    func cancelledWhileWaiting() async throws {
+        // One compiled model, held for a long synchronous batch (one instance for all its items) on a
+        // thread of its own.
+        let model = try Self.efficientNet(ModelConfiguration(maximumConcurrentRuns: 1))
+        let photo = try Self.photo("coffee.jpg")
+        _ = try await model.run(photo)
+        let input = try #require(model.inputs.first?.name)
+        let batch = try Batch(Array(repeating: [input: InputValue.image(photo)], count: 150))
+        let loopFinished = Counter()
+        let loopStarted = Counter()
+        let thread = Thread {
+            loopStarted.increment()
+            _ = try? model.run(batch)
+            loopFinished.increment()
+        }
+        thread.start()
+        while loopStarted.value == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        let waiting = Task<Outputs, any Error> { try await model.run(photo) }
+        try await Task.sleep(for: .milliseconds(30))
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await waiting.value }
+        #expect(loopFinished.value == 0, "the loop ended first, so the run was never left waiting")
+        while loopFinished.value == 0 { try await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    @Test("a cancelled task's loop of async runs stops at the next run")
+    func cancelledLoop() async throws {
+        let model = try Fixtures.model("1_in_1_out_number_test.tiobundle")
+        let done = Counter()
+        let task = Task {
+            for i in 0..<1_000_000 {
+                _ = try await model.run(Float(i))
+                done.increment()
+            }
+        }
+        while done.value < 10 { try await Task.sleep(for: .milliseconds(1)) }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(done.value < 1_000_000)
+    }
+}

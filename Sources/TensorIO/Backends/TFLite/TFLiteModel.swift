@@ -8,9 +8,9 @@ import Foundation
 /// one by default, so callers take turns; up to ``ModelConfiguration/maximumConcurrentRuns`` to let runs
 /// overlap on several cores, at the memory cost of one compiled model each.
 ///
-/// A bundle whose modes include `train` holds a model in TensorFlow's on-device training format (see
-/// ``TFLiteTrainingSession``): it trains, predicts with what it learnt, and exports the weights. Its runs
-/// take turns on one compiled model, since the weights live there.
+/// A bundle whose modes include `train` holds a model in TensorFlow's on-device training format
+/// (signatures `train`, `infer`, `save` and `restore`): it trains, predicts with what it learnt, and
+/// exports the weights. Its runs take turns on one compiled model, since the weights live there.
 public final class TFLiteModel: ProfilingModel, TrainableModel, @unchecked Sendable {
     public let bundle: ModelBundle
     public let configuration: ModelConfiguration

@@ -2,11 +2,12 @@
 #   make demo    installs what is missing, builds, and classifies the cat photo with EfficientNet-Lite0
 #   make test    installs what is missing (LiteRT, and the TensorFlow runtime: a 274 MB download, 853 MB
 #                on disk), runs every test through both runtimes, then the concurrency tests under the
-#                thread sanitizer
+#                thread sanitizer, then builds the documentation with warnings as errors
+#   make docs    builds the DocC documentation of the three libraries into .build/docs
 SWIFT ?= swift
 TENSORIO = .build/release/tensorio
 
-.PHONY: setup setup-tensorflow build demo bench-load-check train-demo test test-unit test-tsan models bench-images clean fuzz
+.PHONY: setup setup-tensorflow build demo bench-load-check train-demo test test-unit test-tsan docs models bench-images clean fuzz
 
 setup:
 	@scripts/setup.sh
@@ -30,7 +31,7 @@ train-demo: build
 		--data Examples/digits-training/data/train.json --test Examples/digits-training/data/test.json \
 		--epochs 20 --batch-size 32 --shuffle
 
-test: test-unit test-tsan
+test: test-unit test-tsan docs
 
 test-unit: setup-tensorflow
 	$(SWIFT) test
@@ -38,6 +39,12 @@ test-unit: setup-tensorflow
 # The thread sanitizer needs its own build folder (.build-tsan) so it does not rebuild the normal one.
 test-tsan: setup-tensorflow
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter Concurrency
+
+# The DocC catalogs (Sources/*/*.docc) and every doc comment of TensorIO, TensorIODelivery and
+# TensorIORepositoryServer, with warnings as errors: an unresolved link fails. Reuses the debug build in
+# .build that test-unit made; the archives go to .build/docs.
+docs: setup
+	@SWIFT=$(SWIFT) scripts/build-docs.sh
 
 # Regenerates the test models (TensorFlow from PyPI, pinned) — only needed when changing them.
 models:

@@ -24,7 +24,7 @@ public struct RepositoryServer: Sendable {
     /// - Parameters:
     ///   - configuration: Where to store, where to listen, the tokens and limits.
     ///   - logger: The server's logger.
-    /// - Throws: ``TensorIOError`` when the root cannot be opened.
+    /// - Throws: `TensorIOError` when the root cannot be opened.
     public init(configuration: RepositoryServerConfiguration, logger: Logger = Logger(label: "TensorIO.RepositoryServer")) throws {
         self.configuration = configuration
         self.logger = logger
@@ -36,7 +36,7 @@ public struct RepositoryServer: Sendable {
     /// - Parameters:
     ///   - handlesSignals: Whether SIGTERM and SIGINT stop the server gracefully (off in tests, which cancel).
     ///   - onRunning: Called once listening, with the bound port (useful with port 0).
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/io``) when the address cannot be listened on,
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the address cannot be listened on,
     ///   saying why in words: the port is in use, the host is not this machine's, or it cannot be resolved.
     public func run(
         handlesSignals: Bool = true,

@@ -20,7 +20,7 @@ public struct IsolatedLoading: Sendable, Hashable {
     public var memoryLimit: Int
     /// Whether the child also runs the model once on zeros after loading it, so that kernels run too.
     public var runsModel: Bool
-    /// The `tensorio-load-check` program; `nil` to look for it (see ``helperURL``).
+    /// The `tensorio-load-check` program; `nil` to look for it (see ``helperURL()``).
     public var helper: URL?
 
     /// Creates settings; every argument has a default.
@@ -29,7 +29,7 @@ public struct IsolatedLoading: Sendable, Hashable {
     ///   - timeLimit: Start to answer; default 60 s.
     ///   - memoryLimit: Private memory in bytes; default 4 GiB.
     ///   - runsModel: Whether to run the model once on zeros; default `true`.
-    ///   - helper: The program; by default the one ``helperURL`` finds.
+    ///   - helper: The program; by default the one ``helperURL()`` finds.
     public init(
         timeLimit: Duration = .seconds(60), memoryLimit: Int = 4 << 30, runsModel: Bool = true, helper: URL? = nil
     ) {

@@ -6,7 +6,7 @@ extension BundleArchive {
     /// server or a client is untrusted, so each bound holds against the bytes actually produced, not only
     /// against what the archive's headers declare.
     ///
-    /// Exceeding one throws ``TensorIOError`` with ``TensorIOError/Code/limitExceeded`` naming the entry
+    /// Exceeding one throws `TensorIOError` with `TensorIOError.Code.limitExceeded` naming the entry
     /// (when one is at fault) and the limit.
     public struct Limits: Sendable, Hashable {
         /// The most bytes the whole archive may unpack to, counting the bytes actually written

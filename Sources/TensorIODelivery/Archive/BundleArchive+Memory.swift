@@ -24,8 +24,8 @@ extension BundleArchive {
     ///   - limits: Bounds on entries, sizes and time.
     ///   - name: How messages call the archive.
     /// - Returns: The entries in the archive's order.
-    /// - Throws: ``TensorIOError`` with ``TensorIOError/Code/invalidArchive``,
-    ///   ``TensorIOError/Code/unsafeArchive`` or ``TensorIOError/Code/limitExceeded``.
+    /// - Throws: `TensorIOError` with `TensorIOError.Code.invalidArchive`,
+    ///   `TensorIOError.Code.unsafeArchive` or `TensorIOError.Code.limitExceeded`.
     public static func unpack(_ bytes: Data, limits: Limits = Limits(), name: String = "the archive") throws -> [UnpackedEntry] {
         try unpack(bytes, limits: limits, name: name, holdingOneBundle: true)
     }
@@ -38,8 +38,8 @@ extension BundleArchive {
     ///   - limits: Bounds on entries, sizes and time.
     ///   - name: How messages call the archive.
     /// - Returns: The entries in the archive's order.
-    /// - Throws: ``TensorIOError`` with ``TensorIOError/Code/invalidArchive``,
-    ///   ``TensorIOError/Code/unsafeArchive`` or ``TensorIOError/Code/limitExceeded``.
+    /// - Throws: `TensorIOError` with `TensorIOError.Code.invalidArchive`,
+    ///   `TensorIOError.Code.unsafeArchive` or `TensorIOError.Code.limitExceeded`.
     @_spi(Tools)
     public static func unpackAnyLayout(_ bytes: Data, limits: Limits = Limits(), name: String) throws -> [UnpackedEntry] {
         try unpack(bytes, limits: limits, name: name, holdingOneBundle: false)

@@ -18,8 +18,8 @@ public enum BundleArchive {
     /// - Parameters:
     ///   - bundleURL: A bundle folder.
     ///   - archiveURL: Where to write the zip; must not exist.
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/io``) when the archive cannot be written, and
-    ///   (``TensorIOError/Code/unsafeArchive``) when the bundle holds a symbolic link.
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the archive cannot be written, and
+    ///   (`TensorIOError.Code.unsafeArchive`) when the bundle holds a symbolic link.
     public static func create(fromBundleAt bundleURL: URL, to archiveURL: URL) throws {
         let fileManager = FileManager.default
         let base = bundleURL.standardizedFileURL
@@ -62,10 +62,10 @@ public enum BundleArchive {
     ///   - limits: Bounds on entries, sizes and time.
     ///   - name: How messages call the archive (default: its file name).
     /// - Returns: The bundle folder's name, such as `number.tiobundle`.
-    /// - Throws: ``TensorIOError`` with ``TensorIOError/Code/invalidArchive`` (not a readable zip, an
-    ///   unsupported feature, no or several top-level folders), ``TensorIOError/Code/unsafeArchive`` (an
-    ///   entry naming the bad path), ``TensorIOError/Code/limitExceeded`` (the limit named) or
-    ///   ``TensorIOError/Code/io`` (the file cannot be read).
+    /// - Throws: `TensorIOError` with `TensorIOError.Code.invalidArchive` (not a readable zip, an
+    ///   unsupported feature, no or several top-level folders), `TensorIOError.Code.unsafeArchive` (an
+    ///   entry naming the bad path), `TensorIOError.Code.limitExceeded` (the limit named) or
+    ///   `TensorIOError.Code.io` (the file cannot be read).
     @discardableResult
     public static func inspect(_ archiveURL: URL, limits: Limits = Limits(), name: String? = nil) throws -> String {
         let name = name ?? archiveURL.lastPathComponent
@@ -86,9 +86,9 @@ public enum BundleArchive {
     ///   - limits: Bounds on entries, sizes and time.
     ///   - name: How messages call the archive (default: its file name).
     /// - Returns: The unpacked bundle folder, inside `destination`.
-    /// - Throws: ``TensorIOError`` with ``TensorIOError/Code/invalidArchive`` (malformed, corrupt or
-    ///   truncated data, a size or CRC-32 differing from the headers), ``TensorIOError/Code/unsafeArchive``,
-    ///   ``TensorIOError/Code/limitExceeded`` (the entry and limit named) or ``TensorIOError/Code/io``.
+    /// - Throws: `TensorIOError` with `TensorIOError.Code.invalidArchive` (malformed, corrupt or
+    ///   truncated data, a size or CRC-32 differing from the headers), `TensorIOError.Code.unsafeArchive`,
+    ///   `TensorIOError.Code.limitExceeded` (the entry and limit named) or `TensorIOError.Code.io`.
     public static func extract(
         _ archiveURL: URL, into destination: URL, limits: Limits = Limits(), name: String? = nil
     ) throws -> URL {

@@ -8,7 +8,7 @@ public enum FileDigest {
     ///
     /// - Parameter url: A regular file.
     /// - Returns: 64 hex digits.
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/io``) when the file cannot be read.
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the file cannot be read.
     public static func sha256(of url: URL) throws -> String {
         let handle: FileHandle
         do {

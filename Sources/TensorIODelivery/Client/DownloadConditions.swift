@@ -4,7 +4,7 @@
 /// `URLSessionConfiguration`; on Linux they do not apply.
 public struct DownloadConditions: Sendable, Hashable {
     /// The largest archive to download, in bytes; `nil` for no limit. A bigger version is refused before
-    /// any byte is fetched (``TensorIOError/Code/tooLarge``).
+    /// any byte is fetched (`TensorIOError.Code.tooLarge`).
     public var maximumBytes: Int64?
     /// Download only a version uploaded after the installed one (so a server-side move of the canonical
     /// pointer to an older version is not followed). A version's `upgradeTo` is always followed.

@@ -51,7 +51,7 @@ extension RepositoryClient {
     ///   - conditions: Size limit, "only if newer", resuming.
     ///   - progress: Called with the bytes on disk and the total.
     /// - Returns: The newly installed version, or `nil` when nothing needed installing.
-    /// - Throws: The ``TensorIOError`` of ``DownloadEvent/failed(_:)``.
+    /// - Throws: The `TensorIOError` of ``DownloadEvent/failed(_:)``.
     @discardableResult
     public func install(
         modelId: String, version: String? = nil, into store: ModelStore,
@@ -81,7 +81,7 @@ extension RepositoryClient {
     ///   - fallback: A bundle folder shipped with the app.
     ///   - conditions: The download conditions for the update.
     /// - Returns: The bundle, where it came from, and the update's error if the server could not be used.
-    /// - Throws: ``TensorIOError`` only when nothing is installed and the fallback is missing or invalid.
+    /// - Throws: `TensorIOError` only when nothing is installed and the fallback is missing or invalid.
     public func latestModel(
         id modelId: String, store: ModelStore, fallback: URL?, conditions: DownloadConditions = DownloadConditions()
     ) async throws -> LatestModel {

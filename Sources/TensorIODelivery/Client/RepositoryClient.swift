@@ -37,7 +37,7 @@ public struct RepositoryClient: Sendable {
     /// `GET /v1/health`.
     ///
     /// - Returns: The server's status and counts.
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/unreachable`` when the server does not answer).
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.unreachable` when the server does not answer).
     public func health() async throws -> HealthResponse {
         try await getJSON(["health"])
     }
@@ -48,7 +48,7 @@ public struct RepositoryClient: Sendable {
     ///   - limit: The most models on the page (the server caps it at 1000).
     ///   - after: The ``ModelPage/next`` of the previous page.
     /// - Returns: The page.
-    /// - Throws: ``TensorIOError``.
+    /// - Throws: `TensorIOError`.
     public func models(limit: Int = 100, after: String? = nil) async throws -> ModelPage {
         var query = [URLQueryItem(name: "limit", value: String(limit))]
         if let after { query.append(URLQueryItem(name: "after", value: after)) }
@@ -58,7 +58,7 @@ public struct RepositoryClient: Sendable {
     /// Every model, following the pages.
     ///
     /// - Returns: All models, in identifier order.
-    /// - Throws: ``TensorIOError``.
+    /// - Throws: `TensorIOError`.
     public func allModels() async throws -> [ModelSummary] {
         var all: [ModelSummary] = []
         var after: String?
@@ -74,7 +74,7 @@ public struct RepositoryClient: Sendable {
     ///
     /// - Parameter modelId: A model identifier.
     /// - Returns: The model with its canonical version.
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/notFound`` for an unknown model).
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.notFound` for an unknown model).
     public func model(_ modelId: String) async throws -> ModelSummary {
         try RepositoryIdentifier.check(modelId, kind: "model")
         return try await getJSON(["models", modelId])
@@ -84,7 +84,7 @@ public struct RepositoryClient: Sendable {
     ///
     /// - Parameter modelId: A model identifier.
     /// - Returns: Every version, oldest first.
-    /// - Throws: ``TensorIOError``.
+    /// - Throws: `TensorIOError`.
     public func versions(of modelId: String) async throws -> VersionList {
         try RepositoryIdentifier.check(modelId, kind: "model")
         return try await getJSON(["models", modelId, "versions"])
@@ -96,7 +96,7 @@ public struct RepositoryClient: Sendable {
     ///   - modelId: A model identifier.
     ///   - version: A version identifier.
     /// - Returns: The version's details: SHA-256, size, dates, notes, `upgradeTo`.
-    /// - Throws: ``TensorIOError``.
+    /// - Throws: `TensorIOError`.
     public func version(_ version: String, of modelId: String) async throws -> VersionDetails {
         try RepositoryIdentifier.check(modelId, kind: "model")
         try RepositoryIdentifier.check(version, kind: "version")
@@ -115,7 +115,7 @@ public struct RepositoryClient: Sendable {
     ///   - installed: The installed version, if any.
     ///   - onlyIfNewer: Whether the candidate must be more recent than the installed version.
     /// - Returns: The version to install, or `nil`.
-    /// - Throws: ``TensorIOError``.
+    /// - Throws: `TensorIOError`.
     public func checkForUpdate(
         modelId: String, installed: InstalledModel?, onlyIfNewer: Bool = true
     ) async throws -> VersionDetails? {
@@ -155,9 +155,9 @@ public struct RepositoryClient: Sendable {
     ///   - progress: Told the archive bytes sent so far and the archive's size, as the upload goes (the
     ///     server then checks the upload before it answers).
     /// - Returns: The stored version, as the server acknowledged it.
-    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/unauthorized``, ``TensorIOError/Code/conflict``,
-    ///   ``TensorIOError/Code/tooLarge``, ``TensorIOError/Code/invalidBundle``,
-    ///   ``TensorIOError/Code/unsafeArchive``, …
+    /// - Throws: `TensorIOError`: `TensorIOError.Code.unauthorized`, `TensorIOError.Code.conflict`,
+    ///   `TensorIOError.Code.tooLarge`, `TensorIOError.Code.invalidBundle`,
+    ///   `TensorIOError.Code.unsafeArchive`, …
     public func upload(
         archiveAt archiveURL: URL, modelId: String, version: String, canonical: Bool = true,
         notes: String? = nil, upgradeTo: String? = nil, progress: (@Sendable (_ sent: Int64, _ total: Int64) -> Void)? = nil
@@ -179,7 +179,7 @@ public struct RepositoryClient: Sendable {
     ///   - modelId: A model identifier.
     ///   - version: The version to make canonical.
     /// - Returns: The model as it now is.
-    /// - Throws: ``TensorIOError``.
+    /// - Throws: `TensorIOError`.
     public func setCanonical(modelId: String, version: String) async throws -> ModelSummary {
         try RepositoryIdentifier.check(modelId, kind: "model")
         try RepositoryIdentifier.check(version, kind: "version")
@@ -197,7 +197,7 @@ public struct RepositoryClient: Sendable {
     ///   - version: The version to change.
     ///   - modelId: A model identifier.
     /// - Returns: The version as it now is.
-    /// - Throws: ``TensorIOError``.
+    /// - Throws: `TensorIOError`.
     public func setUpgradeTo(_ upgradeTo: String?, version: String, of modelId: String) async throws -> VersionDetails {
         try RepositoryIdentifier.check(modelId, kind: "model")
         try RepositoryIdentifier.check(version, kind: "version")

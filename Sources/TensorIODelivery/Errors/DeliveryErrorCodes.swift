@@ -1,6 +1,6 @@
 import TensorIO
 
-/// The error codes of model delivery. Delivery throws the library's one error type, ``TensorIOError``,
+/// The error codes of model delivery. Delivery throws the library's one error type, `TensorIOError`,
 /// with these codes, so an app switches on one type whatever failed.
 extension TensorIOError.Code {
     /// A model or version identifier breaks the rules of ``RepositoryIdentifier``.

@@ -14,7 +14,7 @@ import Foundation
 /// .lock                                         flock held while the store changes
 /// ```
 /// Installing unpacks into `.tmp`, validates the bundle, loads its model (by default in a separate process,
-/// see ``LoadCheck``), renames the folder into `versions/`, and only then replaces `current.json`: whatever
+/// see `LoadCheck`), renames the folder into `versions/`, and only then replaces `current.json`: whatever
 /// fails — a bundle that disagrees with its model or crashes the runtime included — and wherever a process
 /// dies, the current version stays whole and usable. Other versions than the current and the previous are removed after a successful install.
 public struct ModelStore: Sendable {
@@ -32,9 +32,9 @@ public struct ModelStore: Sendable {
     ///   - directory: The store's folder.
     ///   - keep: Versions kept per model, current included; at least 2 so that rollback works.
     ///   - loadCheck: How a new version's model is loaded before it becomes current: in a child process
-    ///     (the default: a model from a server is untrusted), or ``LoadCheck/inProcess`` where processes
+    ///     (the default: a model from a server is untrusted), or `LoadCheck.inProcess` where processes
     ///     cannot be started.
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/io``) when the folder cannot be created.
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the folder cannot be created.
     public init(directory: URL, keep: Int = 2, loadCheck: LoadCheck = .isolated) throws {
         self.directory = directory.standardizedFileURL
         self.keep = max(2, keep)
@@ -72,8 +72,8 @@ public struct ModelStore: Sendable {
     ///
     /// - Parameter modelId: A model identifier.
     /// - Returns: The installed current version.
-    /// - Throws: ``TensorIOError`` with ``TensorIOError/Code/invalidIdentifier``, or
-    ///   ``TensorIOError/Code/io`` when the store's files are unreadable.
+    /// - Throws: `TensorIOError` with `TensorIOError.Code.invalidIdentifier`, or
+    ///   `TensorIOError.Code.io` when the store's files are unreadable.
     public func current(_ modelId: String) throws -> InstalledModel? {
         try RepositoryIdentifier.check(modelId, kind: "model")
         guard let pointer = try readPointer(modelId) else { return nil }
@@ -84,7 +84,7 @@ public struct ModelStore: Sendable {
     ///
     /// - Parameter modelId: A model identifier.
     /// - Returns: The previous version, if one is kept.
-    /// - Throws: ``TensorIOError`` as ``current(_:)``.
+    /// - Throws: `TensorIOError` as ``current(_:)``.
     public func previous(_ modelId: String) throws -> InstalledModel? {
         try RepositoryIdentifier.check(modelId, kind: "model")
         guard let previous = try readPointer(modelId)?.previous else { return nil }
@@ -95,7 +95,7 @@ public struct ModelStore: Sendable {
     ///
     /// - Parameter modelId: A model identifier.
     /// - Returns: The installed versions, oldest first.
-    /// - Throws: ``TensorIOError`` as ``current(_:)``.
+    /// - Throws: `TensorIOError` as ``current(_:)``.
     public func versions(_ modelId: String) throws -> [InstalledModel] {
         try RepositoryIdentifier.check(modelId, kind: "model")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: versionsFolder(modelId).path)) ?? []
@@ -107,7 +107,7 @@ public struct ModelStore: Sendable {
     /// The installed version `version` of `modelId`.
     ///
     /// - Returns: Its description.
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/notFound``) when it is not installed.
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.notFound`) when it is not installed.
     public func installed(_ modelId: String, version: String) throws -> InstalledModel {
         try RepositoryIdentifier.check(modelId, kind: "model")
         try RepositoryIdentifier.check(version, kind: "version")
@@ -141,7 +141,7 @@ public struct ModelStore: Sendable {
     /// Installs a bundle archive as the current version of `modelId`.
     ///
     /// Checks the archive's SHA-256 against `expectedSHA256`, unpacks it with ``BundleArchive``'s checks
-    /// into a temporary folder, validates the bundle with ``ModelBundleValidator``, loads its model as
+    /// into a temporary folder, validates the bundle with `ModelBundleValidator`, loads its model as
     /// ``loadCheck`` says, moves it into place and only then swaps the current pointer. On any failure the
     /// current version is untouched.
     ///
@@ -154,14 +154,14 @@ public struct ModelStore: Sendable {
     ///   - sequence: The server's upload order, recorded for "only if newer".
     ///   - limits: Bounds on the unpacked archive.
     /// - Returns: The installed version, now current.
-    /// - Throws: ``TensorIOError`` with ``TensorIOError/Code/checksumMismatch``,
-    ///   ``TensorIOError/Code/invalidArchive``, ``TensorIOError/Code/unsafeArchive``,
-    ///   ``TensorIOError/Code/limitExceeded`` (the archive is past one of `limits`),
-    ///   ``TensorIOError/Code/invalidBundle``, what loading the model threw (such as
-    ///   ``TensorIOError/Code/layerMismatch`` or ``TensorIOError/Code/runtimeCrashed``, the message saying
-    ///   which version did not load), ``TensorIOError/Code/conflict`` (the same version is
-    ///   installed from a different archive), ``TensorIOError/Code/invalidIdentifier`` or
-    ///   ``TensorIOError/Code/io``.
+    /// - Throws: `TensorIOError` with `TensorIOError.Code.checksumMismatch`,
+    ///   `TensorIOError.Code.invalidArchive`, `TensorIOError.Code.unsafeArchive`,
+    ///   `TensorIOError.Code.limitExceeded` (the archive is past one of `limits`),
+    ///   `TensorIOError.Code.invalidBundle`, what loading the model threw (such as
+    ///   `TensorIOError.Code.layerMismatch` or `TensorIOError.Code.runtimeCrashed`, the message saying
+    ///   which version did not load), `TensorIOError.Code.conflict` (the same version is
+    ///   installed from a different archive), `TensorIOError.Code.invalidIdentifier` or
+    ///   `TensorIOError.Code.io`.
     @discardableResult
     public func install(
         archiveAt archiveURL: URL, modelId: String, version: String, expectedSHA256: String? = nil,
@@ -236,8 +236,8 @@ public struct ModelStore: Sendable {
     ///   - createdAt: The upload date the server gave for `version`.
     ///   - sequence: The server's upload order for `version`.
     /// - Returns: The installed version, now current.
-    /// - Throws: ``TensorIOError`` with ``TensorIOError/Code/invalidIdentifier``, ``TensorIOError/Code/conflict``
-    ///   (`version` is installed from a different archive and current) or ``TensorIOError/Code/io``.
+    /// - Throws: `TensorIOError` with `TensorIOError.Code.invalidIdentifier`, `TensorIOError.Code.conflict`
+    ///   (`version` is installed from a different archive and current) or `TensorIOError.Code.io`.
     @discardableResult
     public func installCopy(
         version: String, of source: InstalledModel, createdAt: Date? = nil, sequence: Int64? = nil
@@ -282,7 +282,7 @@ public struct ModelStore: Sendable {
     ///
     /// - Parameter modelId: A model identifier.
     /// - Returns: The version now current.
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/notFound``) when there is nothing to roll back to.
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.notFound`) when there is nothing to roll back to.
     @discardableResult
     public func rollback(_ modelId: String) throws -> InstalledModel {
         try RepositoryIdentifier.check(modelId, kind: "model")
@@ -308,7 +308,7 @@ public struct ModelStore: Sendable {
     ///   - modelId: A model identifier.
     ///   - fallback: A bundle folder shipped with the app.
     /// - Returns: The opened bundle and where it came from.
-    /// - Throws: ``TensorIOError`` when nothing is installed and the fallback is missing or invalid.
+    /// - Throws: `TensorIOError` when nothing is installed and the fallback is missing or invalid.
     public func latestModel(id modelId: String, fallback: URL?) throws -> ResolvedModel {
         for candidate in [try? current(modelId), try? previous(modelId)] {
             if let candidate, let bundle = try? ModelBundle(at: candidate.bundleURL) {

@@ -43,7 +43,7 @@ public final class RepositoryStorage: Sendable {
     /// - Parameters:
     ///   - root: The server's root folder.
     ///   - logger: Where start-up reports go.
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/io``) when the folders or the index cannot be opened.
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the folders or the index cannot be opened.
     public init(root: URL, logger: Logger = Logger(label: "TensorIO.RepositoryServer")) throws {
         self.root = root.standardizedFileURL
         self.logger = logger
@@ -117,9 +117,9 @@ public final class RepositoryStorage: Sendable {
     /// bundle, loads its model as `loadCheck` says — and stores it as a version.
     ///
     /// - Returns: The stored version; `nil` when the version exists already.
-    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/unsafeArchive``, ``TensorIOError/Code/invalidArchive``,
-    ///   ``TensorIOError/Code/limitExceeded``, ``TensorIOError/Code/invalidBundle``, what loading threw
-    ///   (``TensorIOError/Code/layerMismatch``, ``TensorIOError/Code/runtimeCrashed``…), ``TensorIOError/Code/io``.
+    /// - Throws: `TensorIOError`: `TensorIOError.Code.unsafeArchive`, `TensorIOError.Code.invalidArchive`,
+    ///   `TensorIOError.Code.limitExceeded`, `TensorIOError.Code.invalidBundle`, what loading threw
+    ///   (`TensorIOError.Code.layerMismatch`, `TensorIOError.Code.runtimeCrashed`…), `TensorIOError.Code.io`.
     func store(
         uploadAt uploadURL: URL, modelId: String, version: String, canonical: Bool, notes: String?, upgradeTo: String?,
         limits: BundleArchive.Limits, loadCheck: LoadCheck
@@ -159,7 +159,7 @@ public final class RepositoryStorage: Sendable {
     /// Writes `chunks` to a new file in `incoming/`, refusing more than `maximumBytes`, and syncs it.
     ///
     /// - Returns: The file and its size.
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/tooLarge``, ``TensorIOError/Code/io``); the file is
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.tooLarge`, `TensorIOError.Code.io`); the file is
     ///   removed on failure.
     func receive<S: AsyncSequence>(_ chunks: S, maximumBytes: Int64) async throws -> (URL, Int64)
     where S.Element == [UInt8] {

@@ -20,7 +20,7 @@ public protocol TrainableModel: Model {
     ///   - placeholders: Values for `placeholders` layers, such as a learning rate.
     /// - Returns: The training outputs, each over the whole batch.
     /// - Throws: `CancellationError` when the task is cancelled before the step starts; otherwise as
-    ///   ``train(_:placeholders:)-(Batch,_)``.
+    ///   `train(_:placeholders:)`.
     func train(_ batch: Batch, placeholders: [String: InputValue]) async throws -> Outputs
 
     /// Writes a copy of the bundle whose model holds the weights learnt so far; opening that bundle gives
@@ -38,7 +38,7 @@ extension TrainableModel {
     ///
     /// - Parameter batch: Items with a value for every input layer the training uses.
     /// - Returns: The training outputs.
-    /// - Throws: ``TensorIOError`` as ``train(_:placeholders:)`` does.
+    /// - Throws: ``TensorIOError`` as `train(_:placeholders:)` does.
     public func train(_ batch: Batch) throws -> Outputs {
         try train(batch, placeholders: [:])
     }
@@ -47,12 +47,12 @@ extension TrainableModel {
     ///
     /// - Parameter batch: Items with a value for every input layer the training uses.
     /// - Returns: The training outputs.
-    /// - Throws: As ``train(_:placeholders:)-(Batch,_)`` does.
+    /// - Throws: As `train(_:placeholders:)` does.
     public func train(_ batch: Batch) async throws -> Outputs {
         try await train(batch, placeholders: [:])
     }
 
-    /// Runs the synchronous ``train(_:placeholders:)-(Batch,_)`` on TensorIO's threads.
+    /// Runs the synchronous `train(_:placeholders:)` on TensorIO's threads.
     public func train(_ batch: Batch, placeholders: [String: InputValue]) async throws -> Outputs {
         try await RunThreads.shared.perform { _ in try self.train(batch, placeholders: placeholders) }
     }

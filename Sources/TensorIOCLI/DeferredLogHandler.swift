@@ -36,3 +36,10 @@ struct DeferredLogHandler: LogHandler {
         FileHandle.standardError.write(Data(lines.map { $0 + "\n" }.joined().utf8))
     }
 }
+
+/// The logger the tool hands to the libraries (TensorIO, TensorIODelivery): the libraries never make
+/// their own, so this is where their notes and the runtimes' forwarded messages reach the tool, to be
+/// held by ``DeferredLogHandler`` (which `Main` bootstraps).
+enum ToolLog {
+    static var logger: Logger { Logger(label: "tensorio") }
+}

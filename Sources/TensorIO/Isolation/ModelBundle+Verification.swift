@@ -13,7 +13,9 @@ extension ModelBundle {
     ///
     /// - Parameters:
     ///   - check: Where to load: ``LoadCheck/isolated`` (the default) or ``LoadCheck/inProcess``.
-    ///   - configuration: The settings the model will run with (threads, ``ModelLimits``).
+    ///   - configuration: The settings the model will run with (threads, ``ModelLimits``, the logger).
+    ///   - registry: The backends and model types to build the model from, for ``LoadCheck/inProcess``; an
+    ///     isolated check builds it in another process, from the built-in backends.
     /// - Returns: What loading took.
     /// - Throws: ``TensorIOError``: what loading threw (``TensorIOError/Code/layerMismatch``,
     ///   ``TensorIOError/Code/invalidModelFile``, ``TensorIOError/Code/runtimeFailure``…);
@@ -21,11 +23,12 @@ extension ModelBundle {
     ///   ``TensorIOError/Code/runtimeUnavailable`` when `tensorio-load-check` cannot be found.
     @discardableResult
     public func verify(
-        loading check: LoadCheck = .isolated, configuration: ModelConfiguration = ModelConfiguration()
+        loading check: LoadCheck = .isolated, configuration: ModelConfiguration = ModelConfiguration(),
+        registry: ModelRegistry = .builtIn
     ) throws -> LoadReport {
         switch check.mode {
         case .inProcess:
-            let (load, run) = try LoadProbe.probe(self, configuration: configuration, runsModel: true)
+            let (load, run) = try LoadProbe.probe(self, configuration: configuration, registry: registry, runsModel: true)
             return LoadReport(isIsolated: false, loadDuration: load, runDuration: run)
         case .isolated(let options):
             return try IsolatedLoadCheck(bundle: self, configuration: configuration, options: options).run()

@@ -79,7 +79,7 @@ struct ValidateCommand: ParsableCommand {
                         try bundle.verify(loading: loadCheck, configuration: ModelConfiguration(logger: ToolLog.logger))
                     }
                 } catch {
-                    problems.append("\(path): \(error)")
+                    problems.append("\(path): \(RuntimeHint.describe(error))")
                 }
             }
             if issues.isEmpty, problems.allSatisfy({ !$0.hasPrefix("\(path): ") }) {

@@ -47,7 +47,7 @@ struct IsolatedLoadCheck {
     /// else of the caller's environment (tokens, proxies) reaches a process loading untrusted input.
     static let keptVariables: Set<String> = [
         "PATH", "HOME", "TMPDIR", "XDG_DATA_HOME", "LD_LIBRARY_PATH", "TF_CPP_MIN_LOG_LEVEL",
-        LiteRTRuntime.libraryVariable, TensorFlowRuntime.libraryVariable,
+        RuntimeLibrary.liteRT.environmentVariable, RuntimeLibrary.tensorFlow.environmentVariable,
     ]
 
     func run() throws -> LoadReport {
@@ -67,8 +67,15 @@ struct IsolatedLoadCheck {
         return try interpret(outcome)
     }
 
-    static func environment(_ parent: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+    static func environment(
+        _ parent: [String: String] = ProcessInfo.processInfo.environment,
+        libraries: [RuntimeLibrary: URL] = RuntimeLibraryState.shared.withLock { $0.configured }
+    ) -> [String: String] {
         var environment = parent.filter { keptVariables.contains($0.key) }
+        // The runtime files given in code reach the child as the variables it reads, which they override.
+        for (library, url) in libraries {
+            environment[library.environmentVariable] = url.path
+        }
         // A crash in the child must end quickly: Swift's backtracer would otherwise symbolicate for seconds
         // and can take gigabytes doing so.
         environment["SWIFT_BACKTRACE"] = "enable=no"

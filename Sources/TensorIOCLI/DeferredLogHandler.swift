@@ -7,7 +7,15 @@ import Synchronization
 struct DeferredLogHandler: LogHandler {
     private static let pending = Mutex<[String]>([])
 
-    var logLevel: Logger.Level = .warning
+    var logLevel: Logger.Level = Self.configuredLevel
+
+    /// The environment variable that lowers (or raises) the level shown: `debug` shows what the runtimes
+    /// print, such as LiteRT's "Created TensorFlow Lite XNNPACK delegate for CPU.", `trace` everything.
+    static let levelVariable = "TENSORIO_LOG_LEVEL"
+
+    /// `warning`, unless ``levelVariable`` names a swift-log level.
+    static let configuredLevel = ProcessInfo.processInfo.environment[levelVariable]
+        .flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .warning
     var metadata: Logger.Metadata = [:]
 
     init(label: String) {}

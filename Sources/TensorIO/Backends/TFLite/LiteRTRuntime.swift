@@ -1,5 +1,6 @@
 import CLiteRT
 import Foundation
+import Logging
 
 /// Finds and loads the LiteRT runtime (`libLiteRt.so` from PyPI `ai-edge-litert==2.3.0`) the first time a
 /// TensorFlow Lite model loads, and keeps one LiteRT environment for the process. Where it looks:
@@ -19,6 +20,13 @@ enum LiteRTRuntime {
     ///
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/runtimeUnavailable``) saying where it looked and
     ///   how to install the runtime.
+    static func handle(logger: Logger) throws -> Handle {
+        if let cached = loaded.withLock({ $0 }) { return cached }
+        // Loading prints (TensorFlow's start-up lines; nothing yet from LiteRT, but its environment may).
+        return try RuntimeOutput.capturing(.liteRT, logger: logger) { try handle() }
+    }
+
+    /// The loaded runtime, loading it on first use, without capturing what it prints.
     static func handle() throws -> Handle {
         try loaded.withLock { cached in
             if let cached { return cached }

@@ -1,5 +1,6 @@
 import CTensorFlow
 import Foundation
+import Logging
 
 /// Finds and loads the TensorFlow runtime (the C API in `libtensorflow_cc.so.2` from PyPI
 /// `tensorflow-cpu==2.21.0`) the first time a TensorFlow model loads. Where it looks: ``RuntimeLibrary``.
@@ -17,6 +18,13 @@ enum TensorFlowRuntime {
     ///
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/runtimeUnavailable``) saying where it looked and
     ///   how to install the runtime.
+    static func handle(logger: Logger) throws -> Handle {
+        if let cached = loaded.withLock({ $0 }) { return cached }
+        // Loading prints (TensorFlow's start-up lines; nothing yet from LiteRT, but its environment may).
+        return try RuntimeOutput.capturing(.tensorFlow, logger: logger) { try handle() }
+    }
+
+    /// The loaded runtime, loading it on first use, without capturing what it prints.
     static func handle() throws -> Handle {
         try loaded.withLock { cached in
             if let cached { return cached }

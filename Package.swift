@@ -61,6 +61,7 @@ let package = Package(
                 // Only for writing archives (BundleArchive.create); reading uses our own bounded reader.
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Model delivery, server side: the Hummingbird 2 repository server with its GRDB index.
@@ -130,7 +131,9 @@ let package = Package(
         ),
         .testTarget(
             name: "TensorIOTests",
-            dependencies: ["TensorIO", "crash-report-probe", "TensorIOLoadCheck"]
+            dependencies: [
+                "TensorIO", "crash-report-probe", "TensorIOLoadCheck", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // Runs the built `tensorio` executable; depending on its target makes `swift test` build it.
         .testTarget(

@@ -10,8 +10,13 @@
 
 // initial-exec: reading it from a signal handler must not allocate (general-dynamic TLS may).
 static __thread const char *current_activity __attribute__((tls_model("initial-exec"))) = NULL;
-static atomic_int captured_fd = -1;
-static atomic_int original_fd = -1;
+// Nested captures of stderr, innermost last: the tool captures around a command, the library inside it
+// around a runtime call. Each level's original is where fd 2 pointed before it (the outer capture, or the
+// real stderr). Pushed and popped by the thread that redirects; read by the signal handler.
+#define MAX_CAPTURES 4
+static atomic_int captured_fds[MAX_CAPTURES] = {-1, -1, -1, -1};
+static atomic_int original_fds[MAX_CAPTURES] = {-1, -1, -1, -1};
+static atomic_int capture_depth = 0;
 static pthread_once_t install_once = PTHREAD_ONCE_INIT;
 
 static const int reported_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
@@ -60,11 +65,17 @@ static void copy_capture_tail(int capture, int destination) {
 
 static void handle(int signal_number, siginfo_t *info, void *context) {
     int saved_errno = errno;
-    int capture = atomic_exchange(&captured_fd, -1);
-    int original = atomic_exchange(&original_fd, -1);
-    if (capture >= 0 && original >= 0) {
-        dup2(original, STDERR_FILENO);
-        copy_capture_tail(capture, STDERR_FILENO);
+    // Innermost first: each capture's tail goes to what fd 2 was before it, so the outermost copy carries
+    // everything to the real stderr.
+    int depth = atomic_exchange(&capture_depth, 0);
+    if (depth > MAX_CAPTURES) depth = MAX_CAPTURES;
+    for (int level = depth - 1; level >= 0; level--) {
+        int capture = atomic_exchange(&captured_fds[level], -1);
+        int original = atomic_exchange(&original_fds[level], -1);
+        if (capture >= 0 && original >= 0) {
+            dup2(original, STDERR_FILENO);
+            copy_capture_tail(capture, STDERR_FILENO);
+        }
     }
     const char *activity = current_activity;
     if (activity != NULL) {
@@ -116,7 +127,27 @@ const char *tio_crash_report_set_activity(const char *activity) {
     return previous;
 }
 
+int tio_crash_report_push_captured_stderr(int capture_fd, int original) {
+    int depth = atomic_load(&capture_depth);
+    if (depth >= MAX_CAPTURES) return -1;
+    atomic_store(&original_fds[depth], original);
+    atomic_store(&captured_fds[depth], capture_fd);
+    atomic_store(&capture_depth, depth + 1);
+    return 0;
+}
+
+void tio_crash_report_pop_captured_stderr(void) {
+    int depth = atomic_load(&capture_depth);
+    if (depth <= 0) return;
+    atomic_store(&capture_depth, depth - 1);
+    atomic_store(&captured_fds[depth - 1], -1);
+    atomic_store(&original_fds[depth - 1], -1);
+}
+
 void tio_crash_report_set_captured_stderr(int capture_fd, int original) {
-    atomic_store(&original_fd, original);
-    atomic_store(&captured_fd, capture_fd);
+    if (capture_fd >= 0) {
+        (void)tio_crash_report_push_captured_stderr(capture_fd, original);
+    } else {
+        tio_crash_report_pop_captured_stderr();
+    }
 }

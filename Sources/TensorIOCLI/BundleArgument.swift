@@ -14,10 +14,11 @@ struct ModelOptionGroup: ParsableArguments {
 
     /// Opens the bundle and builds its model.
     func makeModel(resizeMode: ImageResizeMode = .aspectFill, concurrentRuns: Int = 1) throws -> (ModelBundle, any Model) {
-        let bundle = try ModelBundle.open(URL(fileURLWithPath: bundle))
+        let bundle = try ModelBundle.open(URL(fileURLWithPath: bundle), logger: ToolLog.logger)
         let model = try bundle.makeModel(
             configuration: ModelConfiguration(
-                threadCount: threads, imageResizeMode: resizeMode, maximumConcurrentRuns: concurrentRuns
+                threadCount: threads, imageResizeMode: resizeMode, maximumConcurrentRuns: concurrentRuns,
+                logger: ToolLog.logger
             )
         )
         return (bundle, model)
@@ -25,8 +26,10 @@ struct ModelOptionGroup: ParsableArguments {
 
     /// Opens the bundle and builds its model as one that trains.
     func makeTrainableModel() throws -> (ModelBundle, any TrainableModel) {
-        let bundle = try ModelBundle.open(URL(fileURLWithPath: bundle))
-        return (bundle, try bundle.makeTrainableModel(configuration: ModelConfiguration(threadCount: threads)))
+        let bundle = try ModelBundle.open(URL(fileURLWithPath: bundle), logger: ToolLog.logger)
+        return (bundle, try bundle.makeTrainableModel(
+            configuration: ModelConfiguration(threadCount: threads, logger: ToolLog.logger)
+        ))
     }
 
     mutating func validate() throws {

@@ -7,7 +7,15 @@ import Synchronization
 struct DeferredLogHandler: LogHandler {
     private static let pending = Mutex<[String]>([])
 
-    var logLevel: Logger.Level = .warning
+    var logLevel: Logger.Level = Self.configuredLevel
+
+    /// The environment variable that lowers (or raises) the level shown: `debug` shows what the runtimes
+    /// print, such as LiteRT's "Created TensorFlow Lite XNNPACK delegate for CPU.", `trace` everything.
+    static let levelVariable = "TENSORIO_LOG_LEVEL"
+
+    /// `warning`, unless ``levelVariable`` names a swift-log level.
+    static let configuredLevel = ProcessInfo.processInfo.environment[levelVariable]
+        .flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .warning
     var metadata: Logger.Metadata = [:]
 
     init(label: String) {}
@@ -35,4 +43,11 @@ struct DeferredLogHandler: LogHandler {
         guard !lines.isEmpty else { return }
         FileHandle.standardError.write(Data(lines.map { $0 + "\n" }.joined().utf8))
     }
+}
+
+/// The logger the tool hands to the libraries (TensorIO, TensorIODelivery): the libraries never make
+/// their own, so this is where their notes and the runtimes' forwarded messages reach the tool, to be
+/// held by ``DeferredLogHandler`` (which `Main` bootstraps).
+enum ToolLog {
+    static var logger: Logger { Logger(label: "tensorio") }
 }

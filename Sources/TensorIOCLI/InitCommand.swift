@@ -85,7 +85,7 @@ struct InitCommand: ParsableCommand {
             let json = JSONText.renderPretty(ModelJSONDocument.value(for: inferred.bundle))
             try Data(json.utf8).write(to: staging.appendingPathComponent("model.json"), options: .withoutOverwriting)
             // The written bundle must open as any other: what init writes, validate accepts.
-            _ = try ModelBundle(at: staging)
+            _ = try ModelBundle(at: staging, logger: ToolLog.logger)
             guard rename(staging.path, destination.path) == 0 else {
                 throw CLIError("cannot create \(destination.relativePath): \(SystemErrorText.reason(errno: errno))")
             }

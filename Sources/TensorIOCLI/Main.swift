@@ -32,7 +32,7 @@ enum Main {
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)
         } catch let error as TensorIOError {
-            fail(error.description)
+            fail(RuntimeHint.adding(to: error).description)
         } catch let error as CLIError {
             fail(error.description, status: error.status)
         } catch let failures as InputFailures {

@@ -26,7 +26,7 @@ struct ModelsCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve())
+        let client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve(), logger: ToolLog.logger)
         if let id {
             let list = try await client.versions(of: id)
             if json {

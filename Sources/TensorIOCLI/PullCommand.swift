@@ -30,8 +30,8 @@ struct PullCommand: AsyncParsableCommand {
     @OptionGroup var conditionOptions: ConditionOptions
 
     func run() async throws {
-        let client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve())
-        let store = try ModelStore(directory: URL(fileURLWithPath: into))
+        let client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve(), logger: ToolLog.logger)
+        let store = try ModelStore(directory: URL(fileURLWithPath: into), logger: ToolLog.logger)
         var conditions = try conditionOptions.conditions(onlyIfNewer: false)
         if version == nil { conditions.onlyIfNewer = false }
         let (installed, _) = try await runDownload(

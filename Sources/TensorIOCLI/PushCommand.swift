@@ -41,7 +41,7 @@ struct PushCommand: AsyncParsableCommand {
         let url = try serverURL(to, option: "--to")
         let token = try tokens.resolve()
         let bundleURL = URL(fileURLWithPath: bundle)
-        let opened = try ModelBundle(at: bundleURL)
+        let opened = try ModelBundle(at: bundleURL, logger: ToolLog.logger)
         let modelId = id ?? opened.identifier
         let versionId = version ?? opened.version
         guard !modelId.isEmpty else { throw CLIError("\(bundle): model.json has no id; give --id") }
@@ -55,7 +55,7 @@ struct PushCommand: AsyncParsableCommand {
         let archive = scratch.appendingPathComponent("bundle.zip")
         try BundleArchive.create(fromBundleAt: bundleURL, to: archive)
 
-        let client = RepositoryClient(baseURL: url, token: token)
+        let client = RepositoryClient(baseURL: url, token: token, logger: ToolLog.logger)
         // A bar on a terminal while the archive goes up; the server then checks it before answering.
         let size = ((try? FileManager.default.attributesOfItem(atPath: archive.path))?[.size] as? NSNumber)?.intValue ?? 0
         let bar = SharedProgressBar(ProgressBar(total: size, label: "upload", format: ProgressBar.megabytes))

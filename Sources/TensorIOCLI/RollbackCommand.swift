@@ -21,7 +21,7 @@ struct RollbackCommand: ParsableCommand {
     var into: String
 
     func run() throws {
-        let store = try ModelStore(directory: URL(fileURLWithPath: into))
+        let store = try ModelStore(directory: URL(fileURLWithPath: into), logger: ToolLog.logger)
         let before = try store.current(id)
         let now = try store.rollback(id)
         print("\(id): rolled back \(before?.version ?? "(none)") -> \(now.version)")

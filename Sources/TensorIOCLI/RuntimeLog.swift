@@ -2,9 +2,10 @@ import CCrashReport
 import Foundation
 import TensorIO
 
-/// Keeps the runtime's own stderr lines (TensorFlow Lite prints "INFO: Created TensorFlow Lite XNNPACK
-/// delegate" and its error details there, whatever the log level) off the tool's stderr, so that an error
-/// is exactly one line. What the runtime printed joins the error message when loading fails.
+/// Keeps anything a runtime prints on stderr off the tool's stderr, so that an error is exactly one line.
+/// The library already captures the runtime's lines while it loads a runtime or a model (they reach the
+/// tool's logger, see `TENSORIO_LOG_LEVEL`); this also covers runs and training steps. What was printed
+/// joins the error message when the command fails.
 ///
 /// It swaps file descriptor 2 for a temporary file while `body` runs: fine for a single-threaded tool,
 /// which is why this lives in the tool and not in the library. If the runtime crashes the process

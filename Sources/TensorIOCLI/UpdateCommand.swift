@@ -31,8 +31,8 @@ struct UpdateCommand: AsyncParsableCommand {
     @OptionGroup var conditionOptions: ConditionOptions
 
     func run() async throws {
-        let client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve())
-        let store = try ModelStore(directory: URL(fileURLWithPath: into))
+        let client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve(), logger: ToolLog.logger)
+        let store = try ModelStore(directory: URL(fileURLWithPath: into), logger: ToolLog.logger)
         let before = try store.current(id)
         let (installed, upToDate) = try await runDownload(
             client: client, modelId: id, version: nil, store: store,

@@ -65,19 +65,21 @@ struct ValidateCommand: ParsableCommand {
                     issues = [BundleIssue(path: "", message: message.hasPrefix(path + ": ") ? String(message.dropFirst(path.count + 2)) : message)]
                 }
             } else {
-                issues = ModelBundleValidator(bundleAt: url).issues()
+                issues = ModelBundleValidator(bundleAt: url, logger: ToolLog.logger).issues()
             }
             problems += issues.map { "\(path): \($0)" }
             if issues.isEmpty, load {
                 do {
-                    let bundle = try opened ?? ModelBundle(at: url)
+                    let bundle = try opened ?? ModelBundle(at: url, logger: ToolLog.logger)
                     if inProcess {
-                        _ = try RuntimeLog.capturing { try bundle.verify(loading: .inProcess) }
+                        _ = try RuntimeLog.capturing {
+                            try bundle.verify(loading: .inProcess, configuration: ModelConfiguration(logger: ToolLog.logger))
+                        }
                     } else {
-                        try bundle.verify(loading: loadCheck)
+                        try bundle.verify(loading: loadCheck, configuration: ModelConfiguration(logger: ToolLog.logger))
                     }
                 } catch {
-                    problems.append("\(path): \(error)")
+                    problems.append("\(path): \(RuntimeHint.describe(error))")
                 }
             }
             if issues.isEmpty, problems.allSatisfy({ !$0.hasPrefix("\(path): ") }) {

@@ -23,9 +23,9 @@ public struct RepositoryServer: Sendable {
     ///
     /// - Parameters:
     ///   - configuration: Where to store, where to listen, the tokens and limits.
-    ///   - logger: The server's logger.
+    ///   - logger: The server's logger; swift-log's task-local `Logger.current` by default.
     /// - Throws: `TensorIOError` when the root cannot be opened.
-    public init(configuration: RepositoryServerConfiguration, logger: Logger = Logger(label: "TensorIO.RepositoryServer")) throws {
+    public init(configuration: RepositoryServerConfiguration, logger: Logger = Logger.current) throws {
         self.configuration = configuration
         self.logger = logger
         self.storage = try RepositoryStorage(root: configuration.root, logger: logger)

@@ -135,6 +135,14 @@ struct RunCommandTests {
         expectSuccess(result, stdout: #"{"output":25}"#)
     }
 
+    @Test("the runtime's own messages reach the tool's log: hidden by default, shown with TENSORIO_LOG_LEVEL=debug")
+    func runtimeMessagesInTheLog() async throws {
+        expectSuccess(try await CLI.run("run", number, "--input", "2"), stdout: #"{"output":25}"#)
+        let result = try await CLI.run(["run", number, "--input", "2"], environment: ["TENSORIO_LOG_LEVEL": "debug"])
+        expectSuccess(result, stdout: #"{"output":25}"#, quietStderr: false)
+        #expect(result.stderrLines.contains("debug: Created TensorFlow Lite XNNPACK delegate for CPU."), "\(result)")
+    }
+
     @Test("an absolute bundle path, from another working directory")
     func absoluteBundlePath() async throws {
         let result = try await CLI.run(

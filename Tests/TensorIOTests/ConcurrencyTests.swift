@@ -213,19 +213,22 @@ struct ConcurrencyTests {
         #expect(problems.isEmpty, "\(problems.prefix(10))")
     }
 
-    @Test("bundles open, and models are registered and built, from many tasks at once")
+    @Test("bundles open, and models are registered and built with registries of their own, from many tasks at once")
     func bundlesAndRegistryConcurrently() async throws {
         let problems = await withTaskGroup(of: [String].self) { group in
             for task in 0..<8 {
                 group.addTask {
                     var problems: [String] = []
-                    ModelRegistry.shared.register(modelClass: "ConcurrencyTests.Echo\(task)") { bundle, configuration in
+                    var registry = ModelRegistry.builtIn
+                    registry.register(modelClass: "ConcurrencyTests.Echo\(task)") { bundle, configuration in
                         EchoModel(bundle: bundle, configuration: configuration)
                     }
-                    _ = ModelRegistry.shared.modelClassNames
+                    if registry.modelClassNames != ["ConcurrencyTests.Echo\(task)"] {
+                        problems.append("registry \(task): \(registry.modelClassNames)")
+                    }
                     for name in Fixtures.validBundles {
                         do {
-                            let model = try Fixtures.bundle(name).makeModel()
+                            let model = try Fixtures.bundle(name).makeModel(registry: registry)
                             if name == Self.number, let problem = Self.checkNumber(model, task) {
                                 problems.append(problem)
                             }
@@ -244,9 +247,7 @@ struct ConcurrencyTests {
             return await group.reduce(into: []) { $0 += $1 }
         }
         #expect(problems.isEmpty, "\(problems.prefix(10))")
-        for task in 0..<8 {
-            #expect(ModelRegistry.shared.modelClassNames.contains("ConcurrencyTests.Echo\(task)"))
-        }
+        #expect(ModelRegistry.builtIn.modelClassNames.isEmpty)
     }
 
     @Test("a placeholder model shared between tasks")

@@ -13,7 +13,7 @@ struct CrashEvidenceTests {
     }
 
     @Test("a crash while loading prints the captured runtime messages and what was being loaded, then dies by the signal",
-          arguments: [("segv", SIGSEGV, "SIGSEGV"), ("abort", SIGABRT, "SIGABRT")])
+          arguments: [("segv", SIGSEGV, "SIGSEGV"), ("abort", SIGABRT, "SIGABRT"), ("nested", SIGSEGV, "SIGSEGV")])
     func crashReport(_ mode: String, _ signal: Int32, _ name: String) throws {
         let process = Process()
         process.executableURL = try Self.probeURL()

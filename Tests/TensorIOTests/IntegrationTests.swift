@@ -323,15 +323,17 @@ struct IntegrationTests {
     @Test("a custom model.class registered by name is used instead of the backend")
     func customModelClass() throws {
         let className = "IntegrationTests.EchoModel"
-        ModelRegistry.shared.register(modelClass: className) { bundle, configuration in
+        var registry = ModelRegistry.builtIn
+        registry.register(modelClass: className) { bundle, configuration in
             EchoModel(bundle: bundle, configuration: configuration)
         }
-        #expect(ModelRegistry.shared.modelClassNames.contains(className))
+        #expect(registry.modelClassNames == [className])
+        #expect(ModelRegistry.builtIn.modelClassNames.isEmpty)
         try withFixtureCopy("1_in_1_out_number_test.tiobundle", edit: { $0[path: "model.class"] = className }) { url in
             let bundle = try ModelBundle(at: url)
             #expect(bundle.model.className == className)
             #expect(bundle.model.backend == "tflite")
-            let model = try bundle.makeModel(configuration: ModelConfiguration(threadCount: 3))
+            let model = try bundle.makeModel(configuration: ModelConfiguration(threadCount: 3), registry: registry)
             let echo = try #require(model as? EchoModel)
             #expect(echo.configuration.threadCount == 3)
             #expect(try model.run(7)["echo"] == .number(.integer(7)))
@@ -351,15 +353,20 @@ struct IntegrationTests {
 
     @Test("a custom backend registered by name is chosen by model.backend, case-insensitively")
     func customBackend() throws {
-        ModelRegistry.shared.register(backend: "Integration-Echo") { bundle, configuration in
+        var registry = ModelRegistry()
+        registry.register(backend: "Integration-Echo") { bundle, configuration in
             EchoModel(bundle: bundle, configuration: configuration)
         }
-        #expect(ModelRegistry.shared.backendNames.contains("integration-echo"))
-        #expect(ModelRegistry.shared.backendNames.contains("tflite"))
+        #expect(registry.backendNames == ["integration-echo", "tensorflow", "tflite"])
+        #expect(ModelRegistry.builtIn.backendNames == ["tensorflow", "tflite"])
         try withFixtureCopy("1_in_1_out_number_test.tiobundle", edit: { $0[path: "model.backend"] = "INTEGRATION-echo" }) { url in
-            let bundle = try ModelBundle(at: url)
+            // Validation knows the backends of the registry it is given, and only those.
+            let unknown = #expect(throws: TensorIOError.self) { try ModelBundle(at: url) }
+            #expect(unknown?.issues.map(\.path) == ["model.backend"], "\(String(describing: unknown))")
+            let bundle = try ModelBundle(at: url, registry: registry)
             #expect(bundle.model.backend == "integration-echo")
-            let model = try bundle.makeModel()
+            #expect(throws: TensorIOError.self) { try bundle.makeModel() }
+            let model = try bundle.makeModel(registry: registry)
             #expect(model is EchoModel)
             #expect(try model.run(3)["echo"] == .number(.integer(3)))
         }
@@ -382,7 +389,7 @@ struct IntegrationTests {
     @Test("a registry of its own: a factory's error passes through; a placeholder never reaches a factory")
     func privateRegistry() throws {
         struct FactoryFailure: Error, Equatable {}
-        let registry = ModelRegistry()
+        var registry = ModelRegistry()
         #expect(registry.backendNames == ["tensorflow", "tflite"])
         #expect(registry.modelClassNames == [])
         registry.register(backend: "tflite") { _, _ in throw FactoryFailure() }
@@ -390,8 +397,9 @@ struct IntegrationTests {
         #expect(throws: FactoryFailure()) { try registry.makeModel(for: bundle, configuration: ModelConfiguration()) }
         let placeholder = try Fixtures.bundle("placeholder.tiobundle")
         #expect(try registry.makeModel(for: placeholder, configuration: ModelConfiguration()) is PlaceholderModel)
-        // The shared registry is untouched.
-        #expect(try bundle.makeModel().backendEngine is TFLiteEngine)
+        // A copy is a registry of its own: the built-in one is untouched.
+        #expect(try bundle.makeModel() .backendEngine is TFLiteEngine)
+        #expect(try bundle.makeModel(registry: .builtIn) .backendEngine is TFLiteEngine)
     }
 
     // MARK: - Lifecycle and configuration

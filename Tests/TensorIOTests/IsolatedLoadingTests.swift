@@ -155,7 +155,7 @@ struct IsolatedLoadingTests {
         let environment = IsolatedLoadCheck.environment([
             "PATH": "/usr/bin", "HOME": "/root", "TENSORIO_LITERT_LIBRARY": "/x/libLiteRt.so",
             "AWS_SECRET_ACCESS_KEY": "secret", "TENSORIO_TOKEN_FILE": "t", "SWIFT_BACKTRACE": "enable=yes",
-        ])
+        ], libraries: [:])
         #expect(environment == [
             "PATH": "/usr/bin", "HOME": "/root", "TENSORIO_LITERT_LIBRARY": "/x/libLiteRt.so",
             "SWIFT_BACKTRACE": "enable=no",

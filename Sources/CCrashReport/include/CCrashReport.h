@@ -20,9 +20,17 @@ void tio_crash_report_install(void);
 /// that clears it.
 const char *tio_crash_report_set_activity(const char *activity);
 
-/// While stderr (fd 2) is redirected to the file `capture_fd`, with the real stderr kept as
-/// `original_fd`: a crash puts the real stderr back and copies the last bytes of the capture to it.
-/// Pass -1, -1 when the redirection ends.
+/// While stderr (fd 2) is redirected to the file `capture_fd`, with what fd 2 was before kept as
+/// `original_fd` (the real stderr, or an outer capture): a crash puts each level back, innermost first,
+/// copying the last bytes of each capture to what came before it, so the real stderr gets them. Captures
+/// nest up to 4 deep and must be popped in reverse order by the thread that pushed them (redirecting fd 2
+/// is process-wide: callers serialise it). Returns 0, or -1 when 4 are already pushed (nothing is recorded).
+int tio_crash_report_push_captured_stderr(int capture_fd, int original_fd);
+
+/// Ends the innermost capture pushed.
+void tio_crash_report_pop_captured_stderr(void);
+
+/// `push` for a capture fd of 0 or more, `pop` for -1: the single-level form the tool uses.
 void tio_crash_report_set_captured_stderr(int capture_fd, int original_fd);
 
 #ifdef __cplusplus

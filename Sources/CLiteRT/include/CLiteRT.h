@@ -202,7 +202,10 @@ enum : int {
 // Values for kLiteRtEnvOptionTagMinLoggerSeverity (tflite::LogSeverity).
 // This governs LiteRT's logger only: the TFLite interpreter underneath still
 // prints its own lines even at Silent ("INFO: Created TensorFlow Lite XNNPACK
-// delegate for CPU." once per process, "ERROR: Could not open '<file>'.").
+// delegate for CPU." once per process, "ERROR: Could not open '<file>'."), and
+// libLiteRt.so 2.3.0 exports none of the logger functions (LiteRtSetDefaultLogger,
+// LiteRtSetMinLoggerSeverity...) of litert/c/internal/litert_logging.h: TensorIO
+// captures stderr around loading and compiling instead (RuntimeOutput.swift).
 enum : int {
   kLiteRtLogSeverityDebug = -1,
   kLiteRtLogSeverityVerbose = 0,

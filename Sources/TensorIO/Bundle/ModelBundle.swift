@@ -1,9 +1,10 @@
 import Foundation
+import Logging
 
 /// A Tensor/IO model bundle: a `.tiobundle` folder holding `model.json`, the model file and its assets.
 ///
 /// Opening a bundle reads and checks everything a model needs before it runs: the JSON against the
-/// schema, the model file, every labels file. ``makeModel(configuration:)`` then builds the model on the
+/// schema, the model file, every labels file. ``makeModel(configuration:registry:)`` then builds the model on the
 /// backend `model.json` names.
 ///
 /// ```swift
@@ -49,9 +50,16 @@ public struct ModelBundle: Sendable, Hashable {
     /// - Parameters:
     ///   - url: A `.tiobundle` (or deprecated `.tfbundle`) folder.
     ///   - limits: Bounds on layer sizes, `model.json`, labels and model files (see ``ModelLimits``).
+    ///   - registry: The backends `model.backend` may name besides `tflite` and `tensorflow`; give the
+    ///     registry you will build the model with when it has backends of your own.
+    ///   - logger: Where notes on the bundle go (a deprecated `.tfbundle` extension); swift-log's
+    ///     task-local `Logger.current` by default.
     /// - Throws: ``TensorIOError`` with code ``TensorIOError/Code/invalidBundle`` listing every problem.
-    public init(at url: URL, limits: ModelLimits = ModelLimits()) throws {
-        self = try ModelBundleValidator(bundleAt: url, limits: limits).validate()
+    public init(
+        at url: URL, limits: ModelLimits = ModelLimits(), registry: ModelRegistry = .builtIn,
+        logger: Logger = Logger.current
+    ) throws {
+        self = try ModelBundleValidator(bundleAt: url, limits: limits, registry: registry, logger: logger).validate()
     }
 
     init(url: URL, description: ModelJSON) {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Every bundle in a folder, found by identifier.
 public struct ModelBundleManager: Sendable {
@@ -17,9 +18,14 @@ public struct ModelBundleManager: Sendable {
 
     /// Opens every `.tfbundle` and `.tiobundle` folder directly inside `directory`.
     ///
-    /// - Parameter directory: The folder holding the bundles.
+    /// - Parameters:
+    ///   - directory: The folder holding the bundles.
+    ///   - registry: The backends bundles may name (see ``ModelBundle/init(at:limits:registry:logger:)``).
+    ///   - logger: Where notes on the bundles go (a deprecated `.tfbundle` extension).
     /// - Throws: ``TensorIOError`` when the folder cannot be read or holds no bundle that opens.
-    public init(loadingBundlesIn directory: URL) throws {
+    public init(
+        loadingBundlesIn directory: URL, registry: ModelRegistry = .builtIn, logger: Logger = Logger.current
+    ) throws {
         let entries: [URL]
         do {
             entries = try FileManager.default.contentsOfDirectory(
@@ -35,7 +41,7 @@ public struct ModelBundleManager: Sendable {
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
         for url in candidates {
             do {
-                bundles.append(try ModelBundle(at: url))
+                bundles.append(try ModelBundle(at: url, registry: registry, logger: logger))
             } catch let error as TensorIOError {
                 failures.append(Failure(url: url, error: error))
             }

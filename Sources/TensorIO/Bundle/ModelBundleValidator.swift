@@ -16,8 +16,10 @@ public struct ModelBundleValidator: Sendable {
     public let url: URL
     /// Bounds on the sizes `model.json` and the bundle's files may declare or have.
     public let limits: ModelLimits
-
-    private static let logger = Logger(label: "TensorIO.ModelBundleValidator")
+    /// The backends `model.backend` may name: the registry's, and `tflite` and `tensorflow` always.
+    public let registry: ModelRegistry
+    /// Where notes that are not problems go (a deprecated `.tfbundle` extension).
+    public let logger: Logger
 
     /// Creates a validator for the folder at `url`.
     ///
@@ -25,15 +27,22 @@ public struct ModelBundleValidator: Sendable {
     ///   - url: The bundle folder.
     ///   - limits: Bounds on layer sizes, `model.json`, labels and model files (defaults documented in
     ///     ``ModelLimits``).
-    public init(bundleAt url: URL, limits: ModelLimits = ModelLimits()) {
+    ///   - registry: The backends `model.backend` may name besides the built-in ones.
+    ///   - logger: Where notes that are not problems go; swift-log's task-local `Logger.current` by default.
+    public init(
+        bundleAt url: URL, limits: ModelLimits = ModelLimits(), registry: ModelRegistry = .builtIn,
+        logger: Logger = Logger.current
+    ) {
         self.url = url
         self.limits = limits
+        self.registry = registry
+        self.logger = logger
     }
 
     /// Runs every check and returns the opened bundle.
     ///
     /// - Parameter custom: An extra check run last on the opened bundle.
-    /// - Returns: The bundle, ready for ``ModelBundle/makeModel(configuration:)``.
+    /// - Returns: The bundle, ready for ``ModelBundle/makeModel(configuration:registry:)``.
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidBundle``) with every issue found, or the
     ///   custom check's own error.
     @discardableResult
@@ -62,7 +71,7 @@ public struct ModelBundleValidator: Sendable {
         case "tiobundle":
             break
         case "tfbundle":
-            Self.logger.warning("\(url.lastPathComponent): the .tfbundle extension is deprecated; rename it to .tiobundle")
+            logger.warning("\(url.lastPathComponent): the .tfbundle extension is deprecated; rename it to .tiobundle")
         default:
             return (nil, [BundleIssue(
                 path: "", message: "\(url.lastPathComponent) does not have the .tiobundle extension"
@@ -82,7 +91,7 @@ public struct ModelBundleValidator: Sendable {
             // The message names model.json already.
             return (nil, [BundleIssue(path: "", message: Self.describe(error))])
         }
-        let (parsed, readerIssues) = Self.read(modelJSON: text, limits: limits)
+        let (parsed, readerIssues) = Self.read(modelJSON: text, limits: limits, knownBackends: registry.knownBackendNames)
         guard var description = parsed else { return (nil, readerIssues) }
 
         var issues: [BundleIssue] = []
@@ -126,25 +135,30 @@ public struct ModelBundleValidator: Sendable {
     /// - Parameters:
     ///   - data: The text of a `model.json`.
     ///   - limits: Bounds on the layer sizes it may declare.
+    ///   - registry: The backends `model.backend` may name besides the built-in ones.
     /// - Returns: Every problem found, with its JSON path; empty when the document is sound.
-    public static func issues(inModelJSON data: Data, limits: ModelLimits = ModelLimits()) -> [BundleIssue] {
+    public static func issues(
+        inModelJSON data: Data, limits: ModelLimits = ModelLimits(), registry: ModelRegistry = .builtIn
+    ) -> [BundleIssue] {
         guard data.count <= limits.maximumModelJSONBytes else {
             return [BundleIssue(
                 path: "model.json",
                 message: "has \(data.count) bytes, more than the limit of \(limits.maximumModelJSONBytes) (ModelLimits.maximumModelJSONBytes)"
             )]
         }
-        return read(modelJSON: data, limits: limits).issues
+        return read(modelJSON: data, limits: limits, knownBackends: registry.knownBackendNames).issues
     }
 
-    private static func read(modelJSON data: Data, limits: ModelLimits) -> (ModelJSON?, issues: [BundleIssue]) {
+    private static func read(
+        modelJSON data: Data, limits: ModelLimits, knownBackends: Set<String>
+    ) -> (ModelJSON?, issues: [BundleIssue]) {
         let root: JSONValue
         do {
             root = try JSONValue(parsing: data)
         } catch {
             return (nil, [BundleIssue(path: "model.json", message: "is not valid JSON: \(describe(error))")])
         }
-        var reader = ModelJSONReader(knownBackends: ModelRegistry.shared.knownBackendNames, limits: limits)
+        var reader = ModelJSONReader(knownBackends: knownBackends, limits: limits)
         let description = reader.read(root)
         return (description, reader.issues)
     }

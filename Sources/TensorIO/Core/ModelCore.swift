@@ -1,8 +1,8 @@
 import Foundation
 
 /// The data path every backend shares: value → matching → image preparation → a model instance from
-/// the pool → the backend's write, invoke and read → outputs. A backend model (``TFLiteModel``,
-/// ``TensorFlowModel``) holds one of these and adds only what it alone does, such as training.
+/// the pool → the backend's write, invoke and read → outputs. ``RuntimeModel`` holds one of these over
+/// a backend's ``BackendEngine`` and adds training, which only some instances do.
 final class ModelCore: Sendable {
     let bundle: ModelBundle
     let configuration: ModelConfiguration

@@ -1,4 +1,4 @@
-/// Where ``ModelBundle/verify(loading:configuration:)`` loads a model: in this process, or in a child
+/// Where ``ModelBundle/verify(loading:configuration:registry:)`` loads a model: in this process, or in a child
 /// process whose crash cannot take the caller down.
 ///
 /// ```swift

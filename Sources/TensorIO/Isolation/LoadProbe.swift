@@ -13,17 +13,18 @@ enum LoadProbe {
     /// - Parameters:
     ///   - bundle: The opened bundle.
     ///   - configuration: Runtime settings.
+    ///   - registry: Where the model is built from.
     ///   - runsModel: Whether to run once after loading.
     ///   - entering: Called before each phase.
     /// - Returns: How long loading and the run took.
     /// - Throws: ``TensorIOError`` from loading or the run.
     static func probe(
-        _ bundle: ModelBundle, configuration: ModelConfiguration, runsModel: Bool, entering: (Phase) -> Void = { _ in }
+        _ bundle: ModelBundle, configuration: ModelConfiguration, registry: ModelRegistry = .builtIn, runsModel: Bool, entering: (Phase) -> Void = { _ in }
     ) throws -> (load: Duration, run: Duration?) {
         let clock = ContinuousClock()
         entering(.loading)
         var start = clock.now
-        let model = try bundle.makeModel(configuration: configuration)
+        let model = try bundle.makeModel(configuration: configuration, registry: registry)
         try model.load()
         let load = start.duration(to: clock.now)
         guard runsModel, let zeros = zeroInputs(for: bundle) else { return (load, nil) }

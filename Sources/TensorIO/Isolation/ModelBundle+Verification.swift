@@ -13,7 +13,9 @@ extension ModelBundle {
     ///
     /// - Parameters:
     ///   - check: Where to load: ``LoadCheck/isolated`` (the default) or ``LoadCheck/inProcess``.
-    ///   - configuration: The settings the model will run with (threads, ``ModelLimits``).
+    ///   - configuration: The settings the model will run with (threads, ``ModelLimits``, the logger).
+    ///   - registry: The backends and model types to build the model from, for ``LoadCheck/inProcess``; an
+    ///     isolated check builds it in another process, from the built-in backends.
     /// - Returns: What loading took.
     /// - Throws: ``TensorIOError``: what loading threw (``TensorIOError/Code/layerMismatch``,
     ///   ``TensorIOError/Code/invalidModelFile``, ``TensorIOError/Code/runtimeFailure``…);
@@ -21,11 +23,12 @@ extension ModelBundle {
     ///   ``TensorIOError/Code/runtimeUnavailable`` when `tensorio-load-check` cannot be found.
     @discardableResult
     public func verify(
-        loading check: LoadCheck = .isolated, configuration: ModelConfiguration = ModelConfiguration()
+        loading check: LoadCheck = .isolated, configuration: ModelConfiguration = ModelConfiguration(),
+        registry: ModelRegistry = .builtIn
     ) throws -> LoadReport {
         switch check.mode {
         case .inProcess:
-            let (load, run) = try LoadProbe.probe(self, configuration: configuration, runsModel: true)
+            let (load, run) = try LoadProbe.probe(self, configuration: configuration, registry: registry, runsModel: true)
             return LoadReport(isIsolated: false, loadDuration: load, runDuration: run)
         case .isolated(let options):
             return try IsolatedLoadCheck(bundle: self, configuration: configuration, options: options).run()
@@ -44,7 +47,7 @@ struct IsolatedLoadCheck {
     /// else of the caller's environment (tokens, proxies) reaches a process loading untrusted input.
     static let keptVariables: Set<String> = [
         "PATH", "HOME", "TMPDIR", "XDG_DATA_HOME", "LD_LIBRARY_PATH", "TF_CPP_MIN_LOG_LEVEL",
-        LiteRTRuntime.libraryVariable, TensorFlowRuntime.libraryVariable,
+        RuntimeLibrary.liteRT.environmentVariable, RuntimeLibrary.tensorFlow.environmentVariable,
     ]
 
     func run() throws -> LoadReport {
@@ -64,8 +67,15 @@ struct IsolatedLoadCheck {
         return try interpret(outcome)
     }
 
-    static func environment(_ parent: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+    static func environment(
+        _ parent: [String: String] = ProcessInfo.processInfo.environment,
+        libraries: [RuntimeLibrary: URL] = RuntimeLibraryState.shared.withLock { $0.configured }
+    ) -> [String: String] {
         var environment = parent.filter { keptVariables.contains($0.key) }
+        // The runtime files given in code reach the child as the variables it reads, which they override.
+        for (library, url) in libraries {
+            environment[library.environmentVariable] = url.path
+        }
         // A crash in the child must end quickly: Swift's backtracer would otherwise symbolicate for seconds
         // and can take gigabytes doing so.
         environment["SWIFT_BACKTRACE"] = "enable=no"

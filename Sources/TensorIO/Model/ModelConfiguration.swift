@@ -1,4 +1,8 @@
+import Logging
+
 /// How a model runs, chosen by the app rather than the bundle.
+///
+/// Two configurations are equal when they run models the same way: the ``logger`` is not compared.
 public struct ModelConfiguration: Sendable, Hashable {
     /// How many CPU threads the runtime may use for one run.
     public var threadCount: Int
@@ -9,6 +13,12 @@ public struct ModelConfiguration: Sendable, Hashable {
     public var maximumConcurrentRuns: Int
     /// Bounds on sizes read from the model file and from images given to runs.
     public var limits: ModelLimits
+    /// Where the model and its runtime report what they do: TensorIO's notes at `info` and below, the
+    /// runtime's own messages (LiteRT's, TensorFlow's) at `debug` for their informational lines and
+    /// `info`, `warning` or `error` for theirs. By default swift-log's task-local `Logger.current`
+    /// when the configuration is made: the logger bound with `withLogger`, else one from the app's
+    /// `LoggingSystem.bootstrap` (whose default prints `info` and above on stderr).
+    public var logger: Logger
 
     /// The most threads a model may ask for. More is never useful, and LiteRT crashes while destroying a
     /// model when it could not create the threads it was asked for.
@@ -21,13 +31,31 @@ public struct ModelConfiguration: Sendable, Hashable {
     ///   - imageResizeMode: How images are fitted to image layers (centre crop by default).
     ///   - maximumConcurrentRuns: Runs that may execute at once on separate compiled models, at least 1.
     ///   - limits: Bounds on sizes read from the model file and images (see ``ModelLimits``).
+    ///   - logger: Where the model and its runtime report what they do (see ``logger``).
     public init(
         threadCount: Int = 1, imageResizeMode: ImageResizeMode = .aspectFill, maximumConcurrentRuns: Int = 1,
-        limits: ModelLimits = ModelLimits()
+        limits: ModelLimits = ModelLimits(), logger: Logger = Logger.current
     ) {
         self.limits = limits
+        self.logger = logger
         self.threadCount = min(max(1, threadCount), Self.maximumThreadCount)
         self.imageResizeMode = imageResizeMode
         self.maximumConcurrentRuns = max(1, maximumConcurrentRuns)
+    }
+}
+
+extension ModelConfiguration {
+    /// Compares how models run; the loggers are not compared.
+    public static func == (lhs: ModelConfiguration, rhs: ModelConfiguration) -> Bool {
+        lhs.threadCount == rhs.threadCount && lhs.imageResizeMode == rhs.imageResizeMode
+            && lhs.maximumConcurrentRuns == rhs.maximumConcurrentRuns && lhs.limits == rhs.limits
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(threadCount)
+        hasher.combine(imageResizeMode)
+        hasher.combine(maximumConcurrentRuns)
+        hasher.combine(limits)
     }
 }

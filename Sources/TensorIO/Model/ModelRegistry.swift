@@ -1,38 +1,36 @@
-import Logging
-
-/// The backends and custom model types a bundle can name.
+/// The backends and custom model types a bundle can name: a value the caller builds and passes, not
+/// process-wide state.
 ///
-/// `model.backend` picks a backend (`tflite` and `tensorflow` are built in); `model.class` picks a model type registered by
-/// name, which then takes precedence over the backend, as in the original.
+/// `model.backend` picks a backend (`tflite` and `tensorflow` are built in); `model.class` picks a model type
+/// registered by name, which then takes precedence over the backend, as in the original. Functions that
+/// build models or check bundles take a registry and default to ``builtIn``.
 ///
 /// ```swift
-/// ModelRegistry.shared.register(modelClass: "EchoModel") { bundle, configuration in
+/// var registry = ModelRegistry.builtIn
+/// registry.register(modelClass: "EchoModel") { bundle, configuration in
 ///     EchoModel(bundle: bundle)
 /// }
+/// let bundle = try ModelBundle(at: url, registry: registry)
+/// let model = try bundle.makeModel(registry: registry)
 /// ```
-public final class ModelRegistry: Sendable {
+public struct ModelRegistry: Sendable {
     /// Builds a model for a bundle.
     public typealias Factory = @Sendable (ModelBundle, ModelConfiguration) throws -> any Model
 
-    /// The registry `ModelBundle.makeModel(configuration:)` uses.
-    public static let shared = ModelRegistry()
+    /// The built-in backends, `tflite` and `tensorflow`, and no custom model types.
+    public static let builtIn = ModelRegistry()
 
     /// The backend used when `model.backend` is left out.
     public static let defaultBackend = "tflite"
 
-    /// Backend names `model.json` may use even when this build cannot run them, so that such bundles
+    /// Backend names `model.json` may use even when a registry cannot run them, so that such bundles
     /// still validate.
     static let wellKnownBackends: Set<String> = ["tflite", "tensorflow"]
 
-    private struct Entries {
-        var backends: [String: Factory] = [:]
-        var modelClasses: [String: Factory] = [:]
-    }
+    private var backends: [String: Factory] = [:]
+    private var modelClasses: [String: Factory] = [:]
 
-    private let entries = LockedValue(Entries())
-    private static let logger = Logger(label: "TensorIO.ModelRegistry")
-
-    /// Creates a registry with the built-in backends.
+    /// Creates a registry with the built-in backends (the same as ``builtIn``).
     public init() {
         register(backend: "tflite") { bundle, configuration in
             RuntimeModel(bundle: bundle, configuration: configuration, engine: TFLiteEngine(bundle: bundle, configuration: configuration))
@@ -47,8 +45,8 @@ public final class ModelRegistry: Sendable {
     /// - Parameters:
     ///   - name: The name `model.backend` uses; matched case-insensitively.
     ///   - factory: Builds a model for a bundle.
-    public func register(backend name: String, factory: @escaping Factory) {
-        entries.withLock { $0.backends[name.lowercased()] = factory }
+    public mutating func register(backend name: String, factory: @escaping Factory) {
+        backends[name.lowercased()] = factory
     }
 
     /// Registers (or replaces) a custom model type.
@@ -56,18 +54,19 @@ public final class ModelRegistry: Sendable {
     /// - Parameters:
     ///   - name: The name `model.class` uses; matched exactly.
     ///   - factory: Builds a model for a bundle.
-    public func register(modelClass name: String, factory: @escaping Factory) {
-        entries.withLock { $0.modelClasses[name] = factory }
+    public mutating func register(modelClass name: String, factory: @escaping Factory) {
+        modelClasses[name] = factory
     }
 
     /// The registered backends' names, sorted.
-    public var backendNames: [String] { entries.withLock { $0.backends.keys.sorted() } }
+    public var backendNames: [String] { backends.keys.sorted() }
 
     /// The registered model types' names, sorted.
-    public var modelClassNames: [String] { entries.withLock { $0.modelClasses.keys.sorted() } }
+    public var modelClassNames: [String] { modelClasses.keys.sorted() }
 
+    /// The backend names a bundle may give and still validate: the registered ones and the well-known ones.
     var knownBackendNames: Set<String> {
-        Self.wellKnownBackends.union(entries.withLock { $0.backends.keys })
+        Self.wellKnownBackends.union(backends.keys)
     }
 
     /// Builds the model a bundle asks for: a placeholder model, the registered `model.class`, or the
@@ -79,12 +78,11 @@ public final class ModelRegistry: Sendable {
         if bundle.isPlaceholder {
             return PlaceholderModel(bundle: bundle, configuration: configuration)
         }
-        let (backends, classes) = entries.withLock { ($0.backends, $0.modelClasses) }
         if let className = bundle.model.className {
-            guard let factory = classes[className] else {
+            guard let factory = modelClasses[className] else {
                 throw TensorIOError(
                     .unsupported,
-                    "\"\(className)\" is not a registered model class (registered: \(Self.list(classes.keys)))",
+                    "\"\(className)\" is not a registered model class (registered: \(Self.list(modelClasses.keys)))",
                     location: "model.class"
                 )
             }
@@ -92,12 +90,12 @@ public final class ModelRegistry: Sendable {
         }
         let name = bundle.model.backend ?? Self.defaultBackend
         if bundle.model.backend == nil {
-            Self.logger.warning("\(bundle.url.lastPathComponent): model.backend is not given; using \(name)")
+            configuration.logger.warning("\(bundle.url.lastPathComponent): model.backend is not given; using \(name)")
         }
         guard let factory = backends[name] else {
             throw TensorIOError(
                 .unsupported,
-                "the \"\(name)\" backend is not available in this build (available: \(Self.list(backends.keys)))",
+                "the \"\(name)\" backend is not in the model registry (registered: \(Self.list(backends.keys)))",
                 location: "model.backend"
             )
         }

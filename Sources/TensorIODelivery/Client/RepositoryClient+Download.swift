@@ -90,8 +90,10 @@ extension RepositoryClient {
             try await install(modelId: modelId, into: store, conditions: conditions)
         } catch let error as TensorIOError {
             updateError = error
+            logger.info("checking \(modelId) for an update failed; using what is installed: \(error)")
         } catch {
             updateError = TensorIOError(.io, "\(error)")
+            logger.info("checking \(modelId) for an update failed; using what is installed: \(error)")
         }
         let resolved = try store.latestModel(id: modelId, fallback: fallback)
         return LatestModel(bundle: resolved.bundle, source: resolved.source, updateError: updateError)

@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import Logging
 #endif
 import TensorIO
 
@@ -19,6 +20,8 @@ public struct RepositoryClient: Sendable {
     public var token: String?
     /// How long a request may wait for data before it fails.
     public var timeout: TimeInterval
+    /// Where the client notes its requests (at `debug`) and a failed update it fell back from (at `info`).
+    public var logger: Logger
 
     /// Creates a client.
     ///
@@ -26,10 +29,12 @@ public struct RepositoryClient: Sendable {
     ///   - baseURL: The server, such as `http://127.0.0.1:8080`.
     ///   - token: A bearer token: needed for uploads, and for reads on servers that protect them.
     ///   - timeout: Seconds a request may wait for data.
-    public init(baseURL: URL, token: String? = nil, timeout: TimeInterval = 60) {
+    ///   - logger: Where the client notes what it does; swift-log's task-local `Logger.current` by default.
+    public init(baseURL: URL, token: String? = nil, timeout: TimeInterval = 60, logger: Logger = Logger.current) {
         self.baseURL = baseURL
         self.token = token
         self.timeout = timeout
+        self.logger = logger
     }
 
     // MARK: Reads
@@ -221,6 +226,7 @@ public struct RepositoryClient: Sendable {
         }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.httpMethod = method
+        logger.debug("\(method) \(url.path)")
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         return request
     }

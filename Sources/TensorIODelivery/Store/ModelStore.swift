@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 @_spi(Tools) import TensorIO
 
 /// Installed model versions on the device, with an atomic "current" pointer per model and the previous
@@ -24,6 +25,8 @@ public struct ModelStore: Sendable {
     public let keep: Int
     /// How an installed bundle's model is loaded before the version becomes current.
     public let loadCheck: LoadCheck
+    /// Where notes on bundles and their models' load checks go (the runtime's messages included).
+    public let logger: Logger
 
     /// Opens (and creates) the store in `directory`, removing leftovers of unpacking that a dead process
     /// left behind.
@@ -34,11 +37,16 @@ public struct ModelStore: Sendable {
     ///   - loadCheck: How a new version's model is loaded before it becomes current: in a child process
     ///     (the default: a model from a server is untrusted), or `LoadCheck.inProcess` where processes
     ///     cannot be started.
+    ///   - logger: Where notes on bundles and load checks go; swift-log's task-local `Logger.current` by
+    ///     default.
     /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the folder cannot be created.
-    public init(directory: URL, keep: Int = 2, loadCheck: LoadCheck = .isolated) throws {
+    public init(
+        directory: URL, keep: Int = 2, loadCheck: LoadCheck = .isolated, logger: Logger = Logger.current
+    ) throws {
         self.directory = directory.standardizedFileURL
         self.keep = max(2, keep)
         self.loadCheck = loadCheck
+        self.logger = logger
         do {
             try FileManager.default.createDirectory(at: self.temporaryRoot, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: self.partialRoot, withIntermediateDirectories: true)
@@ -182,8 +190,8 @@ public struct ModelStore: Sendable {
             let staging = temporaryRoot.appendingPathComponent(UUID().uuidString)
             defer { try? fileManager.removeItem(at: staging) }
             let bundleURL = try BundleArchive.extract(archiveURL, into: staging, limits: limits)
-            try ModelBundleValidator(bundleAt: bundleURL).validate()
-            try Self.checkLoading(bundleURL, modelId: modelId, version: version, check: loadCheck)
+            try ModelBundleValidator(bundleAt: bundleURL, logger: logger).validate()
+            try Self.checkLoading(bundleURL, modelId: modelId, version: version, check: loadCheck, logger: logger)
             let record = InstallRecord(
                 modelId: modelId, version: version, sha256: sha256, createdAt: createdAt, sequence: sequence,
                 installedAt: Date(), bundleName: bundleURL.lastPathComponent)
@@ -265,9 +273,12 @@ public struct ModelStore: Sendable {
     }
 
     /// Loads the unpacked bundle's model before it may become current.
-    static func checkLoading(_ bundleURL: URL, modelId: String, version: String, check: LoadCheck) throws {
+    static func checkLoading(
+        _ bundleURL: URL, modelId: String, version: String, check: LoadCheck, logger: Logger
+    ) throws {
         do {
-            try ModelBundle(at: bundleURL).verify(loading: check)
+            try ModelBundle(at: bundleURL, logger: logger)
+                .verify(loading: check, configuration: ModelConfiguration(logger: logger))
         } catch var error as TensorIOError {
             // One sentence that starts with what happened to the install; the layer or field goes inside it.
             let detail = error.location.map { "\($0): \(error.message)" } ?? error.message
@@ -293,7 +304,7 @@ public struct ModelStore: Sendable {
             guard let previous = pointer.previous, let target = try? installed(modelId, version: previous) else {
                 throw TensorIOError(.notFound, "model \(modelId) has no previous version to roll back to")
             }
-            try ModelBundleValidator(bundleAt: target.bundleURL).validate()
+            try ModelBundleValidator(bundleAt: target.bundleURL, logger: logger).validate()
             try DurableFile.write(
                 try JSONEncoder().encode(CurrentPointer(current: previous, previous: pointer.current)),
                 to: pointerURL(modelId))
@@ -311,14 +322,14 @@ public struct ModelStore: Sendable {
     /// - Throws: `TensorIOError` when nothing is installed and the fallback is missing or invalid.
     public func latestModel(id modelId: String, fallback: URL?) throws -> ResolvedModel {
         for candidate in [try? current(modelId), try? previous(modelId)] {
-            if let candidate, let bundle = try? ModelBundle(at: candidate.bundleURL) {
+            if let candidate, let bundle = try? ModelBundle(at: candidate.bundleURL, logger: logger) {
                 return ResolvedModel(bundle: bundle, source: .installed(candidate))
             }
         }
         guard let fallback else {
             throw TensorIOError(.notFound, "model \(modelId) is not installed in \(directory.path) and no fallback bundle was given")
         }
-        return ResolvedModel(bundle: try ModelBundle(at: fallback), source: .fallback)
+        return ResolvedModel(bundle: try ModelBundle(at: fallback, logger: logger), source: .fallback)
     }
 
     private func prune(_ modelId: String, keeping protected: [String]) {

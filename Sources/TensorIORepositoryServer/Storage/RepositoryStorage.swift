@@ -42,9 +42,9 @@ public final class RepositoryStorage: Sendable {
     ///
     /// - Parameters:
     ///   - root: The server's root folder.
-    ///   - logger: Where start-up reports go.
+    ///   - logger: Where start-up reports go; swift-log's task-local `Logger.current` by default.
     /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the folders or the index cannot be opened.
-    public init(root: URL, logger: Logger = Logger(label: "TensorIO.RepositoryServer")) throws {
+    public init(root: URL, logger: Logger = Logger.current) throws {
         self.root = root.standardizedFileURL
         self.logger = logger
         let fileManager = FileManager.default
@@ -128,8 +128,9 @@ public final class RepositoryStorage: Sendable {
         let unpacked = uploadURL.appendingPathExtension("d")
         defer { try? fileManager.removeItem(at: unpacked) }
         let bundleURL = try BundleArchive.extract(uploadURL, into: unpacked, limits: limits, name: "the uploaded archive")
-        try ModelBundleValidator(bundleAt: bundleURL).validate()
-        try ModelBundle(at: bundleURL).verify(loading: loadCheck)
+        try ModelBundleValidator(bundleAt: bundleURL, logger: logger).validate()
+        try ModelBundle(at: bundleURL, logger: logger)
+            .verify(loading: loadCheck, configuration: ModelConfiguration(logger: logger))
         let sha256 = try FileDigest.sha256(of: uploadURL)
         let size = ((try? fileManager.attributesOfItem(atPath: uploadURL.path))?[.size] as? NSNumber)?.int64Value ?? 0
 

@@ -1,5 +1,6 @@
 import CLiteRT
 import Foundation
+import Logging
 
 /// A `.tflite` file read and compiled by LiteRT for the CPU, with its signatures listed. Everything that
 /// runs a signature (``SignatureRunner``) keeps this alive, so it is destroyed last.
@@ -38,7 +39,7 @@ final class LiteRTModelInstance {
         guard !bundle.isPlaceholder, let fileURL = bundle.modelFileURL else {
             throw TensorIOError(.unsupported, "a placeholder bundle has no model to load")
         }
-        runtime = try LiteRTRuntime.handle()
+        runtime = try LiteRTRuntime.handle(logger: configuration.logger)
         modelFile = try MappedModelFile(
             bundleDirectory: bundle.url, fileName: bundle.model.file, limits: configuration.limits
         )
@@ -47,7 +48,10 @@ final class LiteRTModelInstance {
             throw TensorIOError(.invalidModelFile, "\(bundle.model.file) is empty", location: "model.file")
         }
         crashActivity = CrashActivity(modelFile: fileURL.path)
-        try crashActivity.loading { try load(address, bundle: bundle, configuration: configuration) }
+        // Reading and compiling print (the XNNPACK line once per process, a failing kernel's reason).
+        try RuntimeOutput.capturing(.liteRT, logger: configuration.logger) {
+            try crashActivity.loading { try load(address, bundle: bundle, configuration: configuration) }
+        }
     }
 
     private func load(_ address: UnsafeRawPointer, bundle: ModelBundle, configuration: ModelConfiguration) throws {

@@ -1,18 +1,11 @@
 import CLiteRT
 import Foundation
+import Logging
 
 /// Finds and loads the LiteRT runtime (`libLiteRt.so` from PyPI `ai-edge-litert==2.3.0`) the first time a
-/// TensorFlow Lite model loads, and keeps one LiteRT environment for the process.
-///
-/// Where it looks, in order: the file named by `TENSORIO_LITERT_LIBRARY` (and nowhere else when that is
-/// set); the per-user install the set-up script makes, `$XDG_DATA_HOME/tensorio/litert-2.3.0/libLiteRt.so`
-/// (by default under `~/.local/share`); then the system's library search path.
+/// TensorFlow Lite model loads, and keeps one LiteRT environment for the process. Where it looks:
+/// ``RuntimeLibrary``.
 enum LiteRTRuntime {
-    /// The environment variable that overrides where the runtime is found.
-    static let libraryVariable = "TENSORIO_LITERT_LIBRARY"
-    /// The runtime version the set-up script installs and this code was checked against.
-    static let version = "2.3.0"
-
     /// A loaded runtime: its functions and the process's environment.
     struct Handle: @unchecked Sendable {
         // The table and the environment live for the whole process (the library is never closed).
@@ -23,37 +16,35 @@ enum LiteRTRuntime {
 
     private static let loaded = LockedValue<Handle?>(nil)
 
-    /// Where the library is looked for.
-    static let locator = RuntimeLibraryLocator(
-        variable: libraryVariable, installFolder: "litert-\(version)", fileName: "libLiteRt.so"
-    )
-
     /// The loaded runtime, loading it on first use.
     ///
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/runtimeUnavailable``) saying where it looked and
     ///   how to install the runtime.
+    static func handle(logger: Logger) throws -> Handle {
+        if let cached = loaded.withLock({ $0 }) { return cached }
+        // Loading prints (TensorFlow's start-up lines; nothing yet from LiteRT, but its environment may).
+        return try RuntimeOutput.capturing(.liteRT, logger: logger) { try handle() }
+    }
+
+    /// The loaded runtime, loading it on first use, without capturing what it prints.
     static func handle() throws -> Handle {
         try loaded.withLock { cached in
             if let cached { return cached }
-            let handle = try load()
+            let handle = try RuntimeLibraryState.shared.withLock { state in
+                let handle = try load(configured: state.configured[.liteRT])
+                state.loaded[.liteRT] = URL(fileURLWithPath: handle.path)
+                return handle
+            }
             cached = handle
             return handle
         }
     }
 
-    private static func load() throws -> Handle {
-        var failures: [String] = []
-        if let (table, path) = locator.open(collectingFailuresInto: &failures, { tio_litert_load($0, $1, $2) }) {
-            let api = table.pointee
-            return Handle(api: api, environment: try makeEnvironment(api), path: path)
-        }
-        throw TensorIOError(
-            .runtimeUnavailable,
-            "the LiteRT runtime (libLiteRt.so from ai-edge-litert \(version)) could not be loaded; "
-                + "install it with `make setup` (or `scripts/install-litert.sh`), "
-                + "or set \(libraryVariable) to the library's path",
-            runtimeMessage: failures.joined(separator: "; ")
-        )
+    /// Loads the library from the file given in code, else as ``RuntimeLibrary`` describes.
+    static func load(configured: URL?) throws -> Handle {
+        let (table, path) = try RuntimeLibrary.liteRT.open(configured: configured) { tio_litert_load($0, $1, $2) }
+        let api = table.pointee
+        return Handle(api: api, environment: try makeEnvironment(api), path: path)
     }
 
     private static func makeEnvironment(_ api: TIOLiteRtAPI) throws -> LiteRtEnvironment {

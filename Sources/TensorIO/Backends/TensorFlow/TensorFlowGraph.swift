@@ -45,7 +45,8 @@ final class TensorFlowGraph: TrainingInstance, Sendable {
         let trains = bundle.model.modes.contains(.train)
         let predicts = bundle.model.modes.contains(.predict)
         let session = try TensorFlowSession(
-            directory: directory, tags: [trains ? "train" : "serve"], threadCount: configuration.threadCount
+            directory: directory, tags: [trains ? "train" : "serve"], threadCount: configuration.threadCount,
+            logger: configuration.logger
         )
         self.session = session
         let quantized = bundle.model.isQuantized

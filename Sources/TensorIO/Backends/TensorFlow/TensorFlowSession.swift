@@ -1,5 +1,6 @@
 import CTensorFlow
 import Foundation
+import Logging
 
 /// A SavedModel loaded into a TensorFlow session: its graph, the session, and the saver that writes
 /// checkpoints. `TF_SessionRun` is thread-safe, so one session serves every caller.
@@ -20,8 +21,8 @@ final class TensorFlowSession: @unchecked Sendable {
     ///
     /// - Throws: ``TensorIOError`` with TensorFlow's own message when the folder is not a SavedModel or
     ///   has no meta graph with those tags.
-    init(directory: URL, tags: [String], threadCount: Int) throws {
-        runtime = try TensorFlowRuntime.handle()
+    init(directory: URL, tags: [String], threadCount: Int, logger: Logger = Logger.current) throws {
+        runtime = try TensorFlowRuntime.handle(logger: logger)
         self.tags = tags
         let api = runtime.api
         graph = api.NewGraph()
@@ -38,7 +39,8 @@ final class TensorFlowSession: @unchecked Sendable {
         defer { api.DeleteBuffer(metaGraph) }
         let graph = self.graph
         crashActivity = CrashActivity(modelFile: directory.path)
-        session = try crashActivity.loading { try runtime.checked(
+        // Loading a SavedModel prints (graph passes, warnings about the graph).
+        session = try RuntimeOutput.capturing(.tensorFlow, logger: logger) { try crashActivity.loading { try runtime.checked(
             "loading the SavedModel \"\(directory.lastPathComponent)\" with tags \(tags)", location: "model.file"
         ) { status in
             var cTags = tags.map { strdup($0) }
@@ -51,7 +53,7 @@ final class TensorFlowSession: @unchecked Sendable {
                     )
                 }
             }
-        } }
+        } } }
         if let data = metaGraph.pointee.data {
             saver = SaverDefinition(metaGraphDef: UnsafeRawBufferPointer(start: data, count: metaGraph.pointee.length))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 extension ModelBundle {
     /// Builds the bundle a bare model implies, in memory: a `.tflite` file (layers from its real tensors
@@ -73,16 +74,23 @@ extension ModelBundle {
         }
     }
 
-    /// Opens what `url` names: a `.tiobundle` folder as ``init(at:limits:)`` does, a `.tflite` file or a
-    /// SavedModel folder as ``init(modelAt:options:limits:)`` does.
+    /// Opens what `url` names: a `.tiobundle` folder as ``init(at:limits:registry:logger:)`` does, a
+    /// `.tflite` file or a SavedModel folder as ``init(modelAt:options:limits:)`` does.
     ///
     /// - Parameters:
     ///   - url: A bundle folder, a `.tflite` file, or a SavedModel folder (one holding `saved_model.pb`).
     ///   - limits: Bounds on sizes.
+    ///   - registry: The backends a bundle's `model.backend` may name.
+    ///   - logger: Where notes on a bundle go.
     /// - Returns: The bundle.
     /// - Throws: ``TensorIOError`` from whichever reader applies.
-    public static func open(_ url: URL, limits: ModelLimits = ModelLimits()) throws -> ModelBundle {
-        isBareModel(url) ? try ModelBundle(modelAt: url, limits: limits) : try ModelBundle(at: url, limits: limits)
+    public static func open(
+        _ url: URL, limits: ModelLimits = ModelLimits(), registry: ModelRegistry = .builtIn,
+        logger: Logger = Logger.current
+    ) throws -> ModelBundle {
+        isBareModel(url)
+            ? try ModelBundle(modelAt: url, limits: limits)
+            : try ModelBundle(at: url, limits: limits, registry: registry, logger: logger)
     }
 
     /// Whether `url` names a bare model rather than a bundle: a regular file (a `.tflite`), or a folder

@@ -111,6 +111,9 @@ let package = Package(
         .executableTarget(
             name: "fuzz-archive", dependencies: ["FuzzSupport", "TensorIO", "TensorIODelivery"], path: "Fuzz/Archive"
         ),
+        // 40 tasks running a model while the cooperative pool's responsiveness is measured, in a process of
+        // its own (AsyncRunTests).
+        .executableTarget(name: "async-run-probe", dependencies: ["TensorIO"], path: "Tests/AsyncRunProbe"),
         // Crashes on purpose inside a captured-stderr section, for the crash-evidence test.
         .executableTarget(
             name: "crash-report-probe",
@@ -132,7 +135,7 @@ let package = Package(
         .testTarget(
             name: "TensorIOTests",
             dependencies: [
-                "TensorIO", "crash-report-probe", "TensorIOLoadCheck", .product(name: "Logging", package: "swift-log"),
+                "TensorIO", "crash-report-probe", "async-run-probe", "TensorIOLoadCheck", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Runs the built `tensorio` executable; depending on its target makes `swift test` build it.

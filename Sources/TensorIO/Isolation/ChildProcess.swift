@@ -208,7 +208,15 @@ struct ChildProcess {
             for pointer in envp { free(pointer) }
         }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp)
+        var result = posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp)
+        // "Text file busy": a process forked elsewhere in the app at the moment the helper was written
+        // still holds it open for writing until that process execs. Transient: a few short waits.
+        var retries = 0
+        while result == ETXTBSY, retries < 20 {
+            retries += 1
+            usleep(10_000)
+            result = posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp)
+        }
         guard result == 0 else {
             throw TensorIOError(.io, "cannot start \(executable.path): \(SystemErrorText.reason(errno: result))")
         }

@@ -1,4 +1,4 @@
-import CLiteRT
+internal import CLiteRT
 import Foundation
 
 /// A `.tflite` file read and compiled by LiteRT for the CPU, with its signatures listed. Everything that

@@ -1,4 +1,4 @@
-import CLiteRT
+internal import CLiteRT
 import Foundation
 
 /// Finds and loads the LiteRT runtime (`libLiteRt.so` from PyPI `ai-edge-litert==2.3.0`) the first time a

@@ -1,4 +1,4 @@
-import CTensorFlow
+internal import CTensorFlow
 import Foundation
 
 /// A TensorFlow SavedModel, run and trained through the TensorFlow C API.

@@ -1,4 +1,4 @@
-import CTensorFlow
+internal import CTensorFlow
 import Foundation
 
 /// Finds and loads the TensorFlow runtime (the C API in `libtensorflow_cc.so.2` from PyPI

@@ -1,4 +1,4 @@
-import CTensorFlow
+internal import CTensorFlow
 import Foundation
 
 /// A SavedModel loaded into a TensorFlow session: its graph, the session, and the saver that writes

@@ -1,6 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Upcoming language features, for every target but TensorIO and its tests.
+let upcomingFeatures: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
 let package = Package(
     name: "TensorIO",
     products: [
@@ -17,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Already in the graph through Hummingbird; named so the server can read a bind failure's errno.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // Also through Hummingbird; named for UnixSignals (the server's graceful-shutdown signals).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
@@ -61,7 +70,8 @@ let package = Package(
                 // Only for writing archives (BundleArchive.create); reading uses our own bounded reader.
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            swiftSettings: upcomingFeatures
         ),
         // Model delivery, server side: the Hummingbird 2 repository server with its GRDB index.
         .target(
@@ -71,10 +81,12 @@ let package = Package(
                 "TensorIODelivery",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: upcomingFeatures
         ),
         .executableTarget(
             name: "TensorIOCLI",
@@ -85,48 +97,64 @@ let package = Package(
                 "CCrashReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: upcomingFeatures
         ),
         // The child of an isolated load check (`ModelBundle.verify(loading: .isolated)`).
-        .executableTarget(name: "TensorIOLoadCheck", dependencies: ["TensorIO"]),
+        .executableTarget(name: "TensorIOLoadCheck", dependencies: ["TensorIO"], swiftSettings: upcomingFeatures),
         // Times the image path for the side-by-side comparison in Benchmarks/run-image-benchmarks.py.
         .executableTarget(
             name: "image-preprocessing-benchmark",
             dependencies: ["TensorIO"],
-            path: "Benchmarks/ImagePreprocessing"
+            path: "Benchmarks/ImagePreprocessing",
+            swiftSettings: upcomingFeatures
         ),
         // The floor for Benchmarks/run-benchmarks.py: the LiteRT C API in a bare loop, nothing of TensorIO.
         .executableTarget(
             name: "raw-litert-benchmark",
             dependencies: ["CLiteRT"],
-            path: "Benchmarks/RawLiteRT"
+            path: "Benchmarks/RawLiteRT",
+            swiftSettings: upcomingFeatures
         ),
         // Fuzz targets (`make fuzz`): with -DFUZZING and -sanitize=fuzzer they are libFuzzer binaries;
         // in an ordinary build they replay the files named on their command line.
-        .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
-        .executableTarget(name: "fuzz-model-json", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/ModelJSON"),
-        .executableTarget(name: "fuzz-model-file", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/ModelFile"),
-        .executableTarget(name: "fuzz-image", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/Image"),
+        .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport", swiftSettings: upcomingFeatures),
         .executableTarget(
-            name: "fuzz-archive", dependencies: ["FuzzSupport", "TensorIO", "TensorIODelivery"], path: "Fuzz/Archive"
+            name: "fuzz-model-json", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/ModelJSON",
+            swiftSettings: upcomingFeatures
+        ),
+        .executableTarget(
+            name: "fuzz-model-file", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/ModelFile",
+            swiftSettings: upcomingFeatures
+        ),
+        .executableTarget(
+            name: "fuzz-image", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/Image",
+            swiftSettings: upcomingFeatures
+        ),
+        .executableTarget(
+            name: "fuzz-archive", dependencies: ["FuzzSupport", "TensorIO", "TensorIODelivery"], path: "Fuzz/Archive",
+            swiftSettings: upcomingFeatures
         ),
         // Crashes on purpose inside a captured-stderr section, for the crash-evidence test.
         .executableTarget(
             name: "crash-report-probe",
             dependencies: ["CCrashReport"],
-            path: "Tests/CrashReportProbe"
+            path: "Tests/CrashReportProbe",
+            swiftSettings: upcomingFeatures
         ),
         // What verifying a .tflite file adds to loading it: full loads and the verifier alone, interleaved.
         .executableTarget(
             name: "model-load-benchmark",
             dependencies: ["TensorIO"],
-            path: "Benchmarks/ModelLoad"
+            path: "Benchmarks/ModelLoad",
+            swiftSettings: upcomingFeatures
         ),
         // What an isolated load check costs next to loading in this process (docs/security.md).
         .executableTarget(
             name: "load-check-benchmark",
             dependencies: ["TensorIO"],
-            path: "Benchmarks/LoadCheck"
+            path: "Benchmarks/LoadCheck",
+            swiftSettings: upcomingFeatures
         ),
         .testTarget(
             name: "TensorIOTests",
@@ -135,7 +163,8 @@ let package = Package(
         // Runs the built `tensorio` executable; depending on its target makes `swift test` build it.
         .testTarget(
             name: "TensorIOCLITests",
-            dependencies: ["TensorIO", "TensorIOCLI", "TensorIODelivery", "TensorIOLoadCheck"]
+            dependencies: ["TensorIO", "TensorIOCLI", "TensorIODelivery", "TensorIOLoadCheck"],
+            swiftSettings: upcomingFeatures
         ),
         // The repository server on loopback, started in-process, with the client against it.
         .testTarget(
@@ -146,7 +175,8 @@ let package = Package(
                 "TensorIORepositoryServer",
                 "TensorIOLoadCheck",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-            ]
+            ],
+            swiftSettings: upcomingFeatures
         ),
     ]
 )

@@ -1,5 +1,5 @@
-import Foundation
-@_spi(Tools) import TensorIO
+public import Foundation
+@_spi(Tools) public import TensorIO
 
 /// Installed model versions on the device, with an atomic "current" pointer per model and the previous
 /// version kept for rollback.

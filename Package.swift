@@ -1,5 +1,11 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
+
+// Traits keep a consumer of the TensorIO library light (docs/packages.md). Both are on by default, so this
+// repository builds and tests everything as it is; a consumer that wants TensorIO alone depends on the
+// package with `traits: []` and resolves swift-log only; `traits: ["Delivery"]` adds the delivery client.
+// Each dependency below is used only under the trait that needs it: SwiftPM then leaves it out of the
+// resolution when that trait is off.
 
 /// Upcoming language features, for every target but TensorIO and its tests.
 let upcomingFeatures: [SwiftSetting] = [
@@ -8,8 +14,16 @@ let upcomingFeatures: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// Only under the Delivery trait (the TensorIODelivery client).
+let delivery: TargetDependencyCondition? = .when(traits: ["Delivery"])
+/// Only under the Tools trait (the tensorio tool and the repository server).
+let tools: TargetDependencyCondition? = .when(traits: ["Tools"])
+
 let package = Package(
     name: "TensorIO",
+    // TensorIO's public API uses Duration and ContinuousClock (macOS 13, iOS 16); macOS is 15 because one
+    // list covers the whole package and the tool uses Mutex (Synchronization) and Hummingbird 2 needs 14.
+    platforms: [.macOS(.v15), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "TensorIO", targets: ["TensorIO"]),
         .library(name: "TensorIODelivery", targets: ["TensorIODelivery"]),
@@ -17,6 +31,15 @@ let package = Package(
         .executable(name: "tensorio", targets: ["TensorIOCLI"]),
         // Loads one model in a process of its own for isolated load checks; ship it next to the app.
         .executable(name: "tensorio-load-check", targets: ["TensorIOLoadCheck"]),
+    ],
+    traits: [
+        .trait(name: "Delivery", description: "The TensorIODelivery client library (ZIPFoundation, swift-crypto)."),
+        .trait(
+            name: "Tools",
+            description: "The tensorio tool and the repository server (ArgumentParser, Hummingbird, NIO, GRDB).",
+            enabledTraits: ["Delivery"]
+        ),
+        .default(enabledTraits: ["Tools"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -68,8 +91,8 @@ let package = Package(
             dependencies: [
                 "TensorIO",
                 // Only for writing archives (BundleArchive.create); reading uses our own bounded reader.
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation", condition: delivery),
+                .product(name: "Crypto", package: "swift-crypto", condition: delivery),
             ],
             swiftSettings: upcomingFeatures
         ),
@@ -79,11 +102,11 @@ let package = Package(
             dependencies: [
                 "TensorIO",
                 "TensorIODelivery",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: tools),
+                .product(name: "NIOCore", package: "swift-nio", condition: tools),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: tools),
+                .product(name: "GRDB", package: "GRDB.swift", condition: tools),
+                .product(name: "Crypto", package: "swift-crypto", condition: tools),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
@@ -95,7 +118,7 @@ let package = Package(
                 "TensorIODelivery",
                 "TensorIORepositoryServer",
                 "CCrashReport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
@@ -174,7 +197,7 @@ let package = Package(
                 "TensorIODelivery",
                 "TensorIORepositoryServer",
                 "TensorIOLoadCheck",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation", condition: delivery),
             ],
             swiftSettings: upcomingFeatures
         ),

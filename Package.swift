@@ -33,10 +33,10 @@ let package = Package(
         .executable(name: "tensorio-load-check", targets: ["TensorIOLoadCheck"]),
     ],
     traits: [
-        .trait(name: "Delivery", description: "The TensorIODelivery client library (ZIPFoundation, swift-crypto)."),
+        .trait(name: "Delivery", description: "The TensorIODelivery client (ZIPFoundation, swift-crypto)."),
         .trait(
             name: "Tools",
-            description: "The tensorio tool and the repository server (ArgumentParser, Hummingbird, NIO, GRDB).",
+            description: "The tensorio tool and the repository server (ArgumentParser, Hummingbird, GRDB).",
             enabledTraits: ["Delivery"]
         ),
         .default(enabledTraits: ["Tools"]),
@@ -124,7 +124,9 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         // The child of an isolated load check (`ModelBundle.verify(loading: .isolated)`).
-        .executableTarget(name: "TensorIOLoadCheck", dependencies: ["TensorIO"], swiftSettings: upcomingFeatures),
+        .executableTarget(
+            name: "TensorIOLoadCheck", dependencies: ["TensorIO"], swiftSettings: upcomingFeatures
+        ),
         // Times the image path for the side-by-side comparison in Benchmarks/run-image-benchmarks.py.
         .executableTarget(
             name: "image-preprocessing-benchmark",
@@ -155,8 +157,8 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
-            name: "fuzz-archive", dependencies: ["FuzzSupport", "TensorIO", "TensorIODelivery"], path: "Fuzz/Archive",
-            swiftSettings: upcomingFeatures
+            name: "fuzz-archive", dependencies: ["FuzzSupport", "TensorIO", "TensorIODelivery"],
+            path: "Fuzz/Archive", swiftSettings: upcomingFeatures
         ),
         // Crashes on purpose inside a captured-stderr section, for the crash-evidence test.
         .executableTarget(

@@ -2,12 +2,13 @@
 #   make demo    installs what is missing, builds, and classifies the cat photo with EfficientNet-Lite0
 #   make test    installs what is missing (LiteRT, and the TensorFlow runtime: a 274 MB download, 853 MB
 #                on disk), runs every test through both runtimes, then the concurrency tests under the
-#                thread sanitizer, then builds the documentation with warnings as errors
+#                thread sanitizer, then builds the documentation with warnings as errors; first it builds a
+#                package that uses the TensorIO library alone
 #   make docs    builds the DocC documentation of the three libraries into .build/docs
 SWIFT ?= swift
 TENSORIO = .build/release/tensorio
 
-.PHONY: setup setup-tensorflow build demo bench-load-check train-demo test test-unit test-tsan docs models bench-images clean fuzz
+.PHONY: setup setup-tensorflow build demo bench-load-check train-demo test test-consumer test-unit test-tsan docs models bench-images clean fuzz
 
 setup:
 	@scripts/setup.sh
@@ -31,7 +32,12 @@ train-demo: build
 		--data Examples/digits-training/data/train.json --test Examples/digits-training/data/test.json \
 		--epochs 20 --batch-size 32 --shuffle
 
-test: test-unit test-tsan docs
+test: test-consumer test-unit test-tsan docs
+
+# Tests/ConsumerPackage against the TensorIO library alone, in .build-consumer: fails when SwiftPM resolves
+# more than swift-log for it (docs/packages.md).
+test-consumer: setup
+	@scripts/consumer-check.sh
 
 test-unit: setup-tensorflow
 	$(SWIFT) test
@@ -60,7 +66,7 @@ bench-images: build
 	.venv-bench/bin/python Benchmarks/run-image-benchmarks.py
 
 clean:
-	rm -rf .build .build-tsan .build-fuzz .fuzz
+	rm -rf .build .build-tsan .build-fuzz .build-consumer .fuzz
 
 # libFuzzer over model.json reading, the model-file verifier, the image decoders and the archive reader,
 # FUZZ_SECONDS per target (default 60); findings land in .fuzz/findings. See docs/security.md.

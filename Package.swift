@@ -1,8 +1,29 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
+
+// Traits keep a consumer of the TensorIO library light (docs/packages.md). Both are on by default, so this
+// repository builds and tests everything as it is; a consumer that wants TensorIO alone depends on the
+// package with `traits: []` and resolves swift-log only; `traits: ["Delivery"]` adds the delivery client.
+// Each dependency below is used only under the trait that needs it: SwiftPM then leaves it out of the
+// resolution when that trait is off.
+
+/// Upcoming language features, for every target but TensorIO and its tests.
+let upcomingFeatures: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+/// Only under the Delivery trait (the TensorIODelivery client).
+let delivery: TargetDependencyCondition? = .when(traits: ["Delivery"])
+/// Only under the Tools trait (the tensorio tool and the repository server).
+let tools: TargetDependencyCondition? = .when(traits: ["Tools"])
 
 let package = Package(
     name: "TensorIO",
+    // TensorIO's public API uses Duration and ContinuousClock (macOS 13, iOS 16); macOS is 15 because one
+    // list covers the whole package and the tool uses Mutex (Synchronization) and Hummingbird 2 needs 14.
+    platforms: [.macOS(.v15), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "TensorIO", targets: ["TensorIO"]),
         .library(name: "TensorIODelivery", targets: ["TensorIODelivery"]),
@@ -11,12 +32,23 @@ let package = Package(
         // Loads one model in a process of its own for isolated load checks; ship it next to the app.
         .executable(name: "tensorio-load-check", targets: ["TensorIOLoadCheck"]),
     ],
+    traits: [
+        .trait(name: "Delivery", description: "The TensorIODelivery client (ZIPFoundation, swift-crypto)."),
+        .trait(
+            name: "Tools",
+            description: "The tensorio tool and the repository server (ArgumentParser, Hummingbird, GRDB).",
+            enabledTraits: ["Delivery"]
+        ),
+        .default(enabledTraits: ["Tools"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Already in the graph through Hummingbird; named so the server can read a bind failure's errno.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // Also through Hummingbird; named for UnixSignals (the server's graceful-shutdown signals).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
@@ -59,10 +91,11 @@ let package = Package(
             dependencies: [
                 "TensorIO",
                 // Only for writing archives (BundleArchive.create); reading uses our own bounded reader.
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation", condition: delivery),
+                .product(name: "Crypto", package: "swift-crypto", condition: delivery),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: upcomingFeatures
         ),
         // Model delivery, server side: the Hummingbird 2 repository server with its GRDB index.
         .target(
@@ -70,12 +103,14 @@ let package = Package(
             dependencies: [
                 "TensorIO",
                 "TensorIODelivery",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: tools),
+                .product(name: "NIOCore", package: "swift-nio", condition: tools),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: tools),
+                .product(name: "GRDB", package: "GRDB.swift", condition: tools),
+                .product(name: "Crypto", package: "swift-crypto", condition: tools),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: upcomingFeatures
         ),
         .executableTarget(
             name: "TensorIOCLI",
@@ -84,64 +119,87 @@ let package = Package(
                 "TensorIODelivery",
                 "TensorIORepositoryServer",
                 "CCrashReport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: upcomingFeatures
         ),
         // The child of an isolated load check (`ModelBundle.verify(loading: .isolated)`).
-        .executableTarget(name: "TensorIOLoadCheck", dependencies: ["TensorIO"]),
+        .executableTarget(
+            name: "TensorIOLoadCheck", dependencies: ["TensorIO"], swiftSettings: upcomingFeatures
+        ),
         // Times the image path for the side-by-side comparison in Benchmarks/run-image-benchmarks.py.
         .executableTarget(
             name: "image-preprocessing-benchmark",
             dependencies: ["TensorIO"],
-            path: "Benchmarks/ImagePreprocessing"
+            path: "Benchmarks/ImagePreprocessing",
+            swiftSettings: upcomingFeatures
         ),
         // The floor for Benchmarks/run-benchmarks.py: the LiteRT C API in a bare loop, nothing of TensorIO.
         .executableTarget(
             name: "raw-litert-benchmark",
             dependencies: ["CLiteRT"],
-            path: "Benchmarks/RawLiteRT"
+            path: "Benchmarks/RawLiteRT",
+            swiftSettings: upcomingFeatures
         ),
         // Fuzz targets (`make fuzz`): with -DFUZZING and -sanitize=fuzzer they are libFuzzer binaries;
         // in an ordinary build they replay the files named on their command line.
-        .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
-        .executableTarget(name: "fuzz-model-json", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/ModelJSON"),
-        .executableTarget(name: "fuzz-model-file", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/ModelFile"),
-        .executableTarget(name: "fuzz-image", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/Image"),
+        .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport", swiftSettings: upcomingFeatures),
         .executableTarget(
-            name: "fuzz-archive", dependencies: ["FuzzSupport", "TensorIO", "TensorIODelivery"], path: "Fuzz/Archive"
+            name: "fuzz-model-json", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/ModelJSON",
+            swiftSettings: upcomingFeatures
+        ),
+        .executableTarget(
+            name: "fuzz-model-file", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/ModelFile",
+            swiftSettings: upcomingFeatures
+        ),
+        .executableTarget(
+            name: "fuzz-image", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/Image",
+            swiftSettings: upcomingFeatures
+        ),
+        .executableTarget(
+            name: "fuzz-archive", dependencies: ["FuzzSupport", "TensorIO", "TensorIODelivery"],
+            path: "Fuzz/Archive", swiftSettings: upcomingFeatures
         ),
         // 40 tasks running a model while the cooperative pool's responsiveness is measured, in a process of
         // its own (AsyncRunTests).
-        .executableTarget(name: "async-run-probe", dependencies: ["TensorIO"], path: "Tests/AsyncRunProbe"),
+        .executableTarget(
+            name: "async-run-probe", dependencies: ["TensorIO"], path: "Tests/AsyncRunProbe",
+            swiftSettings: upcomingFeatures
+        ),
         // Crashes on purpose inside a captured-stderr section, for the crash-evidence test.
         .executableTarget(
             name: "crash-report-probe",
             dependencies: ["CCrashReport"],
-            path: "Tests/CrashReportProbe"
+            path: "Tests/CrashReportProbe",
+            swiftSettings: upcomingFeatures
         ),
         // What verifying a .tflite file adds to loading it: full loads and the verifier alone, interleaved.
         .executableTarget(
             name: "model-load-benchmark",
             dependencies: ["TensorIO"],
-            path: "Benchmarks/ModelLoad"
+            path: "Benchmarks/ModelLoad",
+            swiftSettings: upcomingFeatures
         ),
         // What an isolated load check costs next to loading in this process (docs/security.md).
         .executableTarget(
             name: "load-check-benchmark",
             dependencies: ["TensorIO"],
-            path: "Benchmarks/LoadCheck"
+            path: "Benchmarks/LoadCheck",
+            swiftSettings: upcomingFeatures
         ),
         .testTarget(
             name: "TensorIOTests",
             dependencies: [
-                "TensorIO", "crash-report-probe", "async-run-probe", "TensorIOLoadCheck", .product(name: "Logging", package: "swift-log"),
+                "TensorIO", "crash-report-probe", "async-run-probe", "TensorIOLoadCheck",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Runs the built `tensorio` executable; depending on its target makes `swift test` build it.
         .testTarget(
             name: "TensorIOCLITests",
-            dependencies: ["TensorIO", "TensorIOCLI", "TensorIODelivery", "TensorIOLoadCheck"]
+            dependencies: ["TensorIO", "TensorIOCLI", "TensorIODelivery", "TensorIOLoadCheck"],
+            swiftSettings: upcomingFeatures
         ),
         // The repository server on loopback, started in-process, with the client against it.
         .testTarget(
@@ -151,8 +209,9 @@ let package = Package(
                 "TensorIODelivery",
                 "TensorIORepositoryServer",
                 "TensorIOLoadCheck",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-            ]
+                .product(name: "ZIPFoundation", package: "ZIPFoundation", condition: delivery),
+            ],
+            swiftSettings: upcomingFeatures
         ),
     ]
 )

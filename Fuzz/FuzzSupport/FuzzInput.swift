@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The shared half of the fuzz targets in `Fuzz/`: each target is one function over bytes, which
 /// libFuzzer calls (`make fuzz`, built with `-sanitize=fuzzer -DFUZZING`) or which the ordinary build runs

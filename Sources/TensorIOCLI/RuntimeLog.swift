@@ -1,4 +1,4 @@
-import CCrashReport
+internal import CCrashReport
 import Foundation
 import TensorIO
 

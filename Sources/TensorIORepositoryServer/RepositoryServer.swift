@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
-import Logging
+public import Logging
 import NIOCore
+import UnixSignals
 @_spi(Tools) import TensorIO
 import TensorIODelivery
 

@@ -1,5 +1,5 @@
-import Foundation
-import TensorIO
+public import Foundation
+public import TensorIO
 
 /// How a repository server runs.
 public struct RepositoryServerConfiguration: Sendable {

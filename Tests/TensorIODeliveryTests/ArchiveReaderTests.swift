@@ -1,6 +1,7 @@
 import Foundation
 @_spi(Tools) import TensorIO
 @testable import TensorIODelivery
+import TensorIORepositoryServer
 import Testing
 
 /// The bounded zip reader behind ``BundleArchive``: hostile archives crafted byte by byte from the fixture

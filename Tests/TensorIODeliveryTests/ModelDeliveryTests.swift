@@ -1,6 +1,7 @@
 import Foundation
 import TensorIO
 import TensorIODelivery
+import TensorIORepositoryServer
 import Testing
 
 /// The client side against a real server on loopback: download, install, update, rollback, resume, and

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import TensorIO
 import TensorIODelivery
+import TensorIORepositoryServer
 import Testing
 
 /// The server's JSON API through the client: uploads, listings, details, errors and tokens.

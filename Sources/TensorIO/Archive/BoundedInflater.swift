@@ -1,4 +1,4 @@
-import CSystemZlib
+internal import CSystemZlib
 
 /// Raw deflate (zip's method 8) over zlib, bounded on every side: the compressed input has an exact length,
 /// the output a maximum checked before each chunk is handed out, and every turn of the loop either

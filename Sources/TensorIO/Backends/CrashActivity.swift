@@ -1,4 +1,4 @@
-import CCrashReport
+internal import CCrashReport
 import Foundation
 
 /// What TensorIO tells stderr if the runtime crashes the process while it loads or runs a model.

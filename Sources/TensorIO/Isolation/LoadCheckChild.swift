@@ -1,4 +1,4 @@
-import CLoadCheck
+internal import CLoadCheck
 import Foundation
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import CYUV
+internal import CYUV
 
 extension TensorBinding {
     /// The image layer's size and channel layout.

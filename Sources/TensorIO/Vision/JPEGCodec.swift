@@ -1,4 +1,4 @@
-import CTurboJPEG
+internal import CTurboJPEG
 import Foundation
 
 /// JPEG decoding and encoding with libjpeg-turbo's TurboJPEG API (SIMD, with DCT scaling).

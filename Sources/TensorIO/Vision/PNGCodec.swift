@@ -1,4 +1,4 @@
-import CSPNG
+internal import CSPNG
 import Foundation
 
 /// PNG decoding and encoding with libspng.

@@ -1,4 +1,4 @@
-import CYUV
+internal import CYUV
 
 extension PixelBuffer {
     /// The same pixels in another layout (libyuv, SIMD). Converting to ``Format/gray`` uses full-range

@@ -1,4 +1,4 @@
-import CYUV
+internal import CYUV
 
 /// Turns any pixel buffer into an upright BGRA image of an exact size: orientation (mirrored ones too),
 /// then the fit (centre crop, pad or stretch), for any target size, larger or smaller, square or not.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The JSON documents of the repository API (`/v1/…`), shared by the server and the client.
 ///

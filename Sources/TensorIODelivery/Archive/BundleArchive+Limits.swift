@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 @_spi(Tools) import TensorIO
 
 extension BundleArchive {

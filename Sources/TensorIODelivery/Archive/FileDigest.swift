@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+public import Foundation
 @_spi(Tools) import TensorIO
 
 /// SHA-256 of files, read in chunks so archives of any size hash in constant memory.

@@ -1,4 +1,4 @@
-import TensorIO
+public import TensorIO
 
 /// What a download reports, in order: ``started(_:resumingFrom:)``, ``progress(received:total:)`` (many),
 /// ``verified(sha256:)``, then ``installed(_:)``; or ``installed(_:)`` alone, when the version's archive is

@@ -1,8 +1,9 @@
-import Foundation
+public import Foundation
+import Logging
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import TensorIO
+public import TensorIO
 
 extension RepositoryClient {
     /// Downloads a version into `store` and makes it current, reporting as it goes.

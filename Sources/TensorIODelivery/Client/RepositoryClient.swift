@@ -1,7 +1,7 @@
-import Foundation
+public import Foundation
+public import Logging
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import Logging
 #endif
 import TensorIO
 

@@ -1,4 +1,4 @@
-import TensorIO
+public import TensorIO
 
 /// The error codes of model delivery. Delivery throws the library's one error type, `TensorIOError`,
 /// with these codes, so an app switches on one type whatever failed.

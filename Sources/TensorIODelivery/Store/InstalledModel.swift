@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A model version installed in a ``ModelStore``.
 public struct InstalledModel: Sendable, Hashable, Codable {

@@ -1,6 +1,6 @@
-import Foundation
-import Logging
-@_spi(Tools) import TensorIO
+public import Foundation
+public import Logging
+@_spi(Tools) public import TensorIO
 
 /// Installed model versions on the device, with an atomic "current" pointer per model and the previous
 /// version kept for rollback.

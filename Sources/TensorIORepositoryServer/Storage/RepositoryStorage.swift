@@ -3,8 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 @_spi(Tools) import TensorIO
 import TensorIODelivery
 

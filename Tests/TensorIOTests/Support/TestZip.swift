@@ -1,4 +1,4 @@
-import CSystemZlib
+internal import CSystemZlib
 import Foundation
 
 /// Writes small zip archives byte by byte, for tests that need exactly the headers they name (sizes

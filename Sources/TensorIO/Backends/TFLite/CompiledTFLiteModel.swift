@@ -1,4 +1,4 @@
-import CLiteRT
+internal import CLiteRT
 import Foundation
 
 /// The LiteRT objects behind a loaded ``TFLiteModel``: the model, its compiled form, and one buffer per

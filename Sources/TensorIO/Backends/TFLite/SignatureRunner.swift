@@ -1,4 +1,4 @@
-import CLiteRT
+internal import CLiteRT
 import Foundation
 
 /// Runs one signature of a compiled model: a buffer per input and output tensor in memory we own, made

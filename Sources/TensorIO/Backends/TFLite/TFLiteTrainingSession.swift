@@ -1,4 +1,4 @@
-import CLiteRT
+internal import CLiteRT
 import Foundation
 
 /// A TensorFlow Lite model in TensorFlow's on-device training format: one compiled model whose

@@ -1,4 +1,4 @@
-import CLiteRT
+internal import CLiteRT
 import Foundation
 
 /// One input or output tensor of the running signature: what LiteRT says about it, and the buffer over

@@ -1,4 +1,4 @@
-import CTensorFlow
+internal import CTensorFlow
 import Foundation
 
 /// A SavedModel's signature as `saved_model.pb` declares it (`saved_model_cli show` shows the same),

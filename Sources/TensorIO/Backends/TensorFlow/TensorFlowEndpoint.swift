@@ -1,4 +1,4 @@
-import CTensorFlow
+internal import CTensorFlow
 
 /// A layer joined to the graph endpoint it feeds or fetches, checked when the model loads.
 struct TensorFlowEndpoint: @unchecked Sendable {

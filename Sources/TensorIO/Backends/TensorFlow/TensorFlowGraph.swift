@@ -1,4 +1,4 @@
-import CTensorFlow
+internal import CTensorFlow
 import Foundation
 
 /// How a TensorFlow SavedModel loads: one session (TensorFlow sessions take concurrent runs), loaded

@@ -1,4 +1,4 @@
-import CTensorFlow
+internal import CTensorFlow
 import Foundation
 import Logging
 

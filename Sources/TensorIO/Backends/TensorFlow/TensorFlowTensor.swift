@@ -1,4 +1,4 @@
-import CTensorFlow
+internal import CTensorFlow
 import Foundation
 
 /// A TensorFlow tensor we own (deleted with this object): an input we allocated and filled, or an output

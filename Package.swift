@@ -83,7 +83,8 @@ let package = Package(
                 "CYUV",
                 "CSystemZlib",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: upcomingFeatures
         ),
         // Model delivery, client side: repository client, local model store, archive checks (Apple-compatible).
         .target(
@@ -193,7 +194,8 @@ let package = Package(
             dependencies: [
                 "TensorIO", "crash-report-probe", "async-run-probe", "TensorIOLoadCheck",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: upcomingFeatures
         ),
         // Runs the built `tensorio` executable; depending on its target makes `swift test` build it.
         .testTarget(

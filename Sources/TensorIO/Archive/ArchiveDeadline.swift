@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The moment an archive's reading must be over, on the monotonic clock (a wall-clock change neither
 /// extends nor cuts it short).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A zip reader for untrusted archives: it parses the end record, the central directory and every local
 /// header with each offset and length checked to lie inside the file, and refuses what it does not need to

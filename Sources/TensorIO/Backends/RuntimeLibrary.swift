@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A machine-learning runtime TensorIO loads at run time, and where it is loaded from.
 ///

@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 
 /// A Tensor/IO model bundle: a `.tiobundle` folder holding `model.json`, the model file and its assets.
 ///

@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 
 /// Every bundle in a folder, found by identifier.
 public struct ModelBundleManager: Sendable {

@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 
 /// Checks a bundle folder, in the original's order, and opens it when it is sound.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How an isolated load check runs: the limits of the child process that loads the model, and where
 /// its program (`tensorio-load-check`) is.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A parsed JSON document, kept as a tree so that `model.json` can be checked field by field and every
 /// problem reported with its path.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The associated files of a `.tflite` model: the zip archive that tflite-support's metadata writers
 /// append to the model file (label lists, vocabularies, score-calibration parameters), which

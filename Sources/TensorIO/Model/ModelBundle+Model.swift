@@ -1,3 +1,4 @@
+import Foundation
 extension ModelBundle {
     /// Builds the model this bundle describes, on the backend or custom model type it names.
     ///

@@ -1,4 +1,4 @@
-import Logging
+public import Logging
 
 /// How a model runs, chosen by the app rather than the bundle.
 ///

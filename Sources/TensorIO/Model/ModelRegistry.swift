@@ -1,3 +1,5 @@
+import Foundation
+import Logging
 /// The backends and custom model types a bundle can name: a value the caller builds and passes, not
 /// process-wide state.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A model that can learn: it runs its training operations on a batch and writes what it learnt.
 public protocol TrainableModel: Model {

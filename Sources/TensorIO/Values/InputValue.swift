@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A value given to a model: numbers, raw bytes, an ordered list of values, or values by layer name.
 ///

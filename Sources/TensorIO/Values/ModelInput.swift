@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A Swift value a model can take as input.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What one output layer produced.
 public enum Output: Sendable, Hashable {

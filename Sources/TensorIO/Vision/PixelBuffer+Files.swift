@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension PixelBuffer {
     /// Decodes a JPEG or PNG file.

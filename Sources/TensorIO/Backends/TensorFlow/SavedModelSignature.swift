@@ -1,5 +1,5 @@
 internal import CTensorFlow
-import Foundation
+public import Foundation
 
 /// A SavedModel's signature as `saved_model.pb` declares it (`saved_model_cli show` shows the same),
 /// read without the TensorFlow runtime: what a bundle inferred from a bare SavedModel folder starts from.

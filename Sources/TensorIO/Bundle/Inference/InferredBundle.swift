@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A bundle inferred from a bare model file, with what was inferred and what could not be known.
 public struct InferredBundle: Sendable, Hashable {

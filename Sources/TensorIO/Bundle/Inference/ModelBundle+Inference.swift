@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 
 extension ModelBundle {
     /// Builds the bundle a bare model implies, in memory: a `.tflite` file (layers from its real tensors

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Training items from a CSV file whose header names the columns after input layers.
 ///

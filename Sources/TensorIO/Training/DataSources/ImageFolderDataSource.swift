@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Training items from a folder holding one sub-folder of images per label (`digits/3/a.png`).
 ///

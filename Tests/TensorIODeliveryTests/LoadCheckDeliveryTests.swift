@@ -90,7 +90,7 @@ struct LoadCheckDeliveryTests {
             try await Fixtures.push(version: "1", to: client, in: folder)
             #expect(try await client.install(modelId: Self.id, into: store)?.version == "1")
 
-            try await client.upload(archiveAt: try Self.mismatchedArchive(version: "2", in: folder), modelId: Self.id, version: "2")
+            _ = try await client.upload(archiveAt: try Self.mismatchedArchive(version: "2", in: folder), modelId: Self.id, version: "2")
             let error = await expectError(.layerMismatch) { try await client.install(modelId: Self.id, into: store) }
             #expect(error?.message.hasPrefix(
                 "version 2 of \(Self.id) does not load, so it was not installed: layer \"input\": model.quantized is true") == true,
@@ -101,7 +101,7 @@ struct LoadCheckDeliveryTests {
             // The events say the same.
             var failed: TensorIOError?
             for await event in client.download(modelId: Self.id, into: store) {
-                if case .failed(let error) = event { failed = error as? TensorIOError }
+                if case .failed(let error) = event { failed = error }
             }
             #expect(failed?.code == .layerMismatch)
             #expect(try store.current(Self.id)?.version == "1")

@@ -99,9 +99,10 @@ struct AsyncRunTests {
         #expect(result.stillRunning, "the runs ended before the sleeps did, so the probe measured nothing: \(result)")
         #expect(result.medianMilliseconds < 50, "sleeps woke late: \(result)")
         #expect(result.finished == result.expected)
-        // The same tasks calling the blocking run hold the pool's threads: the sleeps wait for the runs.
-        let blocking = try Self.probe("blocking")
-        #expect(!blocking.stillRunning || blocking.medianMilliseconds > result.medianMilliseconds, "\(blocking)")
+        // `async-run-probe … blocking` shows what this catches: with the synchronous run in the same tasks
+        // the sleeps wait for the runs (on a quiet 2-core machine they could not finish before them). Not
+        // asserted: Dispatch on Linux adds threads when the pool's are blocked long enough, so under load
+        // that variant's figures vary.
     }
 
     @Test("a task cancelled before its run starts gets CancellationError")

@@ -493,7 +493,7 @@ struct ImageFolderDataSourceTests {
     func missingFolder() throws {
         let bundle = try TrainingFixtures.digitsBundle(digitsImageBundle)
         try withTemporaryDirectory { directory in
-            expectTensorIOError(.io) {
+            _ = expectTensorIOError(.io) {
                 _ = try ImageFolderDataSource(directory: directory.appendingPathComponent("nope"), inputs: bundle.inputs)
             }
         }

@@ -1,0 +1,44 @@
+internal import CCrashReport
+import Foundation
+
+/// Swaps file descriptor 2 for a temporary file while some work runs, for the runtimes' chatter
+/// (``RuntimeOutput``) and the `tensorio` tool, which captures runs too. Process-wide: callers serialise.
+@_spi(Tools)
+public enum StandardErrorCapture {
+    /// Runs `body` with file descriptor 2 sent to an unlinked temporary file; returns its result and what
+    /// was printed there. Captures nest; a crash meanwhile restores stderr and shows what was printed.
+    ///
+    /// - Parameter body: The work whose stderr is captured.
+    /// - Returns: What `body` returned or threw, and the text it (or anything else) printed on stderr.
+    public static func redirecting<Value>(
+        _ body: () throws -> Value
+    ) -> (result: Swift.Result<Value, any Error>, printed: String) {
+        let saved = dup(STDERR_FILENO)
+        var template = Array((NSTemporaryDirectory() + "/tensorio-runtime-XXXXXX").utf8CString)
+        // The file is unlinked at once: only our descriptor keeps it, and it vanishes when closed.
+        let capture = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            guard let path = buffer.baseAddress else { return -1 }
+            let descriptor = mkstemp(path)
+            if descriptor >= 0 { unlink(path) }
+            return descriptor
+        }
+        tio_crash_report_install()
+        guard saved >= 0, capture >= 0, tio_crash_report_push_captured_stderr(capture, saved) == 0 else {
+            if saved >= 0 { close(saved) }
+            if capture >= 0 { close(capture) }
+            return (Swift.Result { try body() }, "")
+        }
+        fflush(nil)
+        dup2(capture, STDERR_FILENO)
+        let result = Swift.Result { try body() }
+        fflush(nil)
+        dup2(saved, STDERR_FILENO)
+        tio_crash_report_pop_captured_stderr()
+        close(saved)
+        let size = lseek(capture, 0, SEEK_END)
+        var bytes = [UInt8](repeating: 0, count: max(0, Int(size)))
+        _ = pread(capture, &bytes, bytes.count, 0)
+        close(capture)
+        return (result, String(decoding: bytes, as: UTF8.self))
+    }
+}

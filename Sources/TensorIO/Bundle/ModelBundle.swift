@@ -16,31 +16,31 @@ public struct ModelBundle: Sendable, Hashable {
     /// The bundle folder.
     public let url: URL
     /// A human-readable name.
-    public var name: String
+    public internal(set) var name: String
     /// What the model does.
-    public var details: String
+    public internal(set) var details: String
     /// A unique identifier (`id` in `model.json`).
-    public var identifier: String
+    public internal(set) var identifier: String
     /// The model's version.
-    public var version: String
+    public internal(set) var version: String
     /// Who made the model.
-    public var author: String
+    public internal(set) var author: String
     /// The model's licence.
-    public var license: String
+    public internal(set) var license: String
     /// Whether this bundle has no model yet (a placeholder for collecting data).
-    public var isPlaceholder: Bool
+    public internal(set) var isPlaceholder: Bool
     /// The `model` entry.
-    public var model: ModelInfo
+    public internal(set) var model: ModelInfo
     /// The input layers, in `model.json` order.
-    public var inputs: LayerList
+    public internal(set) var inputs: LayerList
     /// The output layers, in `model.json` order.
-    public var outputs: LayerList
+    public internal(set) var outputs: LayerList
     /// Layers fed at run time besides the inputs (TensorFlow models; `placeholders` in `model.json`).
-    public var placeholders: LayerList
+    public internal(set) var placeholders: LayerList
     /// How the model trains (`train`), if it does.
-    public var training: TrainingDescription?
+    public internal(set) var training: TrainingDescription?
     /// The `options` entry.
-    public var options: ModelOptions
+    public internal(set) var options: ModelOptions
     /// Whether the bundle was inferred from a bare model (``init(modelAt:options:limits:)``) rather than
     /// read from a `model.json`: ``url`` is then the model's folder.
     public internal(set) var isInferred = false

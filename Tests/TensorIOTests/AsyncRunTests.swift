@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TensorIO
 
-/// `try await model.run(…)`: runs on TensorIO's own threads, many callers at once, cancellation. Named
-/// "Concurrency: …" so the Makefile's thread-sanitizer pass (`--filter Concurrency`) runs it too.
+/// `try await model.run(…)`: runs on TensorIO's own threads, many callers at once, cancellation. The
+/// Makefile's thread-sanitizer pass runs it too (`--filter "ConcurrencyTests|AsyncRunTests"`).
 @Suite("Concurrency: async runs")
 struct AsyncRunTests {
     static let examples = Fixtures.bundlesDirectory

@@ -3,7 +3,7 @@ import Testing
 import TensorIO
 
 /// Models shared between tasks and threads. The Makefile runs this suite under the thread sanitizer:
-/// `swift test --sanitize=thread --scratch-path .build-tsan --filter Concurrency`.
+/// `swift test --sanitize=thread --scratch-path .build-tsan --filter "ConcurrencyTests|AsyncRunTests"`.
 ///
 /// Each run's result is checked exactly, so a run that read another run's input or output shows up as a
 /// wrong value even without the sanitizer. Mismatches are collected and checked once per test, so a

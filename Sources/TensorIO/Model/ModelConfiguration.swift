@@ -51,7 +51,7 @@ extension ModelConfiguration {
             && lhs.maximumConcurrentRuns == rhs.maximumConcurrentRuns && lhs.limits == rhs.limits
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what `==` compares (everything but the logger).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(threadCount)
         hasher.combine(imageResizeMode)

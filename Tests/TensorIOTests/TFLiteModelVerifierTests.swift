@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TensorIO
+@_spi(Tools) @testable import TensorIO
 
 @Suite("TFLite model verifier")
 struct TFLiteModelVerifierTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TensorIO
+@testable import TensorIO
 
 /// Every formula of the original's quantization and pixel normalization, with this version's rounding to
 /// nearest and clamping to 0…255 where the original truncated with a C `(uint8_t)` cast.

@@ -69,7 +69,7 @@ public struct ModelAttachments: Sendable, Hashable {
 
     /// Reads the zip archive appended to a model file.
     ///
-    /// Call it on a model that ``TFLiteModelVerifier/verify(_:limits:fileName:)`` accepted; it reads only
+    /// Call it on a model that `TFLiteModelVerifier.verify(_:limits:fileName:)` accepted; it reads only
     /// the bytes after the model's data and never outside `bytes`, whatever they hold.
     ///
     /// - Parameters:

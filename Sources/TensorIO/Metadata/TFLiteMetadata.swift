@@ -70,7 +70,7 @@ public struct TFLiteMetadata: Sendable, Hashable {
 
     /// Reads the metadata of a `.tflite` file.
     ///
-    /// Call it only on bytes that ``TFLiteModelVerifier/verify(_:limits:fileName:)`` accepted: the
+    /// Call it only on bytes that `TFLiteModelVerifier.verify(_:limits:fileName:)` accepted: the
     /// model's own tables are read on that promise. The metadata buffer is checked here, and whatever it
     /// holds, reading never traps and never reads outside `bytes`.
     ///

@@ -1,5 +1,5 @@
 /// Turns quantized integers back into floats for an output array layer: `q × scale + bias`.
-public struct Dequantizer: Sendable, Hashable {
+struct Dequantizer: Sendable, Hashable {
     /// Multiplies the quantized value.
     public var scale: Float
     /// Added after scaling.

@@ -1,6 +1,6 @@
 /// Turns floats into pixel bytes for an image output layer: `(v + bias[colour]) × scale[colour]`, rounded to
 /// nearest and clamped to 0…255.
-public struct PixelDenormalizer: Sendable, Hashable {
+struct PixelDenormalizer: Sendable, Hashable {
     /// Multiplies the biased value, by colour.
     public var scale: ChannelValues
     /// Added before scaling, by colour.

@@ -1,5 +1,5 @@
 /// Turns pixel bytes into floats for an image input layer: `p × scale[colour] + bias[colour]`.
-public struct PixelNormalizer: Sendable, Hashable {
+struct PixelNormalizer: Sendable, Hashable {
     /// Multiplies the pixel value, by colour.
     public var scale: ChannelValues
     /// Added after scaling, by colour.

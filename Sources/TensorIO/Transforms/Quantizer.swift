@@ -2,7 +2,7 @@
 ///
 /// The original's formulas, `(v + bias) × scale`, but rounded to the nearest integer and clamped to the
 /// element type's range where the original truncated with a C cast (see docs/differences.md).
-public struct Quantizer: Sendable, Hashable {
+struct Quantizer: Sendable, Hashable {
     /// Multiplies the biased value.
     public var scale: Float
     /// Added before scaling.

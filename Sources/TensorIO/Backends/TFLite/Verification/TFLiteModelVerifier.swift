@@ -19,6 +19,7 @@
 ///   file.
 ///
 /// It does not check what operators compute or whether LiteRT supports them: that remains LiteRT's job.
+@_spi(Tools)
 public enum TFLiteModelVerifier {
     /// What a verified model contains.
     public struct Summary: Sendable, Hashable {

@@ -31,3 +31,32 @@ struct LayerTensorComparisonTests {
         #expect(comparison.agrees, "\(comparison.rows.flatMap(\.problems))")
     }
 }
+
+/// The one layer-against-tensor check, on shapes a crafted model file may declare.
+@Suite("Layer against tensor check")
+struct LayerTensorCheckTests {
+    static let layer = LayerDescription(name: "x", kind: .array, declaredDataType: .float32, shape: [2, 2])
+
+    static func problems(_ shape: [Int]?) -> [LayerTensorCheck.Problem] {
+        LayerTensorCheck.problems(
+            layer: layer, tensor: TensorFacts(name: "t", dataType: .float32, typeName: "float32", shape: shape),
+            quantizedModel: nil, isInput: true
+        )
+    }
+
+    @Test("a shape whose element count overflows is a disagreement, not a trap",
+          arguments: [[Int.max, 2], [-1, Int.max, Int.max], [4_611_686_018_427_387_904, 4]])
+    func overflowingShape(_ shape: [Int]) {
+        let found = Self.problems(shape)
+        #expect(found.map(\.kind) == [.elementCount], "\(found)")
+        #expect(found.first?.message.contains("more elements than a count can hold") == true, "\(found)")
+    }
+
+    @Test("shapes that fit: the same count, a batch dimension, dimensions the tensor leaves open")
+    func fittingShapes() {
+        for shape: [Int]? in [[2, 2], [4], [1, 4], [-1, 4], [2, -1], nil] {
+            #expect(Self.problems(shape).isEmpty, "\(shape.map { "\($0)" } ?? "nil")")
+        }
+        #expect(Self.problems([3, 2]).map(\.kind) == [.elementCount])
+    }
+}

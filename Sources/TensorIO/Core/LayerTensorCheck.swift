@@ -93,22 +93,36 @@ enum LayerTensorCheck {
     }
 
     /// The element-count disagreement, if any. Only dimensions the tensor fixes are compared: a first
-    /// `-1` (or a batched layer over a tensor with a batch dimension) compares the count per item.
+    /// `-1` (or a batched layer over a tensor with a batch dimension) compares the count per item. Shapes
+    /// come from model files (a SavedModel's signature is read without any other check), so every product
+    /// is overflow-checked: a shape whose count no integer holds is a disagreement, not a trap.
     private static func elementCountProblem(layer: LayerDescription, tensor: TensorFacts) -> String? {
         guard let shape = tensor.shape else { return nil }
         guard shape.dropFirst().allSatisfy({ $0 >= 0 }) else { return nil }
-        let perItem = shape.dropFirst().reduce(1, *)
+        let perItem = product(shape.dropFirst())
+        let total = shape.first == -1 ? perItem : product(shape)
         let fits: Bool
         switch shape.first {
         case nil: fits = layer.elementCount == 1  // a rank-0 scalar
         case -1: fits = perItem == layer.elementCount
-        case let first?:
-            fits = first * perItem == layer.elementCount
+        case _?:
+            fits = total == layer.elementCount
                 || (layer.isBatched && shape.count == layer.shape.count && perItem == layer.elementCount)
         }
         guard !fits else { return nil }
-        let count = shape.first == -1 ? perItem : shape.reduce(1, *)
-        return "model.json's shape \(layer.shape) has \(layer.elementCount) elements, but the model's tensor \"\(tensor.name)\" has shape \(shape) (\(count) elements\(shape.first == -1 ? " per item" : ""))"
+        let count = total.map { "\($0) elements\(shape.first == -1 ? " per item" : "")" } ?? "more elements than a count can hold"
+        return "model.json's shape \(layer.shape) has \(layer.elementCount) elements, but the model's tensor \"\(tensor.name)\" has shape \(shape) (\(count))"
+    }
+
+    /// The product of `dimensions`, or `nil` when it overflows.
+    private static func product(_ dimensions: some Sequence<Int>) -> Int? {
+        var result = 1
+        for dimension in dimensions {
+            let (next, overflow) = result.multipliedReportingOverflow(by: dimension)
+            if overflow { return nil }
+            result = next
+        }
+        return result
     }
 }
 

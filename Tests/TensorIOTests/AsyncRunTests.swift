@@ -75,20 +75,12 @@ struct AsyncRunTests {
 
     /// Runs `async-run-probe` (built next to the test bundle) on EfficientNet-Lite0 and the cat photo.
     static func probe(_ mode: String) throws -> ProbeResult {
-        let folder = try #require(Bundle.main.executableURL?.deletingLastPathComponent())
-        let process = Process()
-        process.executableURL = folder.appendingPathComponent("async-run-probe")
-        process.arguments = [
+        let run = try ChildRun(ChildRun.sibling("async-run-probe"), [
             examples.appendingPathComponent("efficientnet-lite0-float32.tiobundle").path,
             examples.appendingPathComponent("photos/cat.jpg").path, mode,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return try JSONDecoder().decode(ProbeResult.self, from: data)
+        ])
+        #expect(run.status == 0, "\(run.standardError)")
+        return try JSONDecoder().decode(ProbeResult.self, from: run.standardOutput)
     }
 
     // In a process of its own: other tests running in parallel here occupy this process's cooperative

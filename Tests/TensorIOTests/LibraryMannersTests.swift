@@ -76,20 +76,12 @@ struct LibraryMannersTests {
     func quietProcess(bundle: String) throws {
         // tensorio-load-check is such a process: it opens, loads and runs a model with the library's defaults
         // (logger included) and prints its report on stdout.
-        let process = Process()
-        process.executableURL = try IsolatedLoading().helperURL()
-        process.arguments = [Fixtures.url(bundle).standardizedFileURL.path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["TF_CPP_MIN_LOG_LEVEL"] = nil
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
-        #expect(text.isEmpty, "\(text)")
+        let run = try ChildRun(
+            IsolatedLoading().helperURL(), [Fixtures.url(bundle).standardizedFileURL.path],
+            environment: ["TF_CPP_MIN_LOG_LEVEL": nil]
+        )
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardError.isEmpty, "\(run.standardError)")
     }
 
     @Test("what a runtime prints during a call reaches the logger at a level from its severity")

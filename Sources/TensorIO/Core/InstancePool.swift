@@ -14,6 +14,9 @@ final class InstancePool: @unchecked Sendable {
     }
 
     private let engine: any BackendEngine
+    /// Read from the engine once: acquire and release ask on every run.
+    private let shares: Bool
+    private let capacity: Int
     private let condition = NSCondition()
     // Guarded by `condition`:
     private var idle: [any BackendInstance] = []
@@ -23,13 +26,15 @@ final class InstancePool: @unchecked Sendable {
 
     init(engine: any BackendEngine) {
         self.engine = engine
+        shares = engine.instancesRunConcurrently
+        capacity = shares ? 1 : max(1, engine.maximumInstances)
     }
 
     /// Whether an instance exists (idle or in use) in the current generation.
     var isLoaded: Bool {
         condition.lock()
         defer { condition.unlock() }
-        return created > 0 && (shared != nil || !engine.instancesRunConcurrently)
+        return created > 0 && (shared != nil || !shares)
     }
 
     /// An instance for one run; give it back with ``release(_:)``.
@@ -59,12 +64,11 @@ final class InstancePool: @unchecked Sendable {
                 condition.unlock()
                 return lease
             }
-            if !engine.instancesRunConcurrently, let instance = idle.popLast() {
+            if !shares, let instance = idle.popLast() {
                 let lease = Lease(instance: instance, generation: generation)
                 condition.unlock()
                 return lease
             }
-            let capacity = engine.instancesRunConcurrently ? 1 : engine.maximumInstances
             if created < capacity {
                 created += 1
                 let current = generation
@@ -80,7 +84,7 @@ final class InstancePool: @unchecked Sendable {
                     condition.unlock()
                     throw error
                 }
-                if engine.instancesRunConcurrently {
+                if shares {
                     condition.lock()
                     if generation == current { shared = instance }
                     condition.broadcast()
@@ -94,7 +98,7 @@ final class InstancePool: @unchecked Sendable {
 
     /// Gives an instance back after its run.
     func release(_ lease: Lease) {
-        guard !engine.instancesRunConcurrently else { return }
+        guard !shares else { return }
         condition.lock()
         if lease.generation == generation { idle.append(lease.instance) }
         condition.signal()

@@ -193,13 +193,7 @@ struct InspectCommand: ParsableCommand {
         ]
         if let type = bundle.model.type { model.append(("type", .string(type))) }
         if let className = bundle.model.className { model.append(("class", .string(className))) }
-        return .object([
-            ("name", .string(bundle.name)),
-            ("details", .string(bundle.details)),
-            ("id", .string(bundle.identifier)),
-            ("version", .string(bundle.version)),
-            ("author", .string(bundle.author)),
-            ("license", .string(bundle.license)),
+        return .object(ModelJSONDocument.descriptionMembers(of: bundle) + [
             ("placeholder", .bool(bundle.isPlaceholder)),
             ("model", .object(model)),
             ("inputs", .array(bundle.inputs.map { layerJSON($0, quantized: bundle.model.isQuantized) })),

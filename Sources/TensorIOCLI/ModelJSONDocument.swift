@@ -10,17 +10,23 @@ enum ModelJSONDocument {
         ]
         if let quantized = bundle.model.isQuantized { model.append(("quantized", .bool(quantized))) }
         model.append(("modes", .array(bundle.model.modes.map(\.rawValue).sorted().map { .string($0) })))
-        return .object([
+        return .object(descriptionMembers(of: bundle) + [
+            ("model", .object(model)),
+            ("inputs", .array(bundle.inputs.map(layer))),
+            ("outputs", .array(bundle.outputs.map(layer))),
+        ])
+    }
+
+    /// The keys that describe the model to people, as `model.json` spells them (also in `inspect --json`).
+    static func descriptionMembers(of bundle: ModelBundle) -> [(String, JSONText.Value)] {
+        [
             ("name", .string(bundle.name)),
             ("details", .string(bundle.details)),
             ("id", .string(bundle.identifier)),
             ("version", .string(bundle.version)),
             ("author", .string(bundle.author)),
             ("license", .string(bundle.license)),
-            ("model", .object(model)),
-            ("inputs", .array(bundle.inputs.map(layer))),
-            ("outputs", .array(bundle.outputs.map(layer))),
-        ])
+        ]
     }
 
     private static func layer(_ layer: LayerDescription) -> JSONText.Value {

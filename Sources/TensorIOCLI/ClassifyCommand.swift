@@ -50,8 +50,8 @@ struct ClassifyCommand: ParsableCommand {
                     throw CLIError("\(path) is a folder: give the image files in it, such as \(path)/*.jpg")
                 }
                 let outputs = try classifier.classify(URL(fileURLWithPath: path))
-                scores = classifier.labelledOutputs.compactMap { name in
-                    outputs[name]?.labeled.map { (name, $0.top(top, threshold: threshold)) }
+                scores = try classifier.labelledOutputs.map { name in
+                    (name, try outputs[name].labeled.top(top, threshold: threshold))
                 }
             } catch {
                 failures.record(error, path: path)

@@ -57,10 +57,7 @@ struct EvalCommand: ParsableCommand {
                 continue
             }
             latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
-            guard let scores = outputs[output]?.labeled else {
-                throw CLIError("the model produced no labelled scores for \(output)")
-            }
-            let best = scores.top(k).map(\.label)
+            let best = try outputs[output].labeled.top(k).map(\.label)
             if best.first == sample.label { top1 += 1 } else if let predicted = best.first {
                 confusions[sample.label, default: [:]][predicted, default: 0] += 1
             }

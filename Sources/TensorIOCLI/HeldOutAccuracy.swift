@@ -51,9 +51,7 @@ struct HeldOutAccuracy {
                 truth.append(try Self.classIndex(item[labelLayer], item: index))
             }
             for (outputs, expected) in zip(try model.run(batch), truth) {
-                guard let scores = outputs[output.name]?.labeled else {
-                    throw CLIError("the model produced no labelled scores for \(output.name)")
-                }
+                let scores = try outputs[output.name].labeled
                 if expected < labels.count, scores.top(1).first?.label == labels[expected] { correct += 1 }
             }
             start = end
@@ -65,7 +63,9 @@ struct HeldOutAccuracy {
         guard case .numbers(let numbers)? = value, numbers.count > 0 else {
             throw CLIError("--test: item \(item)'s label is not numbers")
         }
-        let values = numbers.doubles
+        guard let values = numbers.values(as: Double.self) else {
+            throw CLIError("--test: item \(item)'s label is not numbers")
+        }
         if values.count == 1 { return Int(values[0]) }
         return values.indices.max { values[$0] < values[$1] } ?? 0
     }

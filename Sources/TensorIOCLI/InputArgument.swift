@@ -103,25 +103,25 @@ struct InputArgument {
         return try inputValue(json, source: source)
     }
 
-    /// A JSON number or nested array of numbers; arrays of numbers stay flat, deeper ones keep their rows.
+    /// A JSON number or array of numbers nested to any depth: one tensor, flattened row-major (the
+    /// library's rule for lists; several layers are given with one `--input NAME=…` each).
     private static func inputValue(_ json: JSONValue, source: String) throws -> InputValue {
-        switch json {
-        case .number(let number):
-            return .numbers(.float64([number]))
-        case .bool(let flag):
-            return .numbers(.bool([flag]))
-        case .array(let items):
-            var numbers: [Double] = []
-            numbers.reserveCapacity(items.count)
-            for item in items {
-                guard case .number(let number) = item else {
-                    return .list(try items.map { try inputValue($0, source: source) })
-                }
+        var numbers: [Double] = []
+        // An explicit stack keeps a deeply nested crafted file from exhausting the call stack.
+        var pending: [JSONValue] = [json]
+        while let next = pending.popLast() {
+            switch next {
+            case .number(let number):
                 numbers.append(number)
+            case .bool(let flag):
+                numbers.append(flag ? 1 : 0)
+            case .array(let items):
+                pending.append(contentsOf: items.reversed())
+            default:
+                throw CLIError("\(source): expected a number or an array of numbers, got \(next)")
             }
-            return .numbers(.float64(numbers))
-        default:
-            throw CLIError("\(source): expected a number or an array of numbers, got \(json)")
         }
+        if case .bool(let flag) = json { return .numbers(.bool([flag])) }
+        return .numbers(.float64(numbers))
     }
 }

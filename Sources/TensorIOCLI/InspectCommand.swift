@@ -135,11 +135,17 @@ struct InspectCommand: ParsableCommand {
                 return line
             }
         }
-        if !bundle.options.outputFormat.isEmpty || bundle.options.devicePosition != nil || !bundle.options.other.isEmpty {
+        // The app-specific keys, from the JSON object TensorIO keeps them in.
+        let otherKeys: [String] = if case .object(let other)? = try? JSONValue(parsing: bundle.options.other) {
+            other.keys.sorted()
+        } else {
+            []
+        }
+        if !bundle.options.outputFormat.isEmpty || bundle.options.devicePosition != nil || !otherKeys.isEmpty {
             lines.append("Options:")
             if let position = bundle.options.devicePosition { lines.append("  device_position: \(position.rawValue)") }
             if !bundle.options.outputFormat.isEmpty { lines.append("  output_format: \(bundle.options.outputFormat)") }
-            for key in bundle.options.other.keys.sorted() { lines.append("  \(key): (app-specific)") }
+            for key in otherKeys { lines.append("  \(key): (app-specific)") }
         }
         return lines.joined(separator: "\n") + "\n"
     }

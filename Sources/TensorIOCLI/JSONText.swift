@@ -117,21 +117,25 @@ enum JSONText {
 }
 
 extension JSONText.Value {
-    /// A number from a tensor.
-    init(_ scalar: Scalar) {
-        switch scalar {
-        case .integer(let value): self = .integer(value)
-        case .floatingPoint(let value): self = .double(value)
-        case .boolean(let value): self = .bool(value)
-        }
-    }
-
-    /// Every element of an array, flattened row-major.
+    /// The numbers of an output: one JSON number for a single element, else an array flattened
+    /// row-major.
     init(_ numbers: NumericArray) {
-        switch numbers {
-        case .float32(let values): self = .array(values.map { .float($0) })
-        default: self = .array((0..<numbers.count).map { JSONText.Value(numbers[$0]) })
+        let values: [JSONText.Value] = switch numbers {
+        case .float32(let values): values.map { .float($0) }
+        case .float64(let values): values.map { .double($0) }
+        case .bool(let values): values.map { .bool($0) }
+        case .uint8(let values): values.map { .integer(Int64($0)) }
+        case .int8(let values): values.map { .integer(Int64($0)) }
+        case .int16(let values): values.map { .integer(Int64($0)) }
+        case .int32(let values): values.map { .integer(Int64($0)) }
+        case .int64(let values): values.map { .integer($0) }
+        case .int(let values): values.map { .integer(Int64($0)) }
+        case .uint16(let values): values.map { .integer(Int64($0)) }
+        case .uint32(let values): values.map { .integer(Int64($0)) }
+        case .uint64(let values): values.map { Int64(exactly: $0).map { .integer($0) } ?? .double(Double($0)) }
+        case .uint(let values): values.map { Int64(exactly: $0).map { .integer($0) } ?? .double(Double($0)) }
         }
+        self = values.count == 1 ? values[0] : .array(values)
     }
 }
 

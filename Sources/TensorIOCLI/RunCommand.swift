@@ -136,11 +136,11 @@ struct RunCommand: ParsableCommand {
 
     /// The outputs as one JSON object; `run` numbers the image files of one of several runs.
     private func render(_ outputs: Outputs, run: Int? = nil) throws -> JSONText.Value {
-        .object(try outputs.map { element in (element.name, try render(element.value, name: element.name, run: run)) })
+        .object(try outputs.map { output in (output.name, try render(output.value, name: output.name, run: run)) })
     }
 
-    private func render(_ output: Output, name: String, run: Int?) throws -> JSONText.Value {
-        switch output {
+    private func render(_ value: Output.Value, name: String, run: Int?) throws -> JSONText.Value {
+        switch value {
         case .image(let image):
             let directory = URL(fileURLWithPath: outputDir ?? ".")
             do {
@@ -152,13 +152,11 @@ struct RunCommand: ParsableCommand {
             let file = directory.appendingPathComponent(safeName + (run.map { "-\($0)" } ?? "") + ".png")
             try image.write(to: file)
             return .string(file.path)
-        case .number(let scalar):
-            return JSONText.Value(scalar)
-        case .tensor(let array):
-            return JSONText.Value(array.values)
+        case .numbers(let numbers, _):
+            return JSONText.Value(numbers)
         case .bytes(let data):
             return .string(data.base64EncodedString())
-        case .scores(let scores):
+        case .labeled(let scores):
             if top != nil || threshold != nil {
                 let best = scores.top(top ?? scores.count, threshold: threshold)
                 return .object(best.map { ($0.label, .float($0.score)) })

@@ -37,8 +37,8 @@ struct AsyncRunTests {
                     for i in 0..<50 {
                         let x = task * 100 + i
                         do {
-                            let output = try await model.run(Float(x))["output"]
-                            if output != .number(.floatingPoint(Double(10 * x + 5))) { problems.append("\(x) → \(String(describing: output))") }
+                            let output = try await model.run(Float(x))["output"].value
+                            if output != .numbers(.float32([Float(10 * x + 5)]), shape: [1]) { problems.append("\(x) → \(output)") }
                         } catch {
                             problems.append("\(x) → \(error)")
                         }
@@ -105,7 +105,7 @@ struct AsyncRunTests {
             return try await model.run(Float(1))
         }
         await #expect(throws: CancellationError.self) { _ = try await task.value }
-        #expect(try await model.run(Float(2))["output"] == .number(.floatingPoint(25)))
+        #expect(try await model.run(Float(2))["output"].value(as: Double.self) == 25)
     }
 
     @Test("a run waiting for a busy model stops waiting when its task is cancelled")

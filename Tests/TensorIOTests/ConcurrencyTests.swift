@@ -16,9 +16,9 @@ struct ConcurrencyTests {
     /// Runs the number model on `x` and returns a description of the problem, or nil when it gave 10x + 5.
     static func checkNumber(_ model: any Model, _ x: Int) -> String? {
         do {
-            let output = try model.run(Float(x))["output"]
-            let expected = Output.number(.floatingPoint(Double(10 * x + 5)))
-            return output == expected ? nil : "\(x) → \(String(describing: output)), expected \(expected)"
+            let output = try model.run(Float(x))["output"].value
+            let expected = Output.Value.numbers(.float32([Float(10 * x + 5)]), shape: [1])
+            return output == expected ? nil : "\(x) → \(output), expected \(expected)"
         } catch {
             return "\(x) → \(error)"
         }
@@ -31,9 +31,9 @@ struct ConcurrencyTests {
         do {
             let outputs = try model.run(["input1": [a, 7, c, 9], "input2": [11, f, 13, h]] as [String: [Float]])
             let s1 = Double(a + c), s2 = Double(f + h)
-            let expected1 = Output.number(.floatingPoint(s1 * s2))
-            let expected2 = Output.number(.floatingPoint(s1 + s2))
-            guard outputs["output1"] == expected1, outputs["output2"] == expected2 else {
+            let expected1 = Output.Value.numbers(.float32([Float(s1 * s2)]), shape: [1, 1])
+            let expected2 = Output.Value.numbers(.float32([Float(s1 + s2)]), shape: [1, 1])
+            guard try outputs["output1"].value == expected1, try outputs["output2"].value == expected2 else {
                 return "task \(task) run \(i) → \(Array(outputs)), expected \(expected1) and \(expected2)"
             }
             return nil
@@ -122,7 +122,7 @@ struct ConcurrencyTests {
             return await group.reduce(into: []) { $0 += $1 }
         }
         #expect(problems.isEmpty, "\(problems.prefix(10))")
-        #expect(try await model.run(Float(4))["output"]?.scalar == 45)
+        #expect(try await model.run(Float(4))["output"].value(as: Double.self) == 45)
         #expect(model.isLoaded)
         model.unload()
         #expect(!model.isLoaded)
@@ -176,16 +176,13 @@ struct ConcurrencyTests {
 
     @Test("different models run side by side, each loading on first use")
     func differentModelsSideBySide() async throws {
-        let cases: [(bundle: String, input: [Float], expected: Output)] = [
-            (Self.number, [2], .number(.floatingPoint(25))),
-            ("1_in_1_out_vectors_test.tiobundle", [1, 2, 3, 4],
-             .tensor(TensorArray(shape: [4], dataType: .float32, values: .float32([2, 2, 4, 4])))),
-            ("1_in_1_out_number_int32_test.tiobundle", [2], .number(.integer(25))),
-            ("1_in_1_out_number_int64_test.tiobundle", [2], .number(.integer(25))),
-            ("quantized_uint8_raw_test.tiobundle", [0, 64, 128, 255],
-             .tensor(TensorArray(shape: [4], dataType: .uint8, values: .uint8([85, 128, 170, 255])))),
-            ("output_types_test.tiobundle", [-1, 0, 2, 100],
-             .tensor(TensorArray(shape: [4], dataType: .int8, values: .int8([-1, 0, 2, 100])))),
+        let cases: [(bundle: String, input: [Float], expected: Output.Value)] = [
+            (Self.number, [2], .numbers(.float32([25]), shape: [1])),
+            ("1_in_1_out_vectors_test.tiobundle", [1, 2, 3, 4], .numbers(.float32([2, 2, 4, 4]), shape: [4])),
+            ("1_in_1_out_number_int32_test.tiobundle", [2], .numbers(.int32([25]), shape: [1])),
+            ("1_in_1_out_number_int64_test.tiobundle", [2], .numbers(.int64([25]), shape: [1])),
+            ("quantized_uint8_raw_test.tiobundle", [0, 64, 128, 255], .numbers(.uint8([85, 128, 170, 255]), shape: [4])),
+            ("output_types_test.tiobundle", [-1, 0, 2, 100], .numbers(.int8([-1, 0, 2, 100]), shape: [4])),
         ]
         let problems = try await withThrowingTaskGroup(of: [String].self) { group in
             for testCase in cases {

@@ -33,20 +33,20 @@ struct DataConversionTests {
     @Test("float32 layer: 2 as a number of any type, an array, or float bytes → 25", arguments: [
         2, Int32(2), Int64(2), UInt8(2), Int8(2), UInt64(2), Float(2), Double(2),
         [2], [Float(2)], [[2.0]], Data(float32LittleEndian: [2]),
-        InputValue.numbers(.float64([2])), InputValue.list([2]),
+        InputValue.numbers(.float64([2])), InputValue.positional([2]),
     ] as [any ModelInput])
     func floatNumber(_ input: any ModelInput) throws {
         let model = try Fixtures.model(Self.number)
         let outputs = try model.run(input)
-        #expect(outputs["output"] == .number(.floatingPoint(25)))
+        #expect(try outputs["output"].value(as: Double.self) == 25)
         #expect(outputs.names == ["output"])
     }
 
     @Test("float32 layer: Bool converts to 0 and 1")
     func floatFromBool() throws {
         let model = try Fixtures.model(Self.vectors)
-        let output = try #require(try model.run([true, false, false, true])["output"]?.array)
-        #expect(output.floats == [2, 0, 1, 1])
+        let output = try model.run([true, false, false, true])["output"]
+        #expect((try output.values(as: Float.self)) == [2, 0, 1, 1])
     }
 
     @Test("float32 vector layer from every element type", arguments: [
@@ -56,20 +56,18 @@ struct DataConversionTests {
     ] as [any ModelInput])
     func floatVectorElementTypes(_ input: any ModelInput) throws {
         let model = try Fixtures.model(Self.vectors)
-        let output = try #require(try model.run(input)["output"]?.array)
-        #expect(output.dataType == .float32)
-        #expect(output.shape == [4])
-        #expect(output.values == .float32([2, 2, 4, 4]))
+        let output = try model.run(input)["output"]
+        #expect(output.value == .numbers(.float32([2, 2, 4, 4]), shape: [4]))
     }
 
     @Test("nested arrays flatten row-major")
     func nestedArraysFlattenRowMajor() throws {
         let vectors = try Fixtures.model(Self.vectors)
-        #expect(try vectors.run([[1, 2], [3, 4]])["output"]?.array?.floats == [2, 2, 4, 4])
-        #expect(try vectors.run([[[1.0], [2.0]], [[3.0], [4.0]]])["output"]?.array?.floats == [2, 2, 4, 4])
+        #expect(try vectors.run([[1, 2], [3, 4]])["output"].values(as: Float.self) == [2, 2, 4, 4])
+        #expect(try vectors.run([[[1.0], [2.0]], [[3.0], [4.0]]])["output"].values(as: Float.self) == [2, 2, 4, 4])
         // Rows of different lengths are fine as long as the total fits: the order is what counts.
-        #expect(try vectors.run([[1], [2, 3, 4]])["output"]?.array?.floats == [2, 2, 4, 4])
-        #expect(try vectors.run([[4, 3], [2, 1]])["output"]?.array?.floats == [5, 3, 3, 1])
+        #expect(try vectors.run([[1], [2, 3, 4]])["output"].values(as: Float.self) == [2, 2, 4, 4])
+        #expect(try vectors.run([[4, 3], [2, 1]])["output"].values(as: Float.self) == [5, 3, 3, 1])
 
         // A 3×3×3 tensor as [[[Double]]], slice i scaled by 10^i.
         let tensors = try Fixtures.model("1_in_1_out_tensors_test.tiobundle")
@@ -82,21 +80,21 @@ struct DataConversionTests {
             }
             input.append(slice)
         }
-        let output = try #require(try tensors.run(input)["output"]?.array)
-        #expect(output.shape == [3, 3, 3])
+        let output = try tensors.run(input)["output"]
+        #expect((try output.shape) == [3, 3, 3])
         var expected: [Float] = []
         for i in 0..<3 {
             let scale: Float = [1, 10, 100][i]
             for n in 1...9 { expected.append(Float(n) * scale + Float(i + 1)) }
         }
-        #expect(output.floats == expected)
+        #expect((try output.values(as: Float.self)) == expected)
     }
 
     @Test("the values of a float32 layer are converted, not reinterpreted")
     func floatConversionExactness() throws {
         let model = try Fixtures.model(Self.vectors)
-        let output = try #require(try model.run([0.5, -1.25, 1e6, -3])["output"]?.array)
-        #expect(output.floats == [1.5, -1.25, 1e6 + 1, -3])
+        let output = try model.run([0.5, -1.25, 1e6, -3])["output"]
+        #expect((try output.values(as: Float.self)) == [1.5, -1.25, 1e6 + 1, -3])
     }
 
     // MARK: - uint8 layers
@@ -107,11 +105,10 @@ struct DataConversionTests {
     ] as [any ModelInput])
     func uint8Raw(_ input: any ModelInput) throws {
         let model = try Fixtures.model("quantized_uint8_raw_test.tiobundle")
-        let output = try #require(try model.run(input)["output"]?.array)
-        #expect(output.dataType == .uint8)
-        #expect(output.shape == [4])
-        guard case .uint8(let values) = output.values else {
-            Issue.record("expected uint8 values, got \(output.values)")
+        let output = try model.run(input)["output"]
+        #expect((try output.shape) == [4])
+        guard case .numbers(.uint8(let values), _) = output.value else {
+            Issue.record("expected uint8 values, got \(output.value)")
             return
         }
         let expected: [Int] = [85, 128, 170, 255]
@@ -122,8 +119,8 @@ struct DataConversionTests {
     @Test("raw uint8 layer: floats round to the nearest integer")
     func uint8RawRounding() throws {
         let model = try Fixtures.model("quantized_uint8_raw_test.tiobundle")
-        let rounded = try #require(try model.run([0.4, 63.6, 127.5, 254.9])["output"]?.array)
-        let exact = try #require(try model.run([0, 64, 128, 255])["output"]?.array)
+        let rounded = try model.run([0.4, 63.6, 127.5, 254.9])["output"]
+        let exact = try model.run([0, 64, 128, 255])["output"]
         #expect(rounded == exact)
     }
 
@@ -132,31 +129,35 @@ struct DataConversionTests {
         let model = try Fixtures.model("quantized_uint8_test.tiobundle")
         let quantum = 0.0029411765281111
         for input in [[0, 0.25, 0.5, 1.0] as any ModelInput, [Float(0), 0.25, 0.5, 1] as any ModelInput] {
-            let output = try #require(try model.run(input)["output"]?.array)
-            #expect(output.dataType == .float32, "dequantized values are floats")
-            #expect(output.shape == [4])
+            let output = try model.run(input)["output"]
+            guard case .numbers(.float32, _) = output.value else {
+                Issue.record("dequantized values are floats, got \(output.value)")
+                continue
+            }
+            #expect((try output.shape) == [4])
             // Raw output [85, 128, 170, 255] (±1) × scale.
-            #expect(isClose(output.doubles, [0.25, 0.3764706, 0.5, 0.75], tolerance: quantum + 1e-6), "\(output.floats)")
-            #expect(isClose(output.doubles, [0.25, 0.375, 0.5, 0.75], tolerance: 2 * quantum), "\(output.floats)")
+            let values = try output.values(as: Double.self)
+            #expect(isClose(values, [0.25, 0.3764706, 0.5, 0.75], tolerance: quantum + 1e-6), "\(values)")
+            #expect(isClose(values, [0.25, 0.375, 0.5, 0.75], tolerance: 2 * quantum), "\(values)")
         }
     }
 
     @Test("uint8 layer with quantize from the tensor: values outside [0, 1] clamp to 0 and 255")
     func uint8FromTensorClamps() throws {
         let model = try Fixtures.model("quantized_uint8_test.tiobundle")
-        let clamped = try #require(try model.run([-1, 2, 1e9, -.infinity] as [Double])["output"]?.array)
-        let limits = try #require(try model.run([0, 1, 1, 0] as [Double])["output"]?.array)
+        let clamped = try model.run([-1, 2, 1e9, -.infinity] as [Double])["output"]
+        let limits = try model.run([0, 1, 1, 0] as [Double])["output"]
         #expect(clamped == limits)
         // NaN quantizes to 0 rather than trapping.
-        let nan = try #require(try model.run([Double.nan, 0, 0, 0])["output"]?.array)
-        #expect(nan.floats.first == limits.floats.first)
+        let nan = try model.run([Double.nan, 0, 0, 0])["output"]
+        #expect((try nan.values(as: Float.self)).first == (try limits.values(as: Float.self)).first)
     }
 
     @Test("uint8 layer with quantize from the tensor: raw bytes skip the quantizer")
     func uint8FromTensorBytes() throws {
         let model = try Fixtures.model("quantized_uint8_test.tiobundle")
-        let output = try #require(try model.run(Data([0, 64, 128, 255]))["output"]?.array)
-        #expect(isClose(output.doubles, [0.25, 0.3764706, 0.5, 0.75], tolerance: 0.0029411765281111 + 1e-6))
+        let output = try model.run(Data([0, 64, 128, 255]))["output"]
+        #expect(isClose((try output.values(as: Double.self)), [0.25, 0.3764706, 0.5, 0.75], tolerance: 0.0029411765281111 + 1e-6))
     }
 
     // MARK: - int32 and int64 layers
@@ -168,7 +169,7 @@ struct DataConversionTests {
     ] as [any ModelInput])
     func integerModels(_ bundle: String, _ input: any ModelInput) throws {
         let model = try Fixtures.model(bundle)
-        #expect(try model.run(input)["output"] == .number(.integer(25)))
+        #expect(try model.run(input)["output"].value(as: Int64.self) == 25)
     }
 
     @Test("int32 and int64 layers from raw bytes", arguments: [
@@ -177,22 +178,22 @@ struct DataConversionTests {
     ])
     func integerModelsFromBytes(_ bundle: String, _ data: Data) throws {
         let model = try Fixtures.model(bundle)
-        #expect(try model.run(data)["output"] == .number(.integer(25)))
+        #expect(try model.run(data)["output"].value(as: Int64.self) == 25)
     }
 
     @Test("int64 layer keeps large values exactly")
     func int64Exact() throws {
         let model = try Fixtures.model("1_in_1_out_number_int64_test.tiobundle")
         let x: Int64 = 1 << 55 + 3  // not representable in a Double
-        #expect(try model.run(x)["output"] == .number(.integer(10 * x + 5)))
-        #expect(try model.run(-7)["output"] == .number(.integer(-65)))
+        #expect(try model.run(x)["output"].value(as: Int64.self) == 10 * x + 5)
+        #expect(try model.run(-7)["output"].value(as: Int64.self) == -65)
     }
 
     @Test("int32 layer keeps negative values and its limits")
     func int32Limits() throws {
         let model = try Fixtures.model("1_in_1_out_number_int32_test.tiobundle")
-        #expect(try model.run(-3)["output"] == .number(.integer(-25)))
-        #expect(try model.run(Int32(200_000_000))["output"] == .number(.integer(2_000_000_005)))
+        #expect(try model.run(-3)["output"].value(as: Int64.self) == -25)
+        #expect(try model.run(Int32(200_000_000))["output"].value(as: Int64.self) == 2_000_000_005)
     }
 
     // MARK: - Outputs of every type
@@ -203,12 +204,12 @@ struct DataConversionTests {
         let outputs = try model.run([-1, 0, 2, 100] as [Float])
         #expect(outputs.names == ["as_int8", "as_int16", "as_bool", "as_float16", "as_float32"])
 
-        #expect(outputs["as_int8"] == .tensor(TensorArray(shape: [4], dataType: .int8, values: .int8([-1, 0, 2, 100]))))
-        #expect(outputs["as_int16"] == .tensor(TensorArray(shape: [4], dataType: .int16, values: .int16([-1, 0, 2, 100]))))
-        #expect(outputs["as_bool"] == .tensor(TensorArray(shape: [4], dataType: .bool, values: .bool([false, false, true, true]))))
+        #expect(try outputs["as_int8"].value == .numbers(.int8([-1, 0, 2, 100]), shape: [4]))
+        #expect(try outputs["as_int16"].value == .numbers(.int16([-1, 0, 2, 100]), shape: [4]))
+        #expect(try outputs["as_bool"].value == .numbers(.bool([false, false, true, true]), shape: [4]))
         // float16 values are widened to Float; the data type says what the tensor held.
-        #expect(outputs["as_float16"] == .tensor(TensorArray(shape: [4], dataType: .float16, values: .float32([-1, 0, 2, 100]))))
-        #expect(outputs["as_float32"] == .tensor(TensorArray(shape: [4], dataType: .float32, values: .float32([-0.5, 0, 1, 50]))))
+        #expect(try outputs["as_float16"].value == .numbers(.float32([-1, 0, 2, 100]), shape: [4]))
+        #expect(try outputs["as_float32"].value == .numbers(.float32([-0.5, 0, 1, 50]), shape: [4]))
     }
 
     @Test("float16 outputs round-trip values that need the whole half-precision range")
@@ -216,7 +217,7 @@ struct DataConversionTests {
         let model = try Fixtures.model("output_types_test.tiobundle")
         // 0.1 and 1/3 are not exact in half precision; 65504 is its largest finite value.
         let outputs = try model.run([0.1, -65504, 1.0 / 3.0, 1e-5] as [Double])
-        let halves = try #require(outputs["as_float16"]?.array?.floats)
+        let halves = try outputs["as_float16"].values(as: Float.self)
         #expect(halves[0] == 0.099975586)
         #expect(halves[1] == -65504)
         #expect(halves[2] == 0.33325195)
@@ -226,21 +227,21 @@ struct DataConversionTests {
     @Test("outputs are in model.json order and findable by name and position")
     func outputsCollection() throws {
         let model = try Fixtures.model(Self.twoInputs)
-        let outputs = try model.run([[1, 2, 3, 4], [10, 20, 30, 40]])
+        let outputs = try model.run(.positional([[1, 2, 3, 4], [10, 20, 30, 40]]))
         #expect(outputs.count == 2)
         #expect(outputs[0].name == "output1")
         #expect(outputs[1].name == "output2")
-        #expect(outputs[0].value.scalar == 240)
-        #expect(outputs["output2"]?.scalar == 64)
-        #expect(outputs["output3"] == nil)
+        #expect(try outputs[0].value(as: Double.self) == 240)
+        #expect(try outputs["output2"].value(as: Double.self) == 64)
+        #expect(throws: TensorIOError.self) { try outputs["output3"] }
     }
 
     @Test("a string layer takes and returns raw bytes")
     func stringLayer() throws {
         let model = try Fixtures.model("1_in_1_out_string_test.tiobundle")
         let output = try model.run(Data([0x00, 0x00, 0x00, 0x40]))["output"]
-        #expect(output == .bytes(Data([0x00, 0x00, 0xC8, 0x41])))
-        #expect(output?.data?.float32LittleEndian == [25])
+        #expect(output.value == .bytes(Data([0x00, 0x00, 0xC8, 0x41])))
+        #expect(try output.bytes.float32LittleEndian == [25])
     }
 
     // MARK: - Values that do not fit
@@ -298,7 +299,7 @@ struct DataConversionTests {
     @Test("infinities and NaN pass into a float32 layer as they are")
     func float32NonFinite() throws {
         let model = try Fixtures.model(Self.vectors)
-        let output = try #require(try model.run([Double.infinity, -.infinity, .nan, 0])["output"]?.array?.floats)
+        let output = try model.run([Double.infinity, -.infinity, .nan, 0])["output"].values(as: Float.self)
         #expect(output[0] == .infinity)
         #expect(output[1] == -.infinity)
         #expect(output[2].isNaN)
@@ -325,8 +326,10 @@ struct DataConversionTests {
     }
 
     @Test("a multi-input model given the wrong number of values says how many it needs and got", arguments: [
-        ([[1, 2, 3, 4]] as [[Int]], "got a list of 1 value"),
-        ([[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]] as [[Int]], "got a list of 3 values"),
+        (InputValue.positional([[1, 2, 3, 4]]), "got a positional list of 1 value"),
+        (InputValue.positional([[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]]), "got a positional list of 3 values"),
+        ([[1, 2, 3, 4], [1, 2, 3, 4]] as [[Int]], "got 8 numbers"),
+        ([1, 2] as [Int], "got 2 numbers"),
         ([1, 2, 3] as [Int], "got 3 numbers"),
         (5, "got 1 number"),
         (Data(count: 32), "got 32 bytes"),
@@ -342,8 +345,8 @@ struct DataConversionTests {
     @Test("a value of the right count for the model but the wrong size for a layer names that layer")
     func rightCountWrongSize() throws {
         let model = try Fixtures.model(Self.twoInputs)
-        // Two numbers for two inputs: each layer gets one number but holds four.
-        let error = Self.invalidInput(model, [1, 2])
+        // Two values by position: each layer gets one number but holds four.
+        let error = Self.invalidInput(model, InputValue.positional([1, 2]))
         #expect(error?.location == #"layer "input1""#)
         #expect(error?.message.contains("expected 4 numbers") == true)
         #expect(error?.message.contains("got 1") == true)
@@ -354,12 +357,12 @@ struct DataConversionTests {
 
     @Test("odd values never crash: each is refused with invalidInput", arguments: [
         ("1_in_1_out_vectors_test.tiobundle", InputValue.named(["input": .named(["input": [1, 2, 3, 4]])])),
-        ("1_in_1_out_vectors_test.tiobundle", InputValue.list([.bytes(Data(count: 8)), [1, 2]])),
-        ("1_in_1_out_vectors_test.tiobundle", InputValue.list([])),
+        ("1_in_1_out_vectors_test.tiobundle", InputValue.positional([.bytes(Data(count: 8)), [1, 2]])),
+        ("1_in_1_out_vectors_test.tiobundle", InputValue.positional([])),
         ("1_in_1_out_vectors_test.tiobundle", InputValue.bytes(Data())),
         ("1_in_1_out_vectors_test.tiobundle", InputValue.named([:])),
         ("1_in_1_out_number_test.tiobundle", InputValue.named(["Input": 2])),
-        ("2_in_2_out_vectors_test.tiobundle", InputValue.list([.named(["input1": [1, 2, 3, 4]]), [1, 2, 3, 4]])),
+        ("2_in_2_out_vectors_test.tiobundle", InputValue.positional([.named(["input1": [1, 2, 3, 4]]), [1, 2, 3, 4]])),
         ("1_in_1_out_string_test.tiobundle", InputValue.bytes(Data([0, 0, 0x40]))),
         ("quantized_uint8_raw_test.tiobundle", InputValue.numbers(.int([Int.min, 0, 0, 0]))),
         ("quantized_uint8_raw_test.tiobundle", InputValue.numbers(.uint64([UInt64.max, 0, 0, 0]))),

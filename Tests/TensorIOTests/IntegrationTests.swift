@@ -15,18 +15,20 @@ struct IntegrationTests {
     func number(_ input: any ModelInput) throws {
         let model = try Fixtures.model("1_in_1_out_number_test.tiobundle")
         let outputs = try model.run(input)
-        let output = try #require(outputs["output"])
-        #expect(output == .number(.floatingPoint(25)))
-        #expect(output.scalar == 25)
-        #expect(output.array == nil)
+        let output = try outputs["output"]
+        #expect(output.value == .numbers(.float32([25]), shape: [1]))
+        #expect(try output.value(as: Float.self) == 25)
+        #expect(try output.value(as: Int.self) == 25)
+        #expect(try output.values(as: Double.self) == [25])
+        #expect(throws: TensorIOError.self) { try output.labeled }
     }
 
     @Test("the original's scalar bundle (Tensor/IO 1.2): 2 → 25, read as a number")
     func scalarBundle() throws {
         let model = try Fixtures.model("scalar_test.tiobundle")
         #expect(model.inputs[0].kind == .scalar)
-        #expect(try model.run(2)["output"] == .number(.floatingPoint(25)))
-        #expect(try model.run(["input": [2]])["output"] == .number(.floatingPoint(25)))
+        #expect(try model.run(2)["output"].value(as: Double.self) == 25)
+        #expect(try model.run(["input": [2]])["output"].value(as: Double.self) == 25)
         let error = #expect(throws: TensorIOError.self) { try model.run([2, 3]) }
         #expect(error?.code == .invalidInput)
     }
@@ -34,27 +36,55 @@ struct IntegrationTests {
     @Test("vectors model: [1, 2, 3, 4] → [2, 2, 4, 4]")
     func vectors() throws {
         let model = try Fixtures.model("1_in_1_out_vectors_test.tiobundle")
-        let output = try #require(try model.run([1, 2, 3, 4])["output"])
-        #expect(output == .tensor(TensorArray(shape: [4], dataType: .float32, values: .float32([2, 2, 4, 4]))))
-        #expect(output.scalar == nil)
-        #expect(output.array?.count == 4)
-        #expect(output.array?.doubles == [2, 2, 4, 4])
+        let output = try model.run([1, 2, 3, 4])["output"]
+        #expect(output.value == .numbers(.float32([2, 2, 4, 4]), shape: [4]))
+        #expect(try output.shape == [4])
+        #expect(try output.values(as: Double.self) == [2, 2, 4, 4])
+        let single = #expect(throws: TensorIOError.self) { try output.value(as: Float.self) }
+        #expect(single?.code == .outputMismatch)
+        #expect(single?.description.contains("output \"output\"") == true)
     }
 
-    @Test("2×2 vectors model: a list, bytes per input, or a dictionary → 240 and 64", arguments: [
-        [[1, 2, 3, 4], [10, 20, 30, 40]] as [[Int]],
-        [[[1, 2, 3, 4]], [[10, 20, 30, 40]]] as [[[Double]]],
+    @Test("2×2 vectors model: values by position, bytes per input, or a dictionary → 240 and 64", arguments: [
+        InputValue.positional([[1, 2, 3, 4], [10, 20, 30, 40]]),
+        InputValue.positional([[[1, 2, 3, 4]], [[10, 20, 30, 40]]]),
         [Data(float32LittleEndian: [1, 2, 3, 4]), Data(float32LittleEndian: [10, 20, 30, 40])],
         ["input1": [1, 2, 3, 4], "input2": [10, 20, 30, 40]] as [String: [Float]],
         ["input2": Data(float32LittleEndian: [10, 20, 30, 40]), "input1": Data(float32LittleEndian: [1, 2, 3, 4])],
-        InputValue.list([[1, 2, 3, 4], .bytes(Data(float32LittleEndian: [10, 20, 30, 40]))]),
+        InputValue.positional([[1, 2, 3, 4], .bytes(Data(float32LittleEndian: [10, 20, 30, 40]))]),
     ] as [any ModelInput])
     func twoByTwoVectors(_ input: any ModelInput) throws {
         let model = try Fixtures.model("2_in_2_out_vectors_test.tiobundle")
         let outputs = try model.run(input)
         #expect(outputs.names == ["output1", "output2"])
-        #expect(outputs["output1"] == .number(.floatingPoint(240)))
-        #expect(outputs["output2"] == .number(.floatingPoint(64)))
+        #expect(try outputs["output1"].value(as: Double.self) == 240)
+        #expect(try outputs["output2"].value(as: Double.self) == 64)
+    }
+
+    @Test("an array of numbers is one value whatever the model: a 2-input model refuses a nested array")
+    func nestedNumbersAreOneValue() throws {
+        let model = try Fixtures.model("2_in_2_out_vectors_test.tiobundle")
+        let error = #expect(throws: TensorIOError.self) { try model.run([[1, 2, 3, 4], [10, 20, 30, 40]]) }
+        #expect(error?.code == .invalidInput)
+        #expect(error?.message.contains("got 8 numbers") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("InputValue.positional") == true)
+        // Two numbers for two inputs are not split between the layers either.
+        #expect(throws: TensorIOError.self) { try model.run([1, 2]) }
+        // The same nested array is a 2×2 matrix for a one-input model.
+        let vectors = try Fixtures.model("1_in_1_out_vectors_test.tiobundle")
+        #expect(try vectors.run([[1, 2], [3, 4]])["output"].values(as: Float.self) == [2, 2, 4, 4])
+    }
+
+    @Test("asking for an output the run did not produce is an error naming the outputs")
+    func missingOutput() throws {
+        let outputs = try Fixtures.model("2_in_2_out_vectors_test.tiobundle")
+            .run(["input1": [1, 2, 3, 4], "input2": [10, 20, 30, 40]])
+        let error = #expect(throws: TensorIOError.self) { try outputs["output3"] }
+        #expect(error?.code == .outputMismatch)
+        #expect(error?.description == #"output "output3": no output named "output3"; the outputs are "output1", "output2""#)
+        #expect(throws: TensorIOError.self) { try outputs["output1"].value(as: Bool.self) }
+        #expect(throws: TensorIOError.self) { try outputs["output1"].value(as: Int8.self) }  // 240 does not fit
+        #expect(try outputs["output2"].value(as: UInt8.self) == 64)
     }
 
     @Test("matrices model: rows scaled by 10ⁿ")
@@ -65,24 +95,24 @@ struct IntegrationTests {
         let y = scales.map { s in [5, 6, 7, 8].map { Float($0) * s } }
         let outputs = try model.run(["input1": x, "input2": y])
 
-        let output1 = try #require(outputs["output1"]?.array)
-        let output2 = try #require(outputs["output2"]?.array)
-        #expect(output1.shape == [4, 4])
-        #expect(output2.shape == [4, 4])
-        #expect(output1.floats == [
+        let output1 = try outputs["output1"]
+        let output2 = try outputs["output2"]
+        #expect((try output1.shape) == [4, 4])
+        #expect((try output2.shape) == [4, 4])
+        #expect((try output1.values(as: Float.self)) == [
             56, 72, 56, 72,
             5600, 7200, 5600, 7200,
             560_000, 720_000, 560_000, 720_000,
             56_000_000, 72_000_000, 56_000_000, 72_000_000,
         ])
-        #expect(output2.floats == [
+        #expect((try output2.values(as: Float.self)) == [
             18, 18, 18, 18,
             180, 180, 180, 180,
             1800, 1800, 1800, 1800,
             18000, 18000, 18000, 18000,
         ])
-        // The same values as a list in model.json order.
-        #expect(try model.run([x, y]) == outputs)
+        // The same values by position, in model.json order.
+        #expect(try model.run(.positional([x.inputValue, y.inputValue])) == outputs)
     }
 
     @Test("tensors model: slice i gets + (i + 1)")
@@ -96,20 +126,20 @@ struct IntegrationTests {
                 expected.append(Float(n) * scale + Float(i + 1))
             }
         }
-        let output = try #require(try model.run(input)["output"]?.array)
-        #expect(output.shape == [3, 3, 3])
-        #expect(output.floats == expected)
-        #expect(Array(output.floats[9..<18]) == [12, 22, 32, 42, 52, 62, 72, 82, 92])
-        #expect(output.floats.last == 903)
+        let output = try model.run(input)["output"]
+        #expect((try output.shape) == [3, 3, 3])
+        #expect((try output.values(as: Float.self)) == expected)
+        #expect(Array((try output.values(as: Float.self))[9..<18]) == [12, 22, 32, 42, 52, 62, 72, 82, 92])
+        #expect((try output.values(as: Float.self)).last == 903)
     }
 
     @Test("string model: the bytes of float 2 → the bytes of float 25")
     func string() throws {
         let model = try Fixtures.model("1_in_1_out_string_test.tiobundle")
-        let output = try #require(try model.run(Data(float32LittleEndian: [2]))["output"])
-        #expect(output == .bytes(Data(float32LittleEndian: [25])))
-        #expect(output.data == Data([0x00, 0x00, 0xC8, 0x41]))
-        #expect(output.scalar == nil)
+        let output = try model.run(Data(float32LittleEndian: [2]))["output"]
+        #expect(output.value == .bytes(Data(float32LittleEndian: [25])))
+        #expect(try output.bytes == Data([0x00, 0x00, 0xC8, 0x41]))
+        #expect(throws: TensorIOError.self) { try output.values(as: Float.self) }
     }
 
     // MARK: - Labelled outputs
@@ -117,7 +147,7 @@ struct IntegrationTests {
     @Test("labelled vectors: scores keep the labels file's order")
     func labelledVectors() throws {
         let model = try Fixtures.model("labeled_vectors_test.tiobundle")
-        let scores = try #require(try model.run([1, 2, 3, 4])["output"]?.labeled)
+        let scores = try model.run([1, 2, 3, 4])["output"].labeled
         #expect(scores.labels == ["alpha", "beta", "gamma", "delta"])
         #expect(scores.scores == [2, 2, 4, 4])
         #expect(scores.map(\.label) == ["alpha", "beta", "gamma", "delta"])
@@ -132,7 +162,7 @@ struct IntegrationTests {
     func labelledTop() throws {
         let model = try Fixtures.model("labeled_vectors_test.tiobundle")
         // [0, 5, 1, 0] + [1, 0, 1, 0] = alpha 1, beta 5, gamma 2, delta 0
-        let scores = try #require(try model.run([0, 5, 1, 0])["output"]?.labeled)
+        let scores = try model.run([0, 5, 1, 0])["output"].labeled
         #expect(scores.top(3).map(\.label) == ["beta", "gamma", "alpha"])
         #expect(scores.top(10).map(\.label) == ["beta", "gamma", "alpha", "delta"])
         #expect(scores.top(10, threshold: 1).map(\.label) == ["beta", "gamma"])  // 1 is not above 1
@@ -142,7 +172,7 @@ struct IntegrationTests {
         #expect(scores.top(0).isEmpty)
 
         // Equal scores keep the labels file's order.
-        let ties = try #require(try model.run([1, 2, 3, 4])["output"]?.labeled)
+        let ties = try model.run([1, 2, 3, 4])["output"].labeled
         #expect(ties.top(4).map(\.label) == ["gamma", "delta", "alpha", "beta"])
         #expect(ties.top(2, threshold: 2).map(\.label) == ["gamma", "delta"])
     }
@@ -178,19 +208,19 @@ struct IntegrationTests {
         #expect(bundle.model.backend == nil)
         let model = try bundle.makeModel()
         #expect(model.backendEngine is TFLiteEngine)
-        #expect(try model.run(2)["output"]?.scalar == 25)
+        #expect(try model.run(2)["output"].value(as: Double.self) == 25)
     }
 
     @Test("a bundle without model.modes predicts: 2 → 25")
     func noModes() throws {
         let bundle = try Fixtures.bundle("1_in_1_out_number_test_no_modes.tiobundle")
         #expect(bundle.model.modes == [.predict])
-        #expect(try bundle.makeModel().run(2)["output"]?.scalar == 25)
+        #expect(try bundle.makeModel().run(2)["output"].value(as: Double.self) == 25)
     }
 
     @Test("the deprecated .tfbundle runs: 2 → 25")
     func deprecatedBundle() throws {
-        #expect(try Fixtures.model("deprecated.tfbundle").run(2)["output"]?.scalar == 25)
+        #expect(try Fixtures.model("deprecated.tfbundle").run(2)["output"].value(as: Double.self) == 25)
     }
 
     @Test("\"modes\": [] means the model cannot predict: run throws unsupported")
@@ -219,22 +249,22 @@ struct IntegrationTests {
         let model = try Fixtures.model("reordered_inputs_test.tiobundle")
         #expect(model.inputs.names == ["in_a", "in_b"])
         let byName = try model.run(["in_a": [[1, 2]], "in_b": [[3, 4, 5]]] as [String: [[Int]]])
-        #expect(byName["out"] == .number(.floatingPoint(1203)))
-        // A list goes in model.json order: in_a, then in_b — not the subgraph's order.
-        let byList = try model.run([[1, 2], [3, 4, 5]])
-        #expect(byList["out"] == .number(.floatingPoint(1203)))
+        #expect(try byName["out"].value(as: Double.self) == 1203)
+        // Values by position go in model.json order: in_a, then in_b — not the subgraph's order.
+        let byList = try model.run(.positional([[1, 2], [3, 4, 5]]))
+        #expect(try byList["out"].value(as: Double.self) == 1203)
         let other = try model.run(["in_b": [0, 0, 1], "in_a": [2, 0]] as [String: [Int]])
-        #expect(other["out"]?.scalar == 102)
+        #expect(try other["out"].value(as: Double.self) == 102)
     }
 
     @Test("layers whose names match nothing bind in the order LiteRT lists the tensors")
     func unnamedInputs() throws {
         let model = try Fixtures.model("unnamed_inputs_test.tiobundle")
         #expect(model.inputs.names == ["first", "second"])
-        let byList = try model.run([[3, 4, 5], [1, 2]])
-        #expect(byList["result"] == .number(.floatingPoint(1203)))
+        let byList = try model.run(.positional([[3, 4, 5], [1, 2]]))
+        #expect(try byList["result"].value(as: Double.self) == 1203)
         let byName = try model.run(["second": [1, 2], "first": [3, 4, 5]] as [String: [Int]])
-        #expect(byName["result"] == .number(.floatingPoint(1203)))
+        #expect(try byName["result"].value(as: Double.self) == 1203)
     }
 
     // MARK: - Layers checked against the real tensors
@@ -336,7 +366,7 @@ struct IntegrationTests {
             let model = try bundle.makeModel(configuration: ModelConfiguration(threadCount: 3), registry: registry)
             let echo = try #require(model as? EchoModel)
             #expect(echo.configuration.threadCount == 3)
-            #expect(try model.run(7)["echo"] == .number(.integer(7)))
+            #expect(try model.run(7)["echo"].value(as: Int64.self) == 7)
         }
     }
 
@@ -368,7 +398,7 @@ struct IntegrationTests {
             #expect(throws: TensorIOError.self) { try bundle.makeModel() }
             let model = try bundle.makeModel(registry: registry)
             #expect(model is EchoModel)
-            #expect(try model.run(3)["echo"] == .number(.integer(3)))
+            #expect(try model.run(3)["echo"].value(as: Int64.self) == 3)
         }
     }
 
@@ -412,11 +442,11 @@ struct IntegrationTests {
         #expect(model.isLoaded)
         try model.load()  // idempotent
         #expect(model.isLoaded)
-        #expect(try model.run(1)["output"]?.scalar == 15)
+        #expect(try model.run(1)["output"].value(as: Double.self) == 15)
         model.unload()
         #expect(!model.isLoaded)
         model.unload()  // idempotent
-        #expect(try model.run(3)["output"]?.scalar == 35)
+        #expect(try model.run(3)["output"].value(as: Double.self) == 35)
         #expect(model.isLoaded)
     }
 
@@ -436,8 +466,8 @@ struct IntegrationTests {
         let model = try Fixtures.model("2_in_2_out_matrices_test.tiobundle", configuration: configuration)
         #expect(model.configuration.threadCount == count)
         let ones = [[Float]](repeating: [1, 1, 1, 1], count: 4)
-        let outputs = try model.run([ones, ones])
-        #expect(outputs["output2"]?.array?.floats == [Float](repeating: 4, count: 16))
+        let outputs = try model.run(.positional([ones.inputValue, ones.inputValue]))
+        #expect(try outputs["output2"].values(as: Float.self) == [Float](repeating: 4, count: 16))
         #expect(ModelConfiguration(threadCount: 0).threadCount == 1)
         #expect(ModelConfiguration(threadCount: -3).threadCount == 1)
         #expect(ModelConfiguration().threadCount == 1)
@@ -503,7 +533,7 @@ struct IntegrationTests {
     }
 }
 
-/// A model of the tests' own, for the registry: it returns its input's first number as `echo`.
+/// A model of the tests' own, for the registry: it returns its input's numbers as `echo`.
 final class EchoModel: Model {
     let bundle: ModelBundle
     let configuration: ModelConfiguration
@@ -525,7 +555,7 @@ final class EchoModel: Model {
         guard case .numbers(let numbers) = input, numbers.count > 0 else {
             throw TensorIOError(.invalidInput, "EchoModel takes numbers")
         }
-        return Outputs([(name: "echo", value: .number(numbers[0]))])
+        return Outputs([Output(name: "echo", value: .numbers(numbers, shape: [numbers.count]))])
     }
 
     func tensorDescriptions() throws -> ModelTensors {

@@ -570,7 +570,9 @@ struct ModelJSONParsingTests {
         ))
         #expect(bundle.options.devicePosition == .front)
         #expect(bundle.options.outputFormat == "image")
-        #expect(bundle.options.other == ["extra": .number(3), "nested": .object(["flag": .bool(true)])])
+        #expect(String(decoding: bundle.options.other, as: UTF8.self) == #"{"extra":3,"nested":{"flag":true}}"#)
+        struct AppOptions: Decodable, Equatable { struct Nested: Decodable, Equatable { var flag: Bool }; var extra: Int; var nested: Nested }
+        #expect(try JSONDecoder().decode(AppOptions.self, from: bundle.options.other) == AppOptions(extra: 3, nested: .init(flag: true)))
         #expect(bundle.modelFileURL?.lastPathComponent == "model.tflite")
         #expect(bundle.inputs.names == ["input"])
         #expect(bundle.outputs.names == ["output"])

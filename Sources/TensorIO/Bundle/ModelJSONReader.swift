@@ -1,3 +1,5 @@
+import Foundation
+
 /// Checks a parsed `model.json` against the schema and builds a ``ModelJSON`` from it.
 ///
 /// The reader does not stop at the first problem: it records every one with its JSON path, so a bundle
@@ -409,6 +411,7 @@ struct ModelJSONReader {
     private mutating func readOptions(_ value: JSONValue?) -> ModelOptions {
         var options = ModelOptions()
         guard let value, let object = object(value, at: "options") else { return options }
+        var other: [String: JSONValue] = [:]
         for (key, item) in object {
             switch key {
             case "device_position":
@@ -424,8 +427,14 @@ struct ModelJSONReader {
                 }
                 options.outputFormat = text
             default:
-                options.other[key] = item
+                other[key] = item
             }
+        }
+        if !other.isEmpty {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            // Values read from JSON always encode (finite numbers, strings, containers).
+            if let data = try? encoder.encode(JSONValue.object(other)) { options.other = data }
         }
         return options
     }

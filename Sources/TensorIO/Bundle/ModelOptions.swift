@@ -1,3 +1,5 @@
+public import Foundation
+
 /// The `options` entry of `model.json`: hints for the app, which TensorIO keeps but does not act on.
 public struct ModelOptions: Sendable, Hashable {
     /// Which camera a vision model prefers.
@@ -10,11 +12,22 @@ public struct ModelOptions: Sendable, Hashable {
     public var devicePosition: DevicePosition?
     /// `options.output_format`; empty when not given, as in the original.
     public var outputFormat: String
-    /// Every other key of `options`, as written.
-    public var other: [String: JSONValue]
+    /// Every other key of `options`, as one JSON object (keys sorted; `{}` when there are none), for your
+    /// app to decode into a type of its own:
+    ///
+    /// ```swift
+    /// struct CameraOptions: Decodable { var exposure: Double }
+    /// let camera = try JSONDecoder().decode(CameraOptions.self, from: bundle.options.other)
+    /// ```
+    public var other: Data
 
     /// Creates options.
-    public init(devicePosition: DevicePosition? = nil, outputFormat: String = "", other: [String: JSONValue] = [:]) {
+    ///
+    /// - Parameters:
+    ///   - devicePosition: `options.device_position`.
+    ///   - outputFormat: `options.output_format`.
+    ///   - other: The other keys, as a JSON object.
+    public init(devicePosition: DevicePosition? = nil, outputFormat: String = "", other: Data = Data("{}".utf8)) {
         self.devicePosition = devicePosition
         self.outputFormat = outputFormat
         self.other = other

@@ -18,6 +18,9 @@ public struct TensorIOError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let invalidBundle = Code("invalid-bundle")
         /// A value given to `run` does not fit the model's inputs.
         public static let invalidInput = Code("invalid-input")
+        /// An output was asked for by a name the run did not produce, or as a kind of value or a number
+        /// type it does not hold (see ``Output``).
+        public static let outputMismatch = Code("output-mismatch")
         /// A layer in `model.json` disagrees with the tensor the model really has.
         public static let layerMismatch = Code("layer-mismatch")
         /// The runtime library a backend needs is not installed or cannot be loaded.

@@ -2,6 +2,7 @@ public import Foundation
 
 /// A parsed JSON document, kept as a tree so that `model.json` can be checked field by field and every
 /// problem reported with its path.
+@_spi(Tools)
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)

@@ -12,6 +12,7 @@ public import Foundation
 /// Every file must be a plain file at the archive's top level: names with `/` or `\`, `..`, NUL, or an
 /// empty name are refused, as are folders, links and a name given twice. Bounds (``Limits``) hold
 /// against the bytes actually unpacked.
+@_spi(Tools)
 public struct ModelAttachments: Sendable, Hashable {
     /// Bounds on what reading the attachments may cost.
     public struct Limits: Sendable, Hashable {

@@ -17,6 +17,7 @@
 /// Past a bound, reading throws ``TensorIOError/Code/limitExceeded``. The schema read is version 1.5.0
 /// (FlatBuffers tables only grow at the end, so every 1.x buffer reads); fields and union members of newer
 /// versions are skipped, and enum values this reader does not know become `unknown` cases.
+@_spi(Tools)
 public struct TFLiteMetadata: Sendable, Hashable {
     /// The most bytes one string may have.
     public static let maximumStringBytes = 64 * 1024

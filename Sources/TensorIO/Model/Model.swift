@@ -10,7 +10,7 @@
 /// ```swift
 /// let model = try bundle.makeModel()
 /// let outputs = try model.run(["input1": [1, 2, 3, 4], "input2": [10, 20, 30, 40]])
-/// print(outputs["output1"]?.scalar ?? 0)
+/// print(try outputs["output1"].value(as: Float.self))
 /// let later = try await model.run(["input1": [1, 2, 3, 4], "input2": [10, 20, 30, 40]])
 /// ```
 public protocol Model: AnyObject, Sendable {
@@ -32,8 +32,9 @@ public protocol Model: AnyObject, Sendable {
 
     /// Runs the model on a value.
     ///
-    /// - Parameter input: A value for the only input layer, a list of values matched to the input layers
-    ///   by position, or a dictionary of values by layer name.
+    /// - Parameter input: A value for the only input layer, a dictionary of values by layer name, or
+    ///   ``InputValue/positional(_:)`` with one value per input layer in order (an array of numbers is
+    ///   always one value; see ``InputValue``).
     /// - Returns: A value per output layer, in `model.json` order.
     /// - Throws: ``TensorIOError``: ``TensorIOError/Code/invalidInput`` naming the layer when a value does
     ///   not fit; runtime errors otherwise.
@@ -114,7 +115,7 @@ extension Model {
 
     /// Runs the model on a value without blocking the calling task's thread.
     ///
-    /// - Parameter input: A value for the only input layer, a list by position, or a dictionary by name.
+    /// - Parameter input: A value for the only input layer, a dictionary by name, or values by position.
     /// - Returns: A value per output layer, in `model.json` order.
     /// - Throws: As ``run(_:placeholders:)-(InputValue,_)`` does.
     public func run(_ input: InputValue) async throws -> Outputs {

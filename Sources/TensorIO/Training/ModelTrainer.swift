@@ -84,10 +84,11 @@ public struct ModelTrainer: Sendable {
                 var batch = Batch(keys: data.keys)
                 for index in indices { try batch.append(try data.item(at: index)) }
                 let outputs = try await model.train(batch, placeholders: placeholders)
-                for element in outputs {
-                    guard let value = element.value.singleNumber else { continue }
-                    if sums[element.name] == nil { names.append(element.name) }
-                    sums[element.name, default: 0] += value
+                for output in outputs {
+                    // Averages are kept for single-number outputs (losses, accuracies), not tensors.
+                    guard let value = try? output.value(as: Double.self) else { continue }
+                    if sums[output.name] == nil { names.append(output.name) }
+                    sums[output.name, default: 0] += value
                 }
                 lastOutputs = outputs
                 progress?(.batch(epoch: epoch, batch: batchIndex + 1, batchCount: batchCount, outputs: outputs))
@@ -102,17 +103,6 @@ public struct ModelTrainer: Sendable {
             progress?(.epoch(summary))
         }
         return summaries
-    }
-}
-
-extension Output {
-    /// The value when the output holds exactly one number (a scalar, or a tensor of one element).
-    var singleNumber: Double? {
-        switch self {
-        case .number(let value): return value.doubleValue
-        case .tensor(let array) where array.values.count == 1: return array.values[0].doubleValue
-        default: return nil
-        }
     }
 }
 

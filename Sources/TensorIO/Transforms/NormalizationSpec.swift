@@ -9,10 +9,6 @@ public enum NormalizationSpec: Sendable, Hashable {
     case scaleAndBias(scale: ChannelValues, bias: ChannelValues)
 }
 
-/// The name this type had while only biases were given per colour.
-@available(*, deprecated, renamed: "ChannelValues")
-public typealias ChannelBias = ChannelValues
-
 /// A number per colour channel: a normalization's scale or bias.
 public struct ChannelValues: Sendable, Hashable {
     public var red: Float

@@ -1,12 +1,16 @@
-/// Matches the value given to a run with the model's input layers, as the original did: a dictionary by
-/// layer name, a single value for a one-input model, else a list matched by position.
+/// Matches the value given to a run with the model's input layers: a dictionary by layer name, a
+/// positional list in layer order, or any other value for a one-input model.
+///
+/// The meaning of a value never depends on the model (``InputValue``'s rule): numbers are one tensor even
+/// when their count equals the number of layers.
 enum InputMatching {
     /// One value per input layer, in layer order.
     ///
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidInput``) naming unknown or missing layers,
     ///   or saying how many values a multi-input model expects.
     static func values(for input: InputValue, layers: LayerList) throws -> [InputValue] {
-        if case .named(let byName) = input {
+        switch input {
+        case .named(let byName):
             let unknown = byName.keys.filter { layers.index(forName: $0) == nil }.sorted()
             guard unknown.isEmpty else {
                 throw TensorIOError.invalidInput(
@@ -18,39 +22,28 @@ enum InputMatching {
                 throw TensorIOError.invalidInput("missing a value for the input layer \(quoted(missing))")
             }
             return layers.compactMap { byName[$0.name] }
-        }
-        if layers.count == 1 { return [input] }
-
-        switch input {
-        case .list(let items) where items.count == layers.count:
-            return items
-        case .numbers(let numbers) where numbers.count == layers.count:
-            return (0..<numbers.count).map { .numbers(NumericArray(scalar: numbers[$0])) }
-        default:
-            // For a list, the count that matters here is its items, not the numbers they hold.
-            let given = if case .list(let items) = input {
-                items.count == 1 ? "a list of 1 value" : "a list of \(items.count) values"
-            } else {
-                input.summary
+        case .positional(let items):
+            guard items.count == layers.count else {
+                throw TensorIOError.invalidInput(
+                    "the model has \(inputCount(layers)) (\(quoted(layers.names))); got \(input.summary)"
+                )
             }
-            throw TensorIOError.invalidInput(
-                "the model has \(layers.count) inputs (\(quoted(layers.names))): give a list of \(layers.count) values in that order or a dictionary by name; got \(given)"
-            )
+            return items
+        case .numbers, .bytes, .image:
+            guard layers.count == 1 else {
+                throw TensorIOError.invalidInput(
+                    "the model has \(inputCount(layers)) (\(quoted(layers.names))): give a dictionary by layer name or InputValue.positional with one value per layer in that order; got \(input.summary)"
+                )
+            }
+            return [input]
         }
+    }
+
+    private static func inputCount(_ layers: LayerList) -> String {
+        layers.count == 1 ? "1 input" : "\(layers.count) inputs"
     }
 
     private static func quoted(_ names: [String]) -> String {
         names.map { "\"\($0)\"" }.joined(separator: ", ")
-    }
-}
-
-extension NumericArray {
-    /// An array of one element.
-    init(scalar: Scalar) {
-        switch scalar {
-        case .integer(let value): self = .int64([value])
-        case .floatingPoint(let value): self = .float64([value])
-        case .boolean(let value): self = .bool([value])
-        }
     }
 }

@@ -1,49 +1,39 @@
 public import Foundation
 
-/// A value given to a model: numbers, raw bytes, an ordered list of values, or values by layer name.
+/// A value given to a model: numbers, raw bytes, an image, values by layer name, or values by position.
 ///
-/// You rarely build one yourself: numbers, arrays, `Data` and dictionaries convert through
-/// ``ModelInput``. Use it to mix kinds in one call:
+/// You rarely build one yourself: numbers, arrays, `Data`, images and dictionaries convert through
+/// ``ModelInput``. One rule decides what a list means, and it depends only on the value, never on the
+/// model: **an array of numbers, nested to any depth, is one value** — a tensor, flattened row-major. Give
+/// several input layers their values by name (a dictionary), or in layer order with
+/// ``positional(_:)``:
 ///
 /// ```swift
-/// let inputs: [String: InputValue] = ["features": [1, 2, 3], "mask": .bytes(maskData)]
-/// try model.run(inputs)
+/// try model.run([[1, 2], [3, 4]])                       // one 2×2 value for a one-input model
+/// try model.run(["features": [1, 2, 3], "mask": .bytes(maskData)])
+/// try model.run(.positional([[1, 2, 3], .bytes(maskData)]))
 /// ```
+///
+/// An array of values that are not all numbers (`Data`, images, dictionaries) cannot be one tensor, so it
+/// stands for ``positional(_:)`` too.
 public enum InputValue: Sendable, Hashable {
     /// Numbers, flattened row-major; one number is an array of one.
     case numbers(NumericArray)
     /// Raw bytes in the layer's element type, copied as they are.
     case bytes(Data)
-    /// An ordered list: values for the layers by position, or the rows of one layer's value.
-    case list([InputValue])
-    /// Values by layer name.
-    case named([String: InputValue])
     /// An image, for an image layer: oriented, fitted, converted and normalized on the way in.
     case image(PixelBuffer)
+    /// Values by layer name.
+    case named([String: InputValue])
+    /// Values for the input layers in their `model.json` order, one per layer.
+    case positional([InputValue])
 
-    /// How many numbers the value holds once flattened, or `nil` when it holds bytes or names.
-    var flattenedCount: Int? {
-        switch self {
-        case .numbers(let numbers): return numbers.count
-        case .bytes, .named, .image: return nil
-        case .list(let items):
-            var total = 0
-            for item in items {
-                guard let count = item.flattenedCount else { return nil }
-                total += count
-            }
-            return total
-        }
-    }
-
-    /// A short description for error messages: "3 numbers", "12 bytes", "a list of 2 values".
+    /// A short description for error messages: "3 numbers", "12 bytes", "a positional list of 2 values".
     var summary: String {
         switch self {
         case .numbers(let numbers): return numbers.count == 1 ? "1 number" : "\(numbers.count) numbers"
         case .bytes(let data): return "\(data.count) bytes"
-        case .list(let items):
-            if let count = flattenedCount { return count == 1 ? "1 number" : "\(count) numbers" }
-            return "a list of \(items.count) values"
+        case .positional(let items): return "a positional list of \(items.count) value\(items.count == 1 ? "" : "s")"
         case .named(let values): return "a dictionary of \(values.count) values"
         case .image(let image): return "a \(image.width)×\(image.height) image"
         }

@@ -2,35 +2,33 @@ public import Foundation
 
 /// A Swift value a model can take as input.
 ///
-/// Numbers of every standard numeric type, `Bool`, `Data`, arrays of these (nested arrays are flattened
-/// row-major), dictionaries keyed by layer name, and ``InputValue`` conform. Conform your own types by
+/// Numbers of every standard numeric type, `Bool`, `Data`, images, arrays of these (arrays of numbers,
+/// nested or not, are one tensor flattened row-major; see ``InputValue`` for the rule), dictionaries keyed
+/// by layer name, and ``InputValue`` conform. Conform your own types by
 /// returning the ``InputValue`` they stand for.
 public protocol ModelInput: Sendable {
     /// The value this instance stands for.
     var inputValue: InputValue { get }
 
-    /// The value an array of this type stands for. The default is a ``InputValue/list(_:)`` of the
-    /// elements' values; number types return ``InputValue/numbers(_:)`` without boxing each element.
+    /// The value an array of this type stands for. The default joins numbers into one
+    /// ``InputValue/numbers(_:)`` and lists anything else as ``InputValue/positional(_:)``; number types
+    /// return ``InputValue/numbers(_:)`` without boxing each element.
     static func inputValue(of elements: [Self]) -> InputValue
 }
 
 extension ModelInput {
     public static func inputValue(of elements: [Self]) -> InputValue {
         let values = elements.map(\.inputValue)
-        // A list of single numbers is one array of numbers (so `[InputValue]` literals like [1, 2.5]
-        // stay flat); anything else keeps its structure for matching by position.
-        if values.allSatisfy({ if case .numbers(let n) = $0 { n.count == 1 } else { false } }),
-           let joined = NumericArray(joining: values.compactMap { if case .numbers(let n) = $0 { n } else { nil } })
-        {
-            return .numbers(joined)
+        // Numbers nested to any depth are one tensor, whatever the model (InputValue's one rule for lists);
+        // anything else cannot be one tensor and lists values by position.
+        var parts: [NumericArray] = []
+        parts.reserveCapacity(values.count)
+        for value in values {
+            guard case .numbers(let numbers) = value else { return .positional(values) }
+            parts.append(numbers)
         }
-        return .list(values)
+        return .numbers(NumericArray(joining: parts) ?? .float32([]))
     }
-}
-
-extension ModelInput where Self: TensorScalar {
-    public var inputValue: InputValue { .numbers(Self.numericArray([self])) }
-    public static func inputValue(of elements: [Self]) -> InputValue { .numbers(Self.numericArray(elements)) }
 }
 
 extension Array: ModelInput where Element: ModelInput {

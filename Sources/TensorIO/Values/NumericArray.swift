@@ -1,5 +1,5 @@
 /// A flat array of numbers of one Swift element type, kept in its own type until it is written into a
-/// tensor (so `[Float]` into a float32 layer is a single copy).
+/// tensor (so `[Float]` into a float32 layer is a single copy) or read by ``values(as:)``.
 public enum NumericArray: Sendable, Hashable {
     case uint8([UInt8])
     case int8([Int8])
@@ -54,20 +54,31 @@ public enum NumericArray: Sendable, Hashable {
         }
     }
 
+    /// The elements converted to `type`, or `nil` when one does not fit it.
+    ///
+    /// Elements of `type` itself come back without conversion. Integer types take integral values in
+    /// their range, `Bool` takes 0 and 1, `Float` and `Double` take any number (rounding to the nearest).
+    ///
+    /// - Parameter type: The Swift number type wanted, such as `Float.self`.
+    /// - Returns: The elements, or `nil`.
+    public func values<Number: TensorScalar>(as type: Number.Type) -> [Number]? {
+        converted(to: type)
+    }
+
     /// The elements as `Double`s.
-    public var doubles: [Double] {
+    var doubles: [Double] {
         var visitor = DoubleCollector()
         return visit(&visitor)
     }
 
     /// The elements as `Float`s.
-    public var floats: [Float] {
+    var floats: [Float] {
         if case .float32(let values) = self { return values }
         return doubles.map { Float($0) }
     }
 
     /// The element at `index` as a ``Scalar``.
-    public subscript(index: Int) -> Scalar {
+    subscript(index: Int) -> Scalar {
         switch self {
         case .uint8(let a): return .integer(Int64(a[index]))
         case .int8(let a): return .integer(Int64(a[index]))
@@ -119,19 +130,77 @@ public enum NumericArray: Sendable, Hashable {
     }
 }
 
+extension NumericArray {
+    /// The elements converted to `type`, or `nil` when one does not fit; see ``values(as:)``.
+    func converted<Number: TensorScalar>(to type: Number.Type) -> [Number]? {
+        if let same = storage as? [Number] { return same }  // the stored array itself, no copy
+        guard let element = type as? any NumericElement.Type else { return nil }
+        return convertedElements(to: element) as? [Number]
+    }
+
+    private func convertedElements<Element: NumericElement>(to _: Element.Type) -> [Element]? {
+        var result: [Element] = []
+        result.reserveCapacity(count)
+        for index in 0..<count {
+            guard let value = Element(fitting: self[index]) else { return nil }
+            result.append(value)
+        }
+        return result
+    }
+
+    /// The stored array, whatever its type.
+    private var storage: any Sendable {
+        switch self {
+        case .uint8(let a): a
+        case .int8(let a): a
+        case .int16(let a): a
+        case .int32(let a): a
+        case .int64(let a): a
+        case .int(let a): a
+        case .uint16(let a): a
+        case .uint32(let a): a
+        case .uint64(let a): a
+        case .uint(let a): a
+        case .float32(let a): a
+        case .float64(let a): a
+        case .bool(let a): a
+        }
+    }
+
+    /// The Swift name of the element type, for messages: "UInt8", "Float".
+    var elementTypeName: String {
+        switch self {
+        case .uint8: "UInt8"
+        case .int8: "Int8"
+        case .int16: "Int16"
+        case .int32: "Int32"
+        case .int64: "Int64"
+        case .int: "Int"
+        case .uint16: "UInt16"
+        case .uint32: "UInt32"
+        case .uint64: "UInt64"
+        case .uint: "UInt"
+        case .float32: "Float"
+        case .float64: "Double"
+        case .bool: "Bool"
+        }
+    }
+}
+
 /// Something done to a buffer of numbers whatever their type.
 protocol NumericVisitor {
     associatedtype Result
     associatedtype Failure: Error = Never
-    mutating func visit<S: TensorScalar>(_ buffer: UnsafeBufferPointer<S>) throws(Failure) -> Result
+    mutating func visit<S: NumericElement>(_ buffer: UnsafeBufferPointer<S>) throws(Failure) -> Result
 }
 
+
 private struct DoubleCollector: NumericVisitor {
-    func visit<S: TensorScalar>(_ buffer: UnsafeBufferPointer<S>) -> [Double] { buffer.map(\.doubleValue) }
+    func visit<S: NumericElement>(_ buffer: UnsafeBufferPointer<S>) -> [Double] { buffer.map(\.doubleValue) }
 }
 
 private struct Int64Collector: NumericVisitor {
-    func visit<S: TensorScalar>(_ buffer: UnsafeBufferPointer<S>) -> [Int64]? {
+    func visit<S: NumericElement>(_ buffer: UnsafeBufferPointer<S>) -> [Int64]? {
         guard S.isInteger else { return nil }
         var result: [Int64] = []
         result.reserveCapacity(buffer.count)

@@ -1,5 +1,5 @@
-/// One number read from a tensor, in the kind the tensor holds.
-public enum Scalar: Sendable, Hashable, CustomStringConvertible {
+/// One number read from a tensor, in the kind the tensor holds (how outputs are converted between types).
+enum Scalar: Sendable, Hashable, CustomStringConvertible {
     /// Any integer element type.
     case integer(Int64)
     /// Any floating-point element type (and dequantized values).
@@ -8,7 +8,7 @@ public enum Scalar: Sendable, Hashable, CustomStringConvertible {
     case boolean(Bool)
 
     /// The value as a `Double`.
-    public var doubleValue: Double {
+    var doubleValue: Double {
         switch self {
         case .integer(let value): return Double(value)
         case .floatingPoint(let value): return value
@@ -16,7 +16,7 @@ public enum Scalar: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    var description: String {
         switch self {
         case .integer(let value): return String(value)
         case .floatingPoint(let value): return String(value)

@@ -1,9 +1,9 @@
 import Foundation
 
 extension TensorBinding {
-    /// Reads this output tensor's memory into the value the layer calls for: labelled scores, a single
-    /// number, an array with its shape, or raw bytes for string layers.
-    func read(from source: UnsafeRawPointer) -> Output {
+    /// Reads this output tensor's memory into the value the layer calls for: labelled scores, numbers
+    /// with their shape, pixels for image layers, or raw bytes for string layers.
+    func read(from source: UnsafeRawPointer) -> Output.Value {
         if layer.kind == .string {
             return .bytes(Data(bytes: source, count: byteCount))
         }
@@ -11,19 +11,16 @@ extension TensorBinding {
             return .image(image)
         }
         if elementCount == 1, layer.labels == nil || layer.kind == .scalar {
-            return .number(readScalar(from: source))  // no array for a single value
+            return .numbers(readScalar(from: source), shape: shape)  // no loop for a single value
         }
         let values = readValues(from: source)
         if let labels = layer.labels, labels.count == values.count {
-            return .scores(LabeledScores(unchecked: labels, scores: values.floats))
+            return .labeled(LabeledScores(unchecked: labels, scores: values.floats))
         }
-        if values.count == 1 {
-            return .number(values[0])
-        }
-        return .tensor(TensorArray(shape: shape, dataType: dequantizer == nil ? dataType : .float32, values: values))
+        return .numbers(values, shape: shape)
     }
 
-    private func readScalar(from source: UnsafeRawPointer) -> Scalar {
+    private func readScalar(from source: UnsafeRawPointer) -> NumericArray {
         if let dequantizer, !dataType.isFloatingPoint {
             let raw: Float = switch dataType {
             case .uint8, .bool: Float(source.load(as: UInt8.self))
@@ -33,18 +30,18 @@ extension TensorBinding {
             case .int64: Float(source.load(as: Int64.self))
             case .float16, .float32, .float64: 0
             }
-            return .floatingPoint(Double(dequantizer(raw)))
+            return .float32([dequantizer(raw)])
         }
         switch dataType {
-        case .uint8: return .integer(Int64(source.load(as: UInt8.self)))
-        case .int8: return .integer(Int64(source.load(as: Int8.self)))
-        case .int16: return .integer(Int64(source.load(as: Int16.self)))
-        case .int32: return .integer(Int64(source.load(as: Int32.self)))
-        case .int64: return .integer(source.load(as: Int64.self))
-        case .float16: return .floatingPoint(Double(HalfFloat.float(from: source.load(as: UInt16.self))))
-        case .float32: return .floatingPoint(Double(source.load(as: Float.self)))
-        case .float64: return .floatingPoint(source.load(as: Double.self))
-        case .bool: return .boolean(source.load(as: UInt8.self) != 0)
+        case .uint8: return .uint8([source.load(as: UInt8.self)])
+        case .int8: return .int8([source.load(as: Int8.self)])
+        case .int16: return .int16([source.load(as: Int16.self)])
+        case .int32: return .int32([source.load(as: Int32.self)])
+        case .int64: return .int64([source.load(as: Int64.self)])
+        case .float16: return .float32([HalfFloat.float(from: source.load(as: UInt16.self))])
+        case .float32: return .float32([source.load(as: Float.self)])
+        case .float64: return .float64([source.load(as: Double.self)])
+        case .bool: return .bool([source.load(as: UInt8.self) != 0])
         }
     }
 

@@ -22,33 +22,26 @@ extension TensorBinding {
             data.withUnsafeBytes { bytes in
                 if let base = bytes.baseAddress { destination.copyMemory(from: base, byteCount: data.count) }
             }
-        case .named:
+        case .named, .positional:
             throw TensorIOError.invalidInput(
-                "expected \(elementCount) numbers or \(byteCount) bytes, got a dictionary", layer: layer.name
+                "expected \(elementCount) numbers or \(byteCount) bytes, got \(value.summary)", layer: layer.name
             )
-        case .numbers, .list:
-            guard let count = value.flattenedCount else {
+        case .numbers(let numbers):
+            guard numbers.count == elementCount else {
                 throw TensorIOError.invalidInput(
-                    "expected \(elementCount) numbers, got \(value.summary) mixing numbers with bytes or dictionaries",
-                    layer: layer.name
-                )
-            }
-            guard count == elementCount else {
-                throw TensorIOError.invalidInput(
-                    "expected \(elementCount) \(elementCount == 1 ? "number" : "numbers") (shape \(shape)), got \(count)",
+                    "expected \(elementCount) \(elementCount == 1 ? "number" : "numbers") (shape \(shape)), got \(numbers.count)",
                     layer: layer.name
                 )
             }
             var writer = ElementWriter(
                 destination: destination, dataType: dataType, quantizer: quantizer, layerName: layer.name
             )
-            try writer.write(value)
+            try numbers.visit(&writer)
         }
     }
 }
 
-/// Converts numbers into a tensor's element type, element by element, at a moving offset (nested lists
-/// are written row after row without being joined first).
+/// Converts numbers into a tensor's element type, element by element.
 private struct ElementWriter: NumericVisitor {
     typealias Failure = TensorIOError
 
@@ -65,18 +58,7 @@ private struct ElementWriter: NumericVisitor {
         self.layerName = layerName
     }
 
-    mutating func write(_ value: InputValue) throws(TensorIOError) {
-        switch value {
-        case .numbers(let numbers):
-            try numbers.visit(&self)
-        case .list(let items):
-            for item in items { try write(item) }
-        case .bytes, .named, .image:
-            break  // excluded by the caller's count check
-        }
-    }
-
-    mutating func visit<S: TensorScalar>(_ source: UnsafeBufferPointer<S>) throws(TensorIOError) {
+    mutating func visit<S: NumericElement>(_ source: UnsafeBufferPointer<S>) throws(TensorIOError) {
         defer { offset += source.count }
         let start = destination + offset * dataType.byteCount
         if quantizer == nil, S.matchingDataType == dataType, let base = source.baseAddress {
@@ -116,7 +98,7 @@ private struct ElementWriter: NumericVisitor {
 
     /// Quantized layers round and clamp to the type's range; other integer layers round floats to the
     /// nearest integer and refuse values the type cannot hold.
-    private func writeIntegers<S: TensorScalar, D: FixedWidthInteger>(
+    private func writeIntegers<S: NumericElement, D: FixedWidthInteger>(
         _ source: UnsafeBufferPointer<S>, at start: UnsafeMutableRawPointer, as _: D.Type
     ) throws(TensorIOError) {
         let target = start.bindMemory(to: D.self, capacity: source.count)

@@ -15,7 +15,7 @@ struct ClassificationTests {
 
     static func scores(_ outputs: Outputs) throws -> LabeledScores {
         #expect(outputs.names == ["classification"])
-        return try #require(outputs["classification"]?.labeled)
+        return try outputs["classification"].labeled
     }
 
     @Test("the bundles describe a 224 × 224 RGB input and 1000 labelled scores", arguments: precisions)

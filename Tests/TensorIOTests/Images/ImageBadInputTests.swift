@@ -277,7 +277,7 @@ struct ImageBadInputTests {
         #expect(error?.location == "layer \"input\"", "\(String(describing: error))")
         // The right size goes straight in as raw pixels.
         let bytes = Data((0..<72).map { UInt8($0 * 3) })
-        let output = try #require(try model.run(bytes)["output"]?.pixelBuffer)
+        let output = try model.run(bytes)["output"].image
         #expect(output.converted(to: .rgb).bytes == Array(bytes))
     }
 }

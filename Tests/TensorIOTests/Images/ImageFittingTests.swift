@@ -128,7 +128,7 @@ struct ImageFittingTests {
 
     static func runUInt8Model(_ image: PixelBuffer, mode: ImageResizeMode = .aspectFill) throws -> PixelBuffer {
         let model = try Fixtures.model("image_uint8_test.tiobundle", configuration: ModelConfiguration(imageResizeMode: mode))
-        return try #require(try model.run(image)["output"]?.pixelBuffer)
+        return try model.run(image)["output"].image
     }
 
     static func rgbBytes(_ image: PixelBuffer) -> [UInt8] {
@@ -239,7 +239,7 @@ struct ImageFittingTests {
     func identityModelAfterScaling() throws {
         let model = try Fixtures.model("pixelbuffer_identity_test.tiobundle")
         let colour = RGBA(255, 0, 0)
-        let output = try #require(try model.run(try solidImage(colour, width: 300, height: 300))["output"]?.pixelBuffer)
+        let output = try model.run(try solidImage(colour, width: 300, height: 300))["output"].image
         let offBy = largestDifference(pixelGrid(output), Self.grid(colour, width: 224, height: 224))
         #expect(offBy <= 1, "300×300 \(colour) → \(pixelGrid(output)[0][0]) (off by \(offBy))")
     }
@@ -248,7 +248,7 @@ struct ImageFittingTests {
     func upscaleOnePixel() throws {
         let model = try Fixtures.model("pixelbuffer_identity_test.tiobundle")
         let colour = RGBA(17, 130, 240)
-        let output = try #require(try model.run(try solidImage(colour, width: 1, height: 1))["output"]?.pixelBuffer)
+        let output = try model.run(try solidImage(colour, width: 1, height: 1))["output"].image
         #expect(output.width == 224 && output.height == 224)
         #expect(gridsClose(pixelGrid(output), Self.grid(colour, width: 224, height: 224), tolerance: 0))
     }

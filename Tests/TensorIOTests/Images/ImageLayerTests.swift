@@ -13,7 +13,7 @@ struct ImageLayerTests {
 
     static func outputImage(_ bundle: String, _ input: some ModelInput) throws -> PixelBuffer {
         let model = try Fixtures.model(bundle)
-        return try #require(try model.run(input)["output"]?.pixelBuffer)
+        return try model.run(input)["output"].image
     }
 
     // MARK: - pixelbuffer_identity_test and pixelbuffer_normalization_test
@@ -92,7 +92,7 @@ struct ImageLayerTests {
         }) { url in
             let model = try ModelBundle(at: url).makeModel()
             let image = try solidImage(RGBA(255, 0, 255), width: 224, height: 224)
-            let values = try #require(try model.run(image)["output"]?.array?.doubles)
+            let values = try model.run(image)["output"].values(as: Double.self)
             #expect(values.count == 224 * 224 * 3)
             #expect(isClose(Array(values.prefix(3)), [1, -1, 1], tolerance: 1e-6))
         }
@@ -107,8 +107,9 @@ struct ImageLayerTests {
     @Test("image_bgr_bias_test: solid (200, 100, 50) → [49, 90, 100]", arguments: [PixelBuffer.Format.rgba, .rgb, .bgr, .bgra, .argb])
     func bgrBiasSolid(_ format: PixelBuffer.Format) throws {
         let model = try Fixtures.model("image_bgr_bias_test.tiobundle")
-        let output = try #require(try model.run(try solidImage(RGBA(200, 100, 50), width: 4, height: 4, format: format))["output"])
-        #expect(isClose(output.doubles, [49, 90, 100], tolerance: 1e-4), "\(String(describing: output.doubles))")
+        let output = try model.run(try solidImage(RGBA(200, 100, 50), width: 4, height: 4, format: format))["output"]
+        let values = try output.values(as: Double.self)
+        #expect(isClose(values, [49, 90, 100], tolerance: 1e-4), "\(values)")
     }
 
     @Test("image_bgr_bias_test: the gradient (10i, 255 − 10i, 5i + 3) → [39.5, 170, −25]")
@@ -118,8 +119,9 @@ struct ImageLayerTests {
             let i = 4 * y + x
             return RGBA(UInt8(10 * i), UInt8(255 - 10 * i), UInt8(5 * i + 3))
         }
-        let output = try #require(try model.run(image)["output"])
-        #expect(isClose(output.doubles, [39.5, 170, -25], tolerance: 1e-4), "\(String(describing: output.doubles))")
+        let output = try model.run(image)["output"]
+        let values = try output.values(as: Double.self)
+        #expect(isClose(values, [39.5, 170, -25], tolerance: 1e-4), "\(values)")
     }
 
     @Test("image_bgr_bias_test: writeImage puts (B − 1, G − 10, R − 100) in each pixel")
@@ -205,7 +207,7 @@ struct ImageLayerTests {
 
     static func twoImages(_ input: some ModelInput) throws -> [Double]? {
         let model = try Fixtures.model("two_images_test.tiobundle")
-        return try model.run(input)["output"]?.doubles
+        return try model.run(input)["output"].values(as: Double.self)
     }
 
     @Test("two_images_test by name: white, (51, 102, 153) → [1, 0.4]")
@@ -226,7 +228,7 @@ struct ImageLayerTests {
         let colour = try solidImage(Self.colour, width: 4, height: 4)
         #expect(isClose(try Self.twoImages([white, colour]), [1, 0.4], tolerance: 1e-6))
         #expect(isClose(try Self.twoImages([black, white]), [0, 1], tolerance: 1e-6))
-        #expect(isClose(try Self.twoImages(InputValue.list([.image(colour), .image(black)])), [0.4, 0], tolerance: 1e-6))
+        #expect(isClose(try Self.twoImages(InputValue.positional([.image(colour), .image(black)])), [0.4, 0], tolerance: 1e-6))
     }
 
     @Test("two_images_test: images of other sizes are fitted to each layer")
@@ -268,7 +270,7 @@ struct ImageLayerTests {
     static func editedIdentity(_ colour: RGBA, edit: @escaping (inout JSONObject) throws -> Void) throws -> RGBA {
         try withFixtureCopy("pixelbuffer_identity_test.tiobundle", edit: edit) { url in
             let model = try ModelBundle(at: url).makeModel()
-            let output = try #require(try model.run(try solidImage(colour, width: 224, height: 224))["output"]?.pixelBuffer)
+            let output = try model.run(try solidImage(colour, width: 224, height: 224))["output"].image
             let grid = pixelGrid(output)
             #expect(Set(grid.joined()).count == 1, "not one colour")
             return grid[0][0]
@@ -335,7 +337,7 @@ struct ImageLayerTests {
     func numbersIntoImageLayer() throws {
         let model = try Fixtures.model("image_asymmetric_test.tiobundle")
         let values = (0..<18).map { Float($0 * 7) }
-        let output = try #require(try model.run(values)["output"]?.array?.doubles)
+        let output = try model.run(values)["output"].values(as: Double.self)
         #expect(output == values.map(Double.init))
     }
 }

@@ -130,9 +130,9 @@ struct OrientationTests {
             Self.colours[y * storedWidth + x]
         }
         #expect(image.uprightSize == (2, 3) as (Int, Int))
-        let output = try #require(try model.run(image)["output"]?.array)
-        #expect(output.shape == [3, 2, 3])
-        let values = output.doubles.map(Float.init)
+        let output = try model.run(image)["output"]
+        #expect((try output.shape) == [3, 2, 3])
+        let values = (try output.values(as: Double.self)).map(Float.init)
         let expected = Self.expectedUpright(pixelGrid(image), orientation)
         #expect(rgbGrid(values, width: 2) == expected, "orientation \(orientation.rawValue)")
     }
@@ -143,7 +143,7 @@ struct OrientationTests {
         let image = try makeImage(width: 2, height: 3) { x, y in
             RGBA(UInt8(100 * y + 10 * x), UInt8(100 * y + 10 * x + 1), UInt8(100 * y + 10 * x + 2))
         }
-        let output = try #require(try model.run(image)["output"]?.array?.doubles)
+        let output = try model.run(image)["output"].values(as: Double.self)
         #expect(output == [0, 1, 2, 10, 11, 12, 100, 101, 102, 110, 111, 112, 200, 201, 202, 210, 211, 212])
     }
 

@@ -256,18 +256,6 @@ extension Data {
     }
 }
 
-extension Output {
-    /// The output's numbers as `Double`s, whatever the kind: one number, an array or labelled scores.
-    var doubles: [Double]? {
-        switch self {
-        case .number(let scalar): return [scalar.doubleValue]
-        case .tensor(let array): return array.doubles
-        case .scores(let scores): return scores.scores.map(Double.init)
-        case .bytes, .image: return nil
-        }
-    }
-}
-
 /// Whether two lists of numbers are equal within `tolerance`.
 func isClose(_ actual: [Double]?, _ expected: [Double], tolerance: Double = 1e-5) -> Bool {
     guard let actual, actual.count == expected.count else { return false }

@@ -33,38 +33,38 @@ struct TensorFlowIntegrationTests {
         let model = try TensorFlowFixtures.model(name)
         #expect(model.backendEngine is TensorFlowEngine)
         for input: any ModelInput in [2, [2], ["input": 2] as [String: Int]] {
-            #expect(try model.run(input)["output"]?.scalar == 25)
+            #expect(try model.run(input)["output"].value(as: Double.self) == 25)
         }
-        #expect(try model.run(-3)["output"]?.scalar == -25)
+        #expect(try model.run(-3)["output"].value(as: Double.self) == -25)
         let bytes: Data = switch name {
         case "tf_1_in_1_out_number_int32_test": withUnsafeBytes(of: Int32(2).littleEndian) { Data($0) }
         case "tf_1_in_1_out_number_int64_test": withUnsafeBytes(of: Int64(2).littleEndian) { Data($0) }
         default: withUnsafeBytes(of: Float(2).bitPattern.littleEndian) { Data($0) }
         }
-        #expect(try model.run(bytes)["output"]?.scalar == 25)
+        #expect(try model.run(bytes)["output"].value(as: Double.self) == 25)
         // Integer models answer with integers.
         if name.contains("int") {
-            #expect(try model.run(2)["output"] == .number(.integer(25)))
+            #expect(try model.run(2)["output"].value(as: Int64.self) == 25)
         }
     }
 
     @Test("vectors: [1,2,3,4] → [2,2,4,4]")
     func vectors() throws {
-        let output = try #require(try TensorFlowFixtures.model("tf_1_in_1_out_vectors_test").run([1, 2, 3, 4])["output"]?.array)
-        #expect(output.floats == [2, 2, 4, 4])
-        #expect(output.shape == [4])
+        let output = try TensorFlowFixtures.model("tf_1_in_1_out_vectors_test").run([1, 2, 3, 4])["output"]
+        #expect((try output.values(as: Float.self)) == [2, 2, 4, 4])
+        #expect((try output.shape) == [4])
     }
 
     @Test("two vectors in, two numbers out: 240 and 64, by list or by name")
     func twoVectors() throws {
         let model = try TensorFlowFixtures.model("tf_2_in_2_out_vectors_test")
         for input: any ModelInput in [
-            [[1, 2, 3, 4], [10, 20, 30, 40]] as [[Int]],
+            InputValue.positional([[1, 2, 3, 4], [10, 20, 30, 40]]),
             ["input1": [1, 2, 3, 4], "input2": [10, 20, 30, 40]] as [String: [Int]],
         ] {
             let outputs = try model.run(input)
-            #expect(outputs["output1"]?.scalar == 240)
-            #expect(outputs["output2"]?.scalar == 64)
+            #expect(try outputs["output1"].value(as: Double.self) == 240)
+            #expect(try outputs["output2"].value(as: Double.self) == 64)
         }
     }
 
@@ -75,11 +75,11 @@ struct TensorFlowIntegrationTests {
         let x = scales.map { s in [1, 2, 3, 4].map { Float($0) * s } }
         let y = scales.map { s in [5, 6, 7, 8].map { Float($0) * s } }
         let outputs = try model.run(["input1": x, "input2": y])
-        let output1 = try #require(outputs["output1"]?.array)
-        let output2 = try #require(outputs["output2"]?.array)
-        #expect(output1.shape == [4, 4])
-        #expect(output1.floats == scales.flatMap { s in [56, 72, 56, 72].map { $0 * s * s } })
-        #expect(output2.floats == scales.flatMap { s in [Float](repeating: 18 * s, count: 4) })
+        let output1 = try outputs["output1"]
+        let output2 = try outputs["output2"]
+        #expect((try output1.shape) == [4, 4])
+        #expect((try output1.values(as: Float.self)) == scales.flatMap { s in [56, 72, 56, 72].map { $0 * s * s } })
+        #expect((try output2.values(as: Float.self)) == scales.flatMap { s in [Float](repeating: 18 * s, count: 4) })
     }
 
     @Test("tensors: slice i gets + (i + 1)")
@@ -92,16 +92,15 @@ struct TensorFlowIntegrationTests {
                 expected.append(Float(n) * scale + Float(i + 1))
             }
         }
-        let output = try #require(try TensorFlowFixtures.model("tf_1_in_1_out_tensors_test").run(input)["output"]?.array)
-        #expect(output.shape == [3, 3, 3])
-        #expect(output.floats == expected)
+        let output = try TensorFlowFixtures.model("tf_1_in_1_out_tensors_test").run(input)["output"]
+        #expect((try output.shape) == [3, 3, 3])
+        #expect((try output.values(as: Float.self)) == expected)
     }
 
     @Test("uint8 in and out: [0,1,127,254] → [1,2,128,255]")
     func uint8() throws {
-        let output = try #require(try TensorFlowFixtures.model("tf_uint8_test").run([0, 1, 127, 254])["output"]?.array)
-        #expect(output.dataType == .uint8)
-        #expect(output.values == .uint8([1, 2, 128, 255]))
+        let output = try TensorFlowFixtures.model("tf_uint8_test").run([0, 1, 127, 254])["output"]
+        #expect(output.value == .numbers(.uint8([1, 2, 128, 255]), shape: [4]))
     }
 
     // MARK: - Batches
@@ -109,11 +108,11 @@ struct TensorFlowIntegrationTests {
     @Test("a batch of one and of three items through a -1 batch dimension")
     func batchNumber() throws {
         let model = try TensorFlowFixtures.model("tf_batch_number_test")
-        #expect(try model.run(2)["output"]?.scalar == 25)
+        #expect(try model.run(2)["output"].value(as: Double.self) == 25)
         let one = try model.run(Batch([["input": [2]]]))
-        #expect(one.map { $0["output"]?.scalar } == [25])
+        #expect(try one.map { try $0["output"].value(as: Double.self) } == [25])
         let three = try model.run(Batch([["input": [1]], ["input": [2]], ["input": [3]]]))
-        #expect(three.map { $0["output"]?.scalar } == [15, 25, 35])
+        #expect(try three.map { try $0["output"].value(as: Double.self) } == [15, 25, 35])
     }
 
     @Test("a batch of three items, two inputs and two outputs (the original took one item only: #159)")
@@ -125,8 +124,8 @@ struct TensorFlowIntegrationTests {
             ["input1": [0, 1, 0, 1], "input2": [5, 0, 5, 0]],
         ])
         let results = try model.run(batch)
-        #expect(results.map { $0["output1"]?.scalar } == [240, 8, 0])
-        #expect(results.map { $0["output2"]?.scalar } == [64, 6, 0])
+        #expect(try results.map { try $0["output1"].value(as: Double.self) } == [240, 8, 0])
+        #expect(try results.map { try $0["output2"].value(as: Double.self) } == [64, 6, 0])
         // The same items one at a time agree.
         for (index, item) in batch.enumerated() {
             #expect(try model.run(.named(item)) == results[index])
@@ -161,18 +160,18 @@ struct TensorFlowIntegrationTests {
         for _ in 0..<2 {
             let outputs = try model.train(try Self.batch, placeholders: ["learning_rate": 0.0])
             #expect(outputs.names == ["loss"])
-            #expect(outputs["loss"] == .number(.floatingPoint(41)))
+            #expect(try outputs["loss"].value(as: Double.self) == 41)
         }
         // At 0.1 the fetched loss is the one before each step: 41, then 18.414999, 8.274352, …
         let expected: [Double] = [41.0, 18.414999, 8.274352, 3.721012, 1.676291]
         for value in expected {
-            let loss = try #require(try model.train(try Self.batch, placeholders: ["learning_rate": 0.1])["loss"]?.scalar)
+            let loss = try model.train(try Self.batch, placeholders: ["learning_rate": 0.1])["loss"].value(as: Double.self)
             #expect(abs(loss - value) < 1e-4)
         }
         // Prediction leaves out the training-only label and loss.
         #expect(model.inputs.names == ["x"])
         #expect(model.outputs.names == ["prediction"])
-        let prediction = try #require(try model.run([10])["prediction"]?.scalar)
+        let prediction = try model.run([10])["prediction"].value(as: Double.self)
         #expect(prediction > 15)
     }
 
@@ -195,8 +194,8 @@ struct TensorFlowIntegrationTests {
     @Test("the original's scalar bundle: 2 → 25 as a number")
     func scalarBundle() throws {
         let model = try TensorFlowFixtures.model("tf_scalar_test")
-        #expect(try model.run(2)["output"] == .number(.floatingPoint(25)))
-        #expect(try model.run(["input": 2])["output"]?.scalar == 25)
+        #expect(try model.run(2)["output"].value(as: Double.self) == 25)
+        #expect(try model.run(["input": 2])["output"].value(as: Double.self) == 25)
     }
 
     @Test("the original's placeholder test: input1 fed as an input, input2 as a placeholder → 240 and 64")
@@ -204,8 +203,8 @@ struct TensorFlowIntegrationTests {
         let model = try TensorFlowFixtures.model("tf_1_in_1_placeholder_2_out_vectors_test")
         #expect(model.inputs.names == ["input1"])
         let outputs = try model.run(.numbers(.float32([1, 2, 3, 4])), placeholders: ["input2": .numbers(.float32([10, 20, 30, 40]))])
-        #expect(outputs["output1"]?.scalar == 240)
-        #expect(outputs["output2"]?.scalar == 64)
+        #expect(try outputs["output1"].value(as: Double.self) == 240)
+        #expect(try outputs["output2"].value(as: Double.self) == 64)
         // Left out, the placeholder is named in TensorIO's words (TensorFlow only says it by failing).
         let error = #expect(throws: TensorIOError.self) { try model.run(.numbers(.float32([1, 2, 3, 4]))) }
         #expect(error?.code == .invalidInput)
@@ -247,23 +246,23 @@ struct TensorFlowIntegrationTests {
     func export() throws {
         let model = try TensorFlowFixtures.trainable("tf_trainable_linear_test")
         for _ in 0..<50 { _ = try model.train(try Self.batch, placeholders: ["learning_rate": 0.05]) }
-        let trained = try #require(try model.run([10])["prediction"]?.scalar)
+        let trained = try model.run([10])["prediction"].value(as: Double.self)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tio-export-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("trained.tiobundle")
         try model.export(to: destination)
 
         let reloaded = try ModelBundle(at: destination).makeModel()
-        #expect(try reloaded.run([10])["prediction"]?.scalar == trained)
+        #expect(try reloaded.run([10])["prediction"].value(as: Double.self) == trained)
         let fresh = try TensorFlowFixtures.model("tf_trainable_linear_test")
-        #expect(try fresh.run([10])["prediction"]?.scalar == 0)
+        #expect(try fresh.run([10])["prediction"].value(as: Double.self) == 0)
         // Nothing but the bundle was left next to it.
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["trained.tiobundle"])
 
         // A folder that is taken is refused, and left as it was.
         let error = #expect(throws: TensorIOError.self) { try model.export(to: destination) }
         #expect(error?.code == .io)
-        #expect(try reloaded.run([10])["prediction"]?.scalar == trained)
+        #expect(try reloaded.run([10])["prediction"].value(as: Double.self) == trained)
     }
 
     // MARK: - Loading
@@ -303,11 +302,11 @@ struct TensorFlowIntegrationTests {
     func lifecycle() throws {
         let model = try TensorFlowFixtures.model("tf_1_in_1_out_number_test")
         #expect(!model.isLoaded)
-        #expect(try model.run(2)["output"]?.scalar == 25)
+        #expect(try model.run(2)["output"].value(as: Double.self) == 25)
         #expect(model.isLoaded)
         model.unload()
         #expect(!model.isLoaded)
-        #expect(try model.run(3)["output"]?.scalar == 35)
+        #expect(try model.run(3)["output"].value(as: Double.self) == 35)
     }
 
     @Test("concurrent runs on one model all get their own answers")
@@ -315,7 +314,7 @@ struct TensorFlowIntegrationTests {
         let model = try TensorFlowFixtures.model("tf_1_in_1_out_number_test")
         try await withThrowingTaskGroup(of: (Int, Double?).self) { group in
             for value in 0..<32 {
-                group.addTask { (value, try model.run(value)["output"]?.scalar) }
+                group.addTask { (value, try model.run(value)["output"].value(as: Double.self)) }
             }
             for try await (value, output) in group {
                 #expect(output == Double(10 * value + 5))

@@ -193,7 +193,7 @@ struct ModelTrainerTests {
 
     @Test("progress: an event per batch, then one per epoch, in order; the summaries are the epoch events")
     func progressEvents() async throws {
-        let model = try RecordingModel { call, _ in Outputs([("loss", .number(.floatingPoint(Double(call))))]) }
+        let model = try RecordingModel { call, _ in Outputs([Output(name: "loss", value: .numbers(.float64([Double(call)]), shape: []))]) }
         let events = LockedBox([String]())
         let epochEvents = LockedBox([TrainingEpoch]())
         let summaries = try await ModelTrainer(
@@ -201,7 +201,7 @@ struct ModelTrainerTests {
         ).train { event in
             switch event {
             case .batch(let epoch, let batch, let batchCount, let outputs):
-                let loss = outputs["loss"]?.scalar ?? .nan
+                let loss = (try? outputs["loss"].value(as: Double.self)) ?? .nan
                 events.withLock { $0.append("batch \(epoch).\(batch)/\(batchCount) loss \(loss)") }
             case .epoch(let summary):
                 events.withLock { $0.append("epoch \(summary.epoch)") }
@@ -220,10 +220,10 @@ struct ModelTrainerTests {
         // 5 items in batches of 2: sizes 2, 2, 1. "size" averages to 5/3 over batches (1.8 over items).
         let model = try RecordingModel { call, batch in
             Outputs([
-                ("loss", .number(.floatingPoint(Double(call)))),
-                ("probabilities", .tensor(TensorArray(shape: [3], dataType: .float32, values: .float32([0.2, 0.3, 0.5])))),
-                ("size", .tensor(TensorArray(shape: [1], dataType: .float32, values: .float32([Float(batch.count)])))),
-                ("steps", .number(.integer(Int64(call * 10)))),
+                Output(name: "loss", value: .numbers(.float64([Double(call)]), shape: [])),
+                Output(name: "probabilities", value: .numbers(.float32([0.2, 0.3, 0.5]), shape: [3])),
+                Output(name: "size", value: .numbers(.float32([Float(batch.count)]), shape: [1])),
+                Output(name: "steps", value: .numbers(.int64([Int64(call * 10)]), shape: [1])),
             ])
         }
         let summaries = try await ModelTrainer(
@@ -240,8 +240,8 @@ struct ModelTrainerTests {
         #expect(summaries[0].mean("probabilities") == nil)
         #expect(summaries[0].mean("nothing") == nil)
         // The last batch's outputs are kept whole.
-        #expect(summaries[1].lastOutputs["loss"]?.scalar == 6)
-        #expect(summaries[1].lastOutputs["probabilities"]?.array?.floats == [0.2, 0.3, 0.5])
+        #expect(try summaries[1].lastOutputs["loss"].value(as: Double.self) == 6)
+        #expect(try summaries[1].lastOutputs["probabilities"].values(as: Float.self) == [0.2, 0.3, 0.5])
     }
 
     @Test("a task cancelled after the first batch throws CancellationError and trains no more")

@@ -33,7 +33,7 @@ enum TrainingFixtures {
 /// The numbers of a value read for training, or `nil` when it is not plain numbers.
 func numbers(of value: InputValue?) -> [Double]? {
     guard case .numbers(let array)? = value else { return nil }
-    return array.doubles
+    return array.values(as: Double.self)
 }
 
 /// The one-hot vector of `count` elements with 1 at `index`.

@@ -63,7 +63,7 @@ final class CompiledTFLiteModel: BackendInstance {
             mark = Stopwatch.now()
         }
         try result.get()
-        let outputs = Outputs(outputBindings.map { output in
+        let outputs = Outputs(pairs: outputBindings.map { output in
             (output.binding.layer.name, output.binding.read(from: runner.outputSlots[output.slot].memory))
         })
         if profile != nil { profile?.outputs = Stopwatch.since(mark) }

@@ -109,7 +109,7 @@ struct TensorFlowEndpoint: @unchecked Sendable {
     ///
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/layerMismatch``) when the tensor's type or size
     ///   disagrees with the layer.
-    func read(_ tensor: TensorFlowTensor, splittingInto itemCount: Int?) throws -> [Output] {
+    func read(_ tensor: TensorFlowTensor, splittingInto itemCount: Int?) throws -> [Output.Value] {
         let shape = tensor.shape
         let total = shape.reduce(1, *)
         guard DataType(tensorFlowType: tensor.type) == dataType else {
@@ -132,7 +132,8 @@ struct TensorFlowEndpoint: @unchecked Sendable {
         guard let itemCount else {
             return [itemBinding(shape: shape).read(from: data)]
         }
-        let itemShape = Array(shape.dropFirst())
+        // Each item reads as if it had run alone: a batch dimension of 1.
+        let itemShape = [1] + shape.dropFirst()
         let binding = itemBinding(shape: itemShape)
         let itemBytes = perItem * dataType.byteCount
         return (0..<itemCount).map { binding.read(from: data + $0 * itemBytes) }

@@ -24,7 +24,7 @@ struct IntegrationTests {
     @Test("the original's scalar bundle (Tensor/IO 1.2): 2 → 25, read as a number")
     func scalarBundle() throws {
         let model = try Fixtures.model("scalar_test.tiobundle")
-        #expect(model.inputs[0].kind == .scalar)
+        #expect(model.inputs[0].kind == .scalar())
         #expect(try model.run(2)["output"] == .number(.floatingPoint(25)))
         #expect(try model.run(["input": [2]])["output"] == .number(.floatingPoint(25)))
         let error = #expect(throws: TensorIOError.self) { try model.run([2, 3]) }

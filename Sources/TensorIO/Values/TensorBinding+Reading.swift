@@ -4,17 +4,17 @@ extension TensorBinding {
     /// Reads this output tensor's memory into the value the layer calls for: labelled scores, a single
     /// number, an array with its shape, or raw bytes for string layers.
     func read(from source: UnsafeRawPointer) -> Output {
-        if layer.kind == .string {
+        if layer.kind == .bytes {
             return .bytes(Data(bytes: source, count: byteCount))
         }
-        if layer.kind == .image, let image = readImage(from: source) {
+        if layer.isImage, let image = readImage(from: source) {
             return .image(image)
         }
-        if elementCount == 1, layer.labels == nil || layer.kind == .scalar {
+        if elementCount == 1, layer.labels == nil || layer.typeName == .scalar {
             return .number(readScalar(from: source))  // no array for a single value
         }
         let values = readValues(from: source)
-        if let labels = layer.labels, labels.count == values.count {
+        if let labels = layer.labels?.values, labels.count == values.count {
             return .scores(LabeledScores(unchecked: labels, scores: values.floats))
         }
         if values.count == 1 {

@@ -427,6 +427,8 @@ struct IntegrationTests {
         #expect(model.bundle == bundle)
         #expect(model.inputs == bundle.inputs)
         #expect(model.outputs == bundle.outputs)
+        #expect(model.predictionInputs == bundle.predictionInputs)
+        #expect(model.predictionOutputs == bundle.predictionOutputs)
     }
 
     @Test("ModelConfiguration(threadCount:) is used; counts below 1 become 1", arguments: [2, 4])

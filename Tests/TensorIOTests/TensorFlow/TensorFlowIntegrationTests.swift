@@ -169,9 +169,11 @@ struct TensorFlowIntegrationTests {
             let loss = try #require(try model.train(try Self.batch, placeholders: ["learning_rate": 0.1])["loss"]?.scalar)
             #expect(abs(loss - value) < 1e-4)
         }
-        // Prediction leaves out the training-only label and loss.
-        #expect(model.inputs.names == ["x"])
-        #expect(model.outputs.names == ["prediction"])
+        // Prediction leaves out the training-only label and loss; the model's inputs and outputs have them.
+        #expect(model.predictionInputs.names == ["x"])
+        #expect(model.predictionOutputs.names == ["prediction"])
+        #expect(model.inputs.names == ["x", "y"])
+        #expect(model.outputs.names == ["loss", "prediction"])
         let prediction = try #require(try model.run([10])["prediction"]?.scalar)
         #expect(prediction > 15)
     }

@@ -293,6 +293,26 @@ struct CSVDataSourceTests {
         #expect(numbers(of: try csv.item(at: 0)["label"])?.count == 10)
     }
 
+    @Test("a trainable model's inputs include its label layer, so CSVDataSource(layers: model.inputs) takes the label column")
+    func modelInputsTakeTheLabelColumn() throws {
+        let model = try TrainingFixtures.digitsBundle("digits-train-tflite.tiobundle").makeModel()
+        #expect(model.inputs.names == ["image", "label"])
+        #expect(model.predictionInputs.names == ["image"])
+        #expect(model.outputs.names == ["probabilities", "loss"])
+        #expect(model.predictionOutputs.names == ["probabilities"])
+
+        let csv = try CSVDataSource(contentsOf: TrainingFixtures.digitsData("test.csv"), layers: model.inputs)
+        #expect(csv.count == 360)
+        #expect(csv.keys == ["image", "label"])
+        #expect(numbers(of: try csv.item(at: 0)["label"])?.count == 10)
+
+        // The prediction inputs alone have no layer for the label column.
+        let error = expectTensorIOError(.invalidInput) {
+            _ = try CSVDataSource(contentsOf: TrainingFixtures.digitsData("test.csv"), layers: model.predictionInputs)
+        }
+        #expect(error?.message.contains("matches no input layer") == true, "\(String(describing: error))")
+    }
+
     @Test("a column of the layer's own name holds space-separated numbers, or a class index")
     func ownNameColumn() throws {
         try withTemporaryDirectory { directory in

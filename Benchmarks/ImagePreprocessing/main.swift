@@ -11,7 +11,7 @@ guard let iterations = arguments.first.flatMap(Int.init), iterations > 0, argume
     exit(2)
 }
 let layer = LayerDescription(
-    name: "image", kind: .image, shape: [224, 224, 3], pixelFormat: .rgb, normalize: .standard(.minusOneToOne)
+    name: "image", shape: [224, 224, 3], kind: .image(format: .rgb, normalization: .standard(.minusOneToOne))
 )
 let target = ImageSize(width: 224, height: 224)
 let tensor = UnsafeMutableRawBufferPointer.allocate(byteCount: 224 * 224 * 3 * 4, alignment: 64)

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
-import TensorIO
+@_spi(Tools) import TensorIO
 
 /// `tensorio bench BUNDLE [--runs N] [--warmup N] [--threads N] [--image PATH] [--json]`
 struct BenchCommand: ParsableCommand {
@@ -49,7 +49,7 @@ struct BenchCommand: ParsableCommand {
         let initMicroseconds = Self.microseconds(since: start)
         let memoryInit = ProcessMemory.residentMB() - memoryStart
 
-        let imageLayer = bundle.predictionInputs.first { $0.kind == .image }
+        let imageLayer = bundle.predictionInputs.first(where: \.isImage)
         let imageURL = image.map { URL(fileURLWithPath: $0) }
         if imageURL != nil, bundle.predictionInputs.count != 1 || imageLayer == nil {
             throw CLIError("--image needs a model with one input, an image layer")

@@ -96,11 +96,11 @@ struct ImageClassifier {
 
     init(_ options: ModelOptionGroup, resizeMode: ImageResizeMode) throws {
         (bundle, model) = try options.makeModel(resizeMode: resizeMode)
-        guard bundle.predictionInputs.count == 1, bundle.predictionInputs[0].kind == .image else {
-            throw CLIError("the model must have exactly one input, an image layer (it has: \(bundle.predictionInputs.map { "\($0.name) (\($0.kind.rawValue))" }.joined(separator: ", ")))")
+        guard bundle.predictionInputs.count == 1, bundle.predictionInputs[0].isImage else {
+            throw CLIError("the model must have exactly one input, an image layer (it has: \(bundle.predictionInputs.map { "\($0.name) (\($0.kindName))" }.joined(separator: ", ")))")
         }
         imageLayer = bundle.predictionInputs[0]
-        labelledOutputs = bundle.predictionOutputs.filter(\.isLabeled).map(\.name)
+        labelledOutputs = bundle.predictionOutputs.filter { $0.labels != nil }.map(\.name)
         guard !labelledOutputs.isEmpty else {
             throw CLIError("the model has no labelled output (give an output \"labels\" in model.json)")
         }

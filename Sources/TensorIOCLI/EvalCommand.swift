@@ -35,7 +35,7 @@ struct EvalCommand: ParsableCommand {
     func run() throws {
         let classifier = try ImageClassifier(model, resizeMode: imageOptions.resize.mode)
         let output = classifier.labelledOutputs[0]
-        let labels = classifier.bundle.predictionOutputs[output]?.labels ?? []
+        let labels = classifier.bundle.predictionOutputs[output]?.labels?.values ?? []
         let samples = try Self.samples(in: URL(fileURLWithPath: directory), labels: labels, output: output)
 
         var progress = ProgressBar(total: samples.count, label: "eval")

@@ -19,7 +19,7 @@ struct HeldOutAccuracy {
     private let predictionKeys: [String]
 
     init(bundle: ModelBundle, data: any BatchDataSource) throws {
-        guard let output = bundle.predictionOutputs.first(where: \.isLabeled) else {
+        guard let output = bundle.predictionOutputs.first(where: { $0.labels != nil }) else {
             throw CLIError("--test measures a classifier's accuracy, but no prediction output of this model has labels")
         }
         let predictionKeys = bundle.predictionInputs.names
@@ -38,7 +38,7 @@ struct HeldOutAccuracy {
     }
 
     func measure(_ model: any Model, batchSize: Int) throws -> Result {
-        let labels = output.labels ?? []
+        let labels = output.labels?.values ?? []
         var correct = 0
         var start = 0
         while start < data.count {

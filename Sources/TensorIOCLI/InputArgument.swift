@@ -67,8 +67,8 @@ struct InputArgument {
             path = String(argument[argument.index(after: equals)...])
         }
         let layer = layerName.flatMap { bundle.predictionInputs[$0] } ?? (bundle.predictionInputs.count == 1 ? bundle.predictionInputs[0] : nil)
-        if let layer, layer.kind != .image {
-            throw CLIError("--image \(argument): input \"\(layer.name)\" is an \(layer.kind.rawValue) layer, not an image layer")
+        if let layer, !layer.isImage {
+            throw CLIError("--image \(argument): input \"\(layer.name)\" is an \(layer.kindName) layer, not an image layer")
         }
         let target = layer?.imageSize
         value = .image(try PixelBuffer(contentsOf: URL(fileURLWithPath: path), targetSize: target, resizeMode: resizeMode))

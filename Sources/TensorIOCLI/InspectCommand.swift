@@ -41,7 +41,7 @@ struct InspectCommand: ParsableCommand {
         func layerText(_ layer: LayerDescription?) -> String {
             guard let layer else { return "(no layer)" }
             let type = layer.dataType(quantizedModel: comparison.quantizedModel)?.rawValue ?? "(tensor's type)"
-            return "\(layer.name): \(layer.kind.rawValue) \(type) \(layer.shape)"
+            return "\(layer.name): \(layer.kindName) \(type) \(layer.shape)"
         }
         func tensorText(_ row: LayerTensorComparison.Row) -> String {
             guard let name = row.tensorName else { return "(no tensor)" }
@@ -108,12 +108,12 @@ struct InspectCommand: ParsableCommand {
                 + (bundle.model.className.map { ", class \($0)" } ?? ""))
         }
         lines.append("Inputs:")
-        lines += bundle.inputs.map { "  " + layerSummary($0, quantized: bundle.model.isQuantized) }
+        lines += bundle.inputs.map { "  " + layerSummary($0, isInput: true, quantized: bundle.model.isQuantized) }
         lines.append("Outputs:")
-        lines += bundle.outputs.map { "  " + layerSummary($0, quantized: bundle.model.isQuantized) }
+        lines += bundle.outputs.map { "  " + layerSummary($0, isInput: false, quantized: bundle.model.isQuantized) }
         if !bundle.placeholders.isEmpty {
             lines.append("Placeholders:")
-            lines += bundle.placeholders.map { "  " + layerSummary($0, quantized: bundle.model.isQuantized) }
+            lines += bundle.placeholders.map { "  " + layerSummary($0, isInput: true, quantized: bundle.model.isQuantized) }
         }
         if let training = bundle.training {
             lines.append("Training:")
@@ -150,14 +150,22 @@ struct InspectCommand: ParsableCommand {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func layerSummary(_ layer: LayerDescription, quantized: Bool?) -> String {
-        var parts = ["\(layer.name): \(layer.kind.rawValue) \(layer.dataType(quantizedModel: quantized)?.rawValue ?? "(tensor's type)") \(layer.shape)"]
-        if let format = layer.pixelFormat { parts.append("format \(format.rawValue)") }
-        if let spec = layer.quantize { parts.append("quantize \(describe(spec))") }
-        if let spec = layer.dequantize { parts.append("dequantize \(describe(spec))") }
-        if let spec = layer.normalize { parts.append("normalize \(describe(spec))") }
-        if let spec = layer.denormalize { parts.append("denormalize \(describe(spec))") }
-        if let file = layer.labelsFile { parts.append("labels \(file) (\(layer.labels?.count ?? 0))") }
+    /// One layer on one line; `isInput` names its transforms (`quantize`/`normalize` on inputs and
+    /// placeholders, `dequantize`/`denormalize` on outputs).
+    private func layerSummary(_ layer: LayerDescription, isInput: Bool, quantized: Bool?) -> String {
+        var parts = ["\(layer.name): \(layer.kindName) \(layer.dataType(quantizedModel: quantized)?.rawValue ?? "(tensor's type)") \(layer.shape)"]
+        switch layer.kind {
+        case .image(let format, let spec):
+            parts.append("format \(format.rawValue)")
+            if let spec { parts.append("\(isInput ? "normalize" : "denormalize") \(describe(spec))") }
+        case .array(let spec, let labels):
+            if let spec { parts.append("\(isInput ? "quantize" : "dequantize") \(describe(spec))") }
+            if let labels { parts.append("labels \(labels.file) (\(labels.values.count))") }
+        case .scalar(let spec):
+            if let spec { parts.append("\(isInput ? "quantize" : "dequantize") \(describe(spec))") }
+        case .bytes:
+            break
+        }
         return parts.joined(separator: ", ")
     }
 
@@ -227,12 +235,12 @@ struct InspectCommand: ParsableCommand {
     private func layerJSON(_ layer: LayerDescription, quantized: Bool?) -> JSONText.Value {
         var members: [(String, JSONText.Value)] = [
             ("name", .string(layer.name)),
-            ("type", .string(layer.kind.rawValue)),
+            ("type", .string(layer.kindName)),
             ("dtype", layer.dataType(quantizedModel: quantized).map { .string($0.rawValue) } ?? .null),
             ("shape", .array(layer.shape.map { .integer(Int64($0)) })),
         ]
-        if let format = layer.pixelFormat { members.append(("format", .string(format.rawValue))) }
-        if let labels = layer.labels { members.append(("labels", .integer(Int64(labels.count)))) }
+        if case .image(let format, _) = layer.kind { members.append(("format", .string(format.rawValue))) }
+        if let labels = layer.labels { members.append(("labels", .integer(Int64(labels.values.count)))) }
         return .object(members)
     }
 

@@ -1,4 +1,4 @@
-import TensorIO
+@_spi(Tools) import TensorIO
 
 /// A bundle written out as `model.json` (what `tensorio init` saves): the original's key order, every
 /// layer's `dtype` spelled out, and only the fields that say something.
@@ -12,8 +12,8 @@ enum ModelJSONDocument {
         model.append(("modes", .array(bundle.model.modes.map(\.rawValue).sorted().map { .string($0) })))
         return .object(descriptionMembers(of: bundle) + [
             ("model", .object(model)),
-            ("inputs", .array(bundle.inputs.map(layer))),
-            ("outputs", .array(bundle.outputs.map(layer))),
+            ("inputs", .array(bundle.inputs.map { layer($0, isInput: true) })),
+            ("outputs", .array(bundle.outputs.map { layer($0, isInput: false) })),
         ])
     }
 
@@ -29,19 +29,27 @@ enum ModelJSONDocument {
         ]
     }
 
-    private static func layer(_ layer: LayerDescription) -> JSONText.Value {
+    /// One layer; `isInput` decides the keys of its transforms (`quantize`/`normalize` on inputs,
+    /// `dequantize`/`denormalize` on outputs).
+    private static func layer(_ layer: LayerDescription, isInput: Bool) -> JSONText.Value {
         var members: [(String, JSONText.Value)] = [
             ("name", .string(layer.name)),
-            ("type", .string(layer.kind.rawValue)),
+            ("type", .string(layer.kindName)),
             ("shape", .array(layer.shape.map { .integer(Int64($0)) })),
         ]
         if let type = layer.declaredDataType { members.append(("dtype", .string(type.rawValue))) }
-        if let format = layer.pixelFormat { members.append(("format", .string(format.rawValue))) }
-        if let spec = layer.normalize { members.append(("normalize", normalization(spec))) }
-        if let spec = layer.denormalize { members.append(("denormalize", normalization(spec))) }
-        if let spec = layer.quantize { members.append(("quantize", quantization(spec))) }
-        if let spec = layer.dequantize { members.append(("dequantize", quantization(spec))) }
-        if let file = layer.labelsFile { members.append(("labels", .string(file))) }
+        switch layer.kind {
+        case .image(let format, let spec):
+            members.append(("format", .string(format.rawValue)))
+            if let spec { members.append((isInput ? "normalize" : "denormalize", normalization(spec))) }
+        case .array(let spec, let labels):
+            if let spec { members.append((isInput ? "quantize" : "dequantize", quantization(spec))) }
+            if let labels { members.append(("labels", .string(labels.file))) }
+        case .scalar(let spec):
+            if let spec { members.append((isInput ? "quantize" : "dequantize", quantization(spec))) }
+        case .bytes:
+            break
+        }
         return .object(members)
     }
 

@@ -51,7 +51,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let (bundle, model) = try model.makeModel(resizeMode: imageOptions.resize.mode)
-        if bundle.predictionOutputs.contains(where: { $0.kind == .image }), outputDir == nil {
+        if bundle.predictionOutputs.contains(where: \.isImage), outputDir == nil {
             throw CLIError.usage("the model has image outputs: give --output-dir DIR to write them as PNG files")
         }
         warnAboutOptionsWithoutEffect(bundle)
@@ -101,10 +101,10 @@ struct RunCommand: ParsableCommand {
 
     /// Options that change nothing for this model are said so on stderr, rather than silently ignored.
     private func warnAboutOptionsWithoutEffect(_ bundle: ModelBundle) {
-        let labelled = bundle.predictionOutputs.contains(where: \.isLabeled)
+        let labelled = bundle.predictionOutputs.contains(where: { $0.labels != nil })
         if top != nil, !labelled { warn("--top has no effect: the model has no labelled output") }
         if threshold != nil, !labelled { warn("--threshold has no effect: the model has no labelled output") }
-        if outputDir != nil, !bundle.predictionOutputs.contains(where: { $0.kind == .image }) {
+        if outputDir != nil, !bundle.predictionOutputs.contains(where: \.isImage) {
             warn("--output-dir has no effect: the model has no image output")
         }
         if imageOptions.resizeGiven, images.isEmpty { warn("--resize has no effect without --image") }

@@ -122,7 +122,7 @@ struct TrainCommand: AsyncParsableCommand {
             throw CLIError("--data \(path): no such file or folder")
         }
         if isDirectory.boolValue {
-            let labels = bundle.outputs.first(where: \.isLabeled)?.labels
+            let labels = bundle.outputs.lazy.compactMap(\.labels).first?.values
             return try ImageFolderDataSource(directory: url, inputs: bundle.inputs, labels: labels)
         }
         switch url.pathExtension.lowercased() {

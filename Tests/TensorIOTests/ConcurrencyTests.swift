@@ -29,7 +29,7 @@ struct ConcurrencyTests {
     static func checkTwoInputs(_ model: any Model, _ task: Int, _ i: Int) -> String? {
         let a = Float(task), c = Float(i), f = Float(i % 17), h = Float(task + 1)
         do {
-            let outputs = try model.run(["input1": [a, 7, c, 9], "input2": [11, f, 13, h]] as [String: [Float]])
+            let outputs = try model.run(["input1": [a, 7, c, 9], "input2": [11, f, 13, h]])
             let s1 = Double(a + c), s2 = Double(f + h)
             let expected1 = Output.Value.numbers(.float32([Float(s1 * s2)]), shape: [1, 1])
             let expected2 = Output.Value.numbers(.float32([Float(s1 + s2)]), shape: [1, 1])

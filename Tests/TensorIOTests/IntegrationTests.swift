@@ -26,7 +26,7 @@ struct IntegrationTests {
     @Test("the original's scalar bundle (Tensor/IO 1.2): 2 → 25, read as a number")
     func scalarBundle() throws {
         let model = try Fixtures.model("scalar_test.tiobundle")
-        #expect(model.inputs[0].kind == .scalar)
+        #expect(model.inputs[0].kind == .scalar())
         #expect(try model.run(2)["output"].value(as: Double.self) == 25)
         #expect(try model.run(["input": [2]])["output"].value(as: Double.self) == 25)
         let error = #expect(throws: TensorIOError.self) { try model.run([2, 3]) }
@@ -457,6 +457,8 @@ struct IntegrationTests {
         #expect(model.bundle == bundle)
         #expect(model.inputs == bundle.inputs)
         #expect(model.outputs == bundle.outputs)
+        #expect(model.predictionInputs == bundle.predictionInputs)
+        #expect(model.predictionOutputs == bundle.predictionOutputs)
     }
 
     @Test("ModelConfiguration(threadCount:) is used; counts below 1 become 1", arguments: [2, 4])

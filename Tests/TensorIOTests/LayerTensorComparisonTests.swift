@@ -35,7 +35,7 @@ struct LayerTensorComparisonTests {
 /// The one layer-against-tensor check, on shapes a crafted model file may declare.
 @Suite("Layer against tensor check")
 struct LayerTensorCheckTests {
-    static let layer = LayerDescription(name: "x", kind: .array, declaredDataType: .float32, shape: [2, 2])
+    static let layer = LayerDescription(name: "x", shape: [2, 2], declaredDataType: .float32, kind: .array())
 
     static func problems(_ shape: [Int]?) -> [LayerTensorCheck.Problem] {
         LayerTensorCheck.problems(

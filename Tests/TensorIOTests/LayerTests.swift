@@ -39,9 +39,9 @@ struct LayerTests {
     @Test("a list built by hand: positions, names, and the first of two equal names wins")
     func handMadeList() {
         let layers = [
-            LayerDescription(name: "b", kind: .array, shape: [1]),
-            LayerDescription(name: "a", kind: .array, shape: [2]),
-            LayerDescription(name: "b", kind: .array, shape: [3]),
+            LayerDescription(name: "b", shape: [1], kind: .array()),
+            LayerDescription(name: "a", shape: [2], kind: .array()),
+            LayerDescription(name: "b", shape: [3], kind: .array()),
         ]
         let list = LayerList(layers)
         #expect(list.count == 3)
@@ -64,7 +64,7 @@ struct LayerTests {
         ([6, 7], 42), ([-1, 6, 7], 42), ([1], 1), ([4], 4), ([1, 4], 4), ([3, 3, 3], 27), ([-1, 1], 1),
     ])
     func elementCount(_ shape: [Int], _ expected: Int) {
-        let layer = LayerDescription(name: "x", kind: .array, shape: shape)
+        let layer = LayerDescription(name: "x", shape: shape, kind: .array())
         #expect(layer.elementCount == expected)
         #expect(layer.isBatched == (shape.first == -1))
     }
@@ -85,10 +85,10 @@ struct LayerTests {
 
     @Test("the element type: dtype when given, else uint8 for quantized models and float32 otherwise")
     func dataTypeRule() {
-        let plain = LayerDescription(name: "x", kind: .array, shape: [1])
+        let plain = LayerDescription(name: "x", shape: [1], kind: .array())
         #expect(plain.dataType(quantizedModel: false) == .float32)
         #expect(plain.dataType(quantizedModel: true) == .uint8)
-        let typed = LayerDescription(name: "x", kind: .array, declaredDataType: .int32, shape: [1])
+        let typed = LayerDescription(name: "x", shape: [1], declaredDataType: .int32, kind: .array())
         #expect(typed.dataType(quantizedModel: false) == .int32)
         #expect(typed.dataType(quantizedModel: true) == .int32)
     }
@@ -105,9 +105,9 @@ struct LayerTests {
 
     @Test("only image layers have an image volume")
     func imageVolume() {
-        let image = LayerDescription(name: "i", kind: .image, shape: [224, 112, 3], pixelFormat: .rgb)
+        let image = LayerDescription(name: "i", shape: [224, 112, 3], kind: .image(format: .rgb))
         #expect(image.imageVolume == ImageVolume(height: 224, width: 112, channels: 3))
-        let array = LayerDescription(name: "a", kind: .array, shape: [224, 112, 3])
+        let array = LayerDescription(name: "a", shape: [224, 112, 3], kind: .array())
         #expect(array.imageVolume == nil)
     }
 
@@ -127,11 +127,10 @@ struct LayerTests {
 
         let bundle = try Fixtures.bundle("labeled_vectors_test.tiobundle")
         let output = bundle.outputs[0]
-        #expect(output.labelsFile == "labels.txt")
-        #expect(output.labels == ["alpha", "beta", "gamma", "delta"])
-        #expect(output.isLabeled)
+        #expect(output.labels?.file == "labels.txt")
+        #expect(output.labels?.values == ["alpha", "beta", "gamma", "delta"])
+        #expect(output.kind == .array(labels: LayerLabels(file: "labels.txt", values: ["alpha", "beta", "gamma", "delta"])))
         #expect(bundle.inputs[0].labels == nil)
-        #expect(!bundle.inputs[0].isLabeled)
         #expect(bundle.assetURL(named: "labels.txt") == url.appendingPathComponent("assets").appendingPathComponent("labels.txt"))
     }
 
@@ -145,7 +144,7 @@ struct LayerTests {
         try withFixtureCopy("labeled_vectors_test.tiobundle") { url in
             try Data(contents.utf8).write(to: url.appendingPathComponent("assets/labels.txt"))
             let bundle = try ModelBundle(at: url)
-            #expect(bundle.outputs[0].labels == ["alpha", "beta", "gamma", "delta"])
+            #expect(bundle.outputs[0].labels?.values == ["alpha", "beta", "gamma", "delta"])
         }
     }
 
@@ -154,15 +153,14 @@ struct LayerTests {
         try withFixtureCopy("labeled_vectors_test.tiobundle") { url in
             try Data(" a cat \nçà et là\n日本\nemoji 🐈\n".utf8).write(to: url.appendingPathComponent("assets/labels.txt"))
             let bundle = try ModelBundle(at: url)
-            #expect(bundle.outputs[0].labels == [" a cat ", "çà et là", "日本", "emoji 🐈"])
+            #expect(bundle.outputs[0].labels?.values == [" a cat ", "çà et là", "日本", "emoji 🐈"])
         }
     }
 
     @Test("an output without labels has none")
     func noLabels() throws {
         let bundle = try Fixtures.bundle("1_in_1_out_vectors_test.tiobundle")
-        #expect(bundle.outputs[0].labelsFile == nil)
         #expect(bundle.outputs[0].labels == nil)
-        #expect(!bundle.outputs[0].isLabeled)
+        #expect(bundle.outputs[0].kind == .array())
     }
 }

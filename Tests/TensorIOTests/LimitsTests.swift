@@ -81,9 +81,9 @@ struct LimitsTests {
 
     @Test("a hand-built layer whose shape overflows counts Int.max elements instead of trapping")
     func saturatedElementCount() {
-        let layer = LayerDescription(name: "x", kind: .array, shape: [3_037_000_500, 3_037_000_500])
+        let layer = LayerDescription(name: "x", shape: [3_037_000_500, 3_037_000_500], kind: .array())
         #expect(layer.elementCount == Int.max)
-        #expect(LayerDescription(name: "y", kind: .array, shape: [-1, 6, 7]).elementCount == 42)
+        #expect(LayerDescription(name: "y", shape: [-1, 6, 7], kind: .array()).elementCount == 42)
     }
 
     @Test("a model.json past ModelLimits.maximumModelJSONBytes is refused before it is parsed")

@@ -31,9 +31,11 @@ public struct ModelBundle: Sendable, Hashable {
     public internal(set) var isPlaceholder: Bool
     /// The `model` entry.
     public internal(set) var model: ModelInfo
-    /// The input layers, in `model.json` order.
+    /// Every input layer, in `model.json` order, training-only ones included (``predictionInputs`` leaves
+    /// those out).
     public internal(set) var inputs: LayerList
-    /// The output layers, in `model.json` order.
+    /// Every output layer, in `model.json` order, training-only ones included (``predictionOutputs`` leaves
+    /// those out).
     public internal(set) var outputs: LayerList
     /// Layers fed at run time besides the inputs (TensorFlow models; `placeholders` in `model.json`).
     public internal(set) var placeholders: LayerList

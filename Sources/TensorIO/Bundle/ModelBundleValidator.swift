@@ -101,7 +101,7 @@ public struct ModelBundleValidator: Sendable {
             }
         }
         for index in description.outputs.indices {
-            guard let file = description.outputs[index].labelsFile else { continue }
+            guard let file = description.labelsFiles[index] else { continue }
             let path = "outputs[\(index)].labels"
             guard exists("assets/" + file) else {
                 issues.append(BundleIssue(path: path, message: "\"\(file)\" is not in the bundle's assets folder"))
@@ -118,7 +118,7 @@ public struct ModelBundleValidator: Sendable {
                         message: "\"\(file)\" has \(labels.count) labels but the layer has \(elementCount) elements"
                     ))
                 }
-                description.outputs[index].labels = labels
+                description.outputs[index] = description.outputs[index].with(labels: LayerLabels(file: file, values: labels))
             } catch let error as TensorIOError where error.code != .invalidBundle {
                 issues.append(BundleIssue(path: path, message: error.message))
             } catch {

@@ -15,4 +15,7 @@ struct ModelJSON: Sendable {
     var placeholders: [LayerDescription]
     var training: TrainingDescription?
     var options: ModelOptions
+    /// The labels files `model.json` names, by output index: read when the bundle opens, which puts the
+    /// labels on those outputs (``LayerDescription/Kind/array(quantization:labels:)``).
+    var labelsFiles: [Int: String] = [:]
 }

@@ -7,6 +7,8 @@ import Foundation
 /// or in a layer; required fields; enumerations) with the additions documented in docs/model-json.md.
 struct ModelJSONReader {
     private(set) var issues: [BundleIssue] = []
+    /// The labels files the outputs name, by output index (read later, when the bundle opens).
+    private var labelsFiles: [Int: String] = [:]
 
     /// Backend names accepted in `model.backend`, lowercased.
     let knownBackends: Set<String>
@@ -74,7 +76,7 @@ struct ModelJSONReader {
         return ModelJSON(
             name: name, details: details, identifier: identifier, version: version, author: author,
             license: license, isPlaceholder: isPlaceholder, model: model, inputs: inputs, outputs: outputs,
-            placeholders: placeholders, training: training, options: options
+            placeholders: placeholders, training: training, options: options, labelsFiles: labelsFiles
         )
     }
 
@@ -153,29 +155,34 @@ struct ModelJSONReader {
         var firstIndexByName: [String: Int] = [:]
         for (index, item) in items.enumerated() {
             let path = "\(key)[\(index)]"
-            guard let layer = readLayer(item, role: role, at: path) else { continue }
+            guard let (layer, labelsFile) = readLayer(item, role: role, at: path) else { continue }
             if let first = firstIndexByName[layer.name] {
                 issue("\(path).name", "\"\(layer.name)\" is already the name of \(key)[\(first)]")
             } else {
                 firstIndexByName[layer.name] = index
             }
+            // Only outputs may name a labels file; with no issue, the layer's index is its JSON index.
+            if role == .output, let labelsFile { labelsFiles[layers.count] = labelsFile }
             layers.append(layer)
         }
         return layers
     }
 
-    private mutating func readLayer(_ value: JSONValue, role: Role, at path: String) -> LayerDescription? {
+    /// Reads one layer, and the labels file it names (outputs only; read when the bundle opens).
+    private mutating func readLayer(
+        _ value: JSONValue, role: Role, at path: String
+    ) -> (layer: LayerDescription, labelsFile: String?)? {
         guard let object = object(value, at: path) else { return nil }
         let issuesBefore = issues.count
 
         let name = requiredString(object, "name", at: path)
         if let name, name.isEmpty { issue("\(path).name", "must not be empty") }
 
-        var kind: LayerDescription.Kind?
+        var kind: LayerDescription.TypeName?
         if let text = requiredString(object, "type", at: path) {
-            kind = LayerDescription.Kind(rawValue: text)
+            kind = LayerDescription.TypeName(rawValue: text)
             if kind == nil {
-                issue("\(path).type", "\"\(text)\" is not one of \(quotedList(LayerDescription.Kind.allCases.map(\.rawValue)))")
+                issue("\(path).type", "\"\(text)\" is not one of \(quotedList(LayerDescription.TypeName.allCases.map(\.rawValue)))")
             }
         }
 
@@ -231,14 +238,20 @@ struct ModelJSONReader {
         let denormalize = allowedValue("denormalize").flatMap { readNormalization($0, at: "\(path).denormalize") }
 
         guard issues.count == issuesBefore, let name, let kind, let shape else { return nil }
-        return LayerDescription(
-            name: name, kind: kind, declaredDataType: dataType, shape: shape, quantize: quantize,
-            dequantize: dequantize, labelsFile: labelsFile, pixelFormat: pixelFormat, normalize: normalize,
-            denormalize: denormalize
-        )
+        // Each key is allowed on one side only (checked above), so one of each pair is set at most.
+        let layerKind: LayerDescription.Kind
+        switch kind {
+        case .array: layerKind = .array(quantization: quantize ?? dequantize)
+        case .scalar: layerKind = .scalar(quantization: quantize ?? dequantize)
+        case .image:
+            guard let pixelFormat else { return nil }
+            layerKind = .image(format: pixelFormat, normalization: normalize ?? denormalize)
+        case .string: layerKind = .bytes
+        }
+        return (LayerDescription(name: name, shape: shape, declaredDataType: dataType, kind: layerKind), labelsFile)
     }
 
-    private mutating func readShape(_ value: JSONValue?, kind: LayerDescription.Kind?, at path: String) -> [Int]? {
+    private mutating func readShape(_ value: JSONValue?, kind: LayerDescription.TypeName?, at path: String) -> [Int]? {
         guard let value else {
             issue(path, "required")
             return nil

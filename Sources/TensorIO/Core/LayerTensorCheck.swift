@@ -41,7 +41,7 @@ enum LayerTensorCheck {
             problems.append(Problem(kind: .elementCount, message: count))
         }
         let key = isInput ? "quantize" : "dequantize"
-        if let spec = isInput ? layer.quantize : layer.dequantize, let dataType = tensor.dataType {
+        if let spec = layer.quantization, let dataType = tensor.dataType {
             if dataType.isFloatingPoint {
                 problems.append(Problem(
                     kind: .quantization, message: "\(key) is given, but \(quoted) holds \(dataType) values, not integers"
@@ -81,10 +81,10 @@ enum LayerTensorCheck {
         let parameters = tensor.perTensorQuantization
         var binding = TensorBinding(
             layer: layer, dataType: dataType, shape: shape,
-            quantizer: isInput ? layer.quantize.flatMap {
+            quantizer: isInput ? layer.quantization.flatMap {
                 Quantizer($0, tensorScale: parameters?.scale, zeroPoint: parameters?.zeroPoint ?? 0)
             } : nil,
-            dequantizer: isInput ? nil : layer.dequantize.flatMap {
+            dequantizer: isInput ? nil : layer.quantization.flatMap {
                 Dequantizer($0, tensorScale: parameters?.scale, zeroPoint: parameters?.zeroPoint ?? 0)
             }
         )

@@ -1,63 +1,71 @@
 /// One input or output layer as `model.json` describes it.
 ///
-/// A layer is an `array` (numbers of any shape), a `scalar` (one number), an `image`, or a `string` (raw
-/// bytes). Which of the
-/// optional fields are set depends on the kind and on whether the layer is an input or an output.
+/// A layer has a name, a shape, an optional declared element type, and a ``Kind`` that carries what only
+/// that kind of layer can say: an array's quantization and labels, an image's pixel format and
+/// normalization. Whether a layer is an input or an output is not part of the description: it is the list
+/// the layer is in (``ModelBundle/inputs`` or ``ModelBundle/outputs``), and it decides which way the
+/// kind's transforms run.
+///
+/// ```swift
+/// let image = LayerDescription(
+///     name: "image", shape: [224, 224, 3], kind: .image(format: .rgb, normalization: .standard(.minusOneToOne))
+/// )
+/// switch bundle.outputs[0].kind {
+/// case .array(_, let labels?): print("\(labels.values.count) labels from \(labels.file)")
+/// case .array, .scalar, .image, .bytes: break
+/// }
+/// ```
 public struct LayerDescription: Sendable, Hashable {
-    /// The kind of data a layer carries.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
-        /// Numbers: single values, vectors, matrices, tensors.
-        case array
-        /// Pixels.
-        case image
-        /// Raw bytes, passed through untouched (the original called these "string" layers).
-        case string
+    /// The kind of data a layer carries, with what only that kind can say.
+    ///
+    /// `model.json` spells the kinds `array`, `scalar`, `image` and `string` (for ``bytes``).
+    public enum Kind: Sendable, Hashable {
+        /// Numbers of any shape: single values, vectors, matrices, tensors.
+        ///
+        /// - Parameters:
+        ///   - quantization: On an input, how floats become quantized integers (`quantize` in
+        ///     `model.json`); on an output, how quantized integers become floats (`dequantize`).
+        ///   - labels: Output arrays only: the labels file and its labels, one per element (`labels`).
+        case array(quantization: QuantizationSpec? = nil, labels: LayerLabels? = nil)
         /// One number: a one-element tensor of rank 0 or 1, written from and read as a number (the
         /// original's 1.2 format).
-        case scalar
+        ///
+        /// - Parameter quantization: On an input, how the float becomes a quantized integer
+        ///   (`quantize`); on an output, how the quantized integer becomes a float (`dequantize`).
+        case scalar(quantization: QuantizationSpec? = nil)
+        /// Pixels.
+        ///
+        /// - Parameters:
+        ///   - format: The channel order (`format`).
+        ///   - normalization: On an input, how pixel bytes become the tensor's values (`normalize`); on an
+        ///     output, how the tensor's values become pixel bytes (`denormalize`).
+        case image(format: PixelFormat, normalization: NormalizationSpec? = nil)
+        /// Raw bytes, passed through untouched (`string` in `model.json`, as the original called them).
+        case bytes
     }
 
     /// The layer's name: the key of dictionary inputs and of the outputs.
-    public var name: String
-    /// The kind of data.
-    public var kind: Kind
-    /// The element type written in `dtype`, or `nil` when the bundle leaves it to `model.quantized`.
-    public var declaredDataType: DataType?
+    public let name: String
     /// The shape; a first dimension of `-1` marks a batch dimension.
-    public var shape: [Int]
-    /// Input arrays: how floats become quantized bytes.
-    public var quantize: QuantizationSpec?
-    /// Output arrays: how quantized bytes become floats.
-    public var dequantize: QuantizationSpec?
-    /// Output arrays: the labels file's name inside `assets/`.
-    public var labelsFile: String?
-    /// Output arrays: the labels, one per element, read from ``labelsFile``.
-    public var labels: [String]?
-    /// Image layers: the channel order.
-    public var pixelFormat: PixelFormat?
-    /// Image inputs: how pixel bytes become floats.
-    public var normalize: NormalizationSpec?
-    /// Image outputs: how floats become pixel bytes.
-    public var denormalize: NormalizationSpec?
+    public let shape: [Int]
+    /// The element type written in `dtype`, or `nil` when the bundle leaves it to `model.quantized`.
+    public let declaredDataType: DataType?
+    /// The kind of data, with the settings that belong to it.
+    public let kind: Kind
 
     /// Creates a layer description.
-    public init(
-        name: String, kind: Kind, declaredDataType: DataType? = nil, shape: [Int],
-        quantize: QuantizationSpec? = nil, dequantize: QuantizationSpec? = nil,
-        labelsFile: String? = nil, labels: [String]? = nil, pixelFormat: PixelFormat? = nil,
-        normalize: NormalizationSpec? = nil, denormalize: NormalizationSpec? = nil
-    ) {
+    ///
+    /// - Parameters:
+    ///   - name: The layer's name.
+    ///   - shape: The shape; a first dimension of `-1` marks a batch dimension. Images:
+    ///     `[height, width, channels]`, or four sizes with `-1` first or last.
+    ///   - declaredDataType: The element type (`dtype`), or `nil` to leave it to `model.quantized`.
+    ///   - kind: The kind of data and its settings.
+    public init(name: String, shape: [Int], declaredDataType: DataType? = nil, kind: Kind) {
         self.name = name
-        self.kind = kind
-        self.declaredDataType = declaredDataType
         self.shape = shape
-        self.quantize = quantize
-        self.dequantize = dequantize
-        self.labelsFile = labelsFile
-        self.labels = labels
-        self.pixelFormat = pixelFormat
-        self.normalize = normalize
-        self.denormalize = denormalize
+        self.declaredDataType = declaredDataType
+        self.kind = kind
     }
 
     /// Whether the first dimension is a batch dimension (`-1`).
@@ -77,11 +85,17 @@ public struct LayerDescription: Sendable, Hashable {
         return count
     }
 
-    /// Whether the output's elements are labelled.
-    public var isLabeled: Bool { labels != nil }
+    /// The labels of a labelled output array; `nil` for every other layer.
+    public var labels: LayerLabels? {
+        if case .array(_, let labels) = kind { return labels }
+        return nil
+    }
 
     /// The size of an image layer; `nil` for other kinds.
-    public var imageVolume: ImageVolume? { kind == .image ? ImageVolume(shape: shape) : nil }
+    public var imageVolume: ImageVolume? {
+        if case .image = kind { return ImageVolume(shape: shape) }
+        return nil
+    }
 
     /// The element type the tensor should have: the declared one, else uint8 for quantized models and
     /// float32 otherwise (the original's rule).
@@ -91,5 +105,80 @@ public struct LayerDescription: Sendable, Hashable {
     ///   its tensor's type.
     public func dataType(quantizedModel: Bool?) -> DataType? {
         declaredDataType ?? quantizedModel.map { $0 ? .uint8 : .float32 }
+    }
+}
+
+/// An output's labels: the file in the bundle's `assets/` folder and the labels it holds, one per element.
+public struct LayerLabels: Sendable, Hashable {
+    /// The labels file's name inside `assets/` (`labels` in `model.json`).
+    public let file: String
+    /// The labels, one per element of the layer, in the file's order.
+    public let values: [String]
+
+    /// Creates labels.
+    ///
+    /// - Parameters:
+    ///   - file: The file's name inside `assets/`.
+    ///   - values: The labels, one per element of the layer.
+    public init(file: String, values: [String]) {
+        self.file = file
+        self.values = values
+    }
+}
+
+// MARK: - Internal helpers
+
+extension LayerDescription {
+    /// The kinds as `model.json`'s `type` spells them, in the order error messages list them.
+    enum TypeName: String, CaseIterable {
+        case array, image, string, scalar
+    }
+
+    /// The kind as `model.json`'s `type` spells it.
+    var typeName: TypeName {
+        switch kind {
+        case .array: .array
+        case .image: .image
+        case .bytes: .string
+        case .scalar: .scalar
+        }
+    }
+
+    /// The kind as `model.json`'s `type` spells it ("array", "image", "string", "scalar"), for messages
+    /// and for writing `model.json`.
+    @_spi(Tools) public var kindName: String { typeName.rawValue }
+
+    /// Whether this is an image layer.
+    @_spi(Tools) public var isImage: Bool { typeName == .image }
+
+    /// An array's or a scalar's quantization (`quantize` on inputs, `dequantize` on outputs).
+    var quantization: QuantizationSpec? {
+        switch kind {
+        case .array(let quantization, _), .scalar(let quantization): quantization
+        case .image, .bytes: nil
+        }
+    }
+
+    /// An image's channel order; `nil` for other kinds.
+    var pixelFormat: PixelFormat? {
+        if case .image(let format, _) = kind { return format }
+        return nil
+    }
+
+    /// An image's normalization (`normalize` on inputs, `denormalize` on outputs).
+    var normalization: NormalizationSpec? {
+        if case .image(_, let normalization) = kind { return normalization }
+        return nil
+    }
+
+    /// A copy with another kind.
+    func with(kind: Kind) -> LayerDescription {
+        LayerDescription(name: name, shape: shape, declaredDataType: declaredDataType, kind: kind)
+    }
+
+    /// A copy of an array layer with these labels; other kinds are returned unchanged.
+    func with(labels: LayerLabels?) -> LayerDescription {
+        guard case .array(let quantization, _) = kind else { return self }
+        return with(kind: .array(quantization: quantization, labels: labels))
     }
 }

@@ -143,9 +143,19 @@ extension Model {
         try await run(input.inputValue, placeholders: [:])
     }
 
-    /// The input layers a run takes, in `model.json` order (training-only layers left out).
-    public var inputs: LayerList { bundle.predictionInputs }
+    /// Every input layer, in `model.json` order, training-only ones included: the bundle's
+    /// ``ModelBundle/inputs``. A run takes ``predictionInputs``; a training step takes all of these.
+    public var inputs: LayerList { bundle.inputs }
 
-    /// The output layers a run returns, in `model.json` order (training-only layers left out).
-    public var outputs: LayerList { bundle.predictionOutputs }
+    /// Every output layer, in `model.json` order, training-only ones included: the bundle's
+    /// ``ModelBundle/outputs``. A run returns ``predictionOutputs``.
+    public var outputs: LayerList { bundle.outputs }
+
+    /// The input layers a run takes, in `model.json` order: the bundle's ``ModelBundle/predictionInputs``
+    /// (training-only inputs, such as labels, left out).
+    public var predictionInputs: LayerList { bundle.predictionInputs }
+
+    /// The output layers a run returns, in `model.json` order: the bundle's
+    /// ``ModelBundle/predictionOutputs`` (training-only outputs, such as a loss, left out).
+    public var predictionOutputs: LayerList { bundle.predictionOutputs }
 }

@@ -13,9 +13,9 @@ extension TensorBinding {
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidInput``) when the layer is not an image
     ///   layer or its tensor type cannot hold pixels.
     func writeImage(_ image: PixelBuffer, to destination: UnsafeMutableRawPointer) throws {
-        guard layer.kind == .image, let (size, format) = imageGeometry else {
+        guard layer.isImage, let (size, format) = imageGeometry else {
             throw TensorIOError.invalidInput(
-                "expected \(elementCount) numbers or \(byteCount) bytes for this \(layer.kind.rawValue) layer, got an image",
+                "expected \(elementCount) numbers or \(byteCount) bytes for this \(layer.kindName) layer, got an image",
                 layer: layer.name
             )
         }
@@ -24,7 +24,7 @@ extension TensorBinding {
         }
         let prepared = VisionPipeline.prepare(image, target: size, mode: resizeMode)
         let pixelCount = size.width * size.height
-        let normalizer = layer.normalize.map(PixelNormalizer.init)
+        let normalizer = layer.normalization.map(PixelNormalizer.init)
 
         prepared.bytes.withUnsafeBufferPointer { bgra in
             guard let source = bgra.baseAddress else { return }
@@ -100,7 +100,7 @@ extension TensorBinding {
     func readImage(from source: UnsafeRawPointer) -> PixelBuffer? {
         guard let (size, format) = imageGeometry, dataType == .float32 || dataType == .uint8 else { return nil }
         let pixelCount = size.width * size.height
-        let denormalizer = layer.denormalize.map(PixelDenormalizer.init)
+        let denormalizer = layer.normalization.map(PixelDenormalizer.init)
         func value(_ index: Int, _ channel: ColorChannel?) -> UInt8 {
             if dataType == .uint8 {
                 let byte = source.load(fromByteOffset: index, as: UInt8.self)

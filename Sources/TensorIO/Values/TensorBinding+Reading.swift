@@ -4,17 +4,17 @@ extension TensorBinding {
     /// Reads this output tensor's memory into the value the layer calls for: labelled scores, numbers
     /// with their shape, pixels for image layers, or raw bytes for string layers.
     func read(from source: UnsafeRawPointer) -> Output.Value {
-        if layer.kind == .string {
+        if layer.kind == .bytes {
             return .bytes(Data(bytes: source, count: byteCount))
         }
-        if layer.kind == .image, let image = readImage(from: source) {
+        if layer.isImage, let image = readImage(from: source) {
             return .image(image)
         }
-        if elementCount == 1, layer.labels == nil || layer.kind == .scalar {
+        if elementCount == 1, layer.labels == nil || layer.typeName == .scalar {
             return .numbers(readScalar(from: source), shape: shape)  // no loop for a single value
         }
         let values = readValues(from: source)
-        if let labels = layer.labels, labels.count == values.count {
+        if let labels = layer.labels?.values, labels.count == values.count {
             return .labeled(LabeledScores(unchecked: labels, scores: values.floats))
         }
         return .numbers(values, shape: shape)

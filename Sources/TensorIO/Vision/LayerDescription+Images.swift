@@ -6,7 +6,8 @@ extension LayerDescription {
     }
 
     /// Writes an image into memory laid out as this image layer's tensor: oriented, fitted to the layer's
-    /// size, channels in the layer's order, normalized as the layer says — what a run does, without a model.
+    /// size, channels in the layer's order, normalized as the layer's normalization says (an input's `normalize`) — what
+    /// a run does, without a model.
     ///
     /// - Parameters:
     ///   - image: The image.

@@ -218,7 +218,7 @@ struct ImageBadInputTests {
 
     @Test("writeImage on an array layer → invalidInput naming it")
     func writeImageArrayLayer() throws {
-        let layer = LayerDescription(name: "features", kind: .array, shape: [12])
+        let layer = LayerDescription(name: "features", shape: [12], kind: .array())
         var values = [Float](repeating: 0, count: 12)
         let error = tensorIOError {
             try values.withUnsafeMutableBytes { try layer.writeImage(try solidImage(.white, width: 2, height: 2), into: $0) }
@@ -229,7 +229,7 @@ struct ImageBadInputTests {
 
     @Test("writeImage into a buffer that is too small or a type that cannot hold pixels → invalidInput")
     func writeImageBadBuffer() throws {
-        let layer = LayerDescription(name: "picture", kind: .image, shape: [4, 4, 3], pixelFormat: .rgb)
+        let layer = LayerDescription(name: "picture", shape: [4, 4, 3], kind: .image(format: .rgb))
         let image = try solidImage(.white, width: 4, height: 4)
         var small = [Float](repeating: 0, count: 47)
         let tooSmall = tensorIOError { try small.withUnsafeMutableBytes { try layer.writeImage(image, into: $0) } }

@@ -55,7 +55,7 @@ struct ImageFittingTests {
 
     @Test("aspect fill is the default of writeImage and of models")
     func fillDefault() throws {
-        let layer = LayerDescription(name: "image", kind: .image, shape: [4, 4, 3], pixelFormat: .rgb)
+        let layer = LayerDescription(name: "image", shape: [4, 4, 3], kind: .image(format: .rgb))
         var values = [Float](repeating: -1, count: 48)
         try values.withUnsafeMutableBytes { try layer.writeImage(try Self.thirds(4), into: $0) }
         #expect(rgbGrid(values, width: 4) == Self.grid(Self.green, width: 4, height: 4))

@@ -127,7 +127,9 @@ struct ImageLayerTests {
     @Test("image_bgr_bias_test: writeImage puts (B − 1, G − 10, R − 100) in each pixel")
     func bgrBiasTensor() throws {
         let layer = try Fixtures.bundle("image_bgr_bias_test.tiobundle").inputs[0]
-        #expect(layer.pixelFormat == .bgr)
+        #expect(layer.kind == .image(
+            format: .bgr, normalization: .scaleAndBias(scale: ChannelValues(all: 1), bias: ChannelValues(red: -100, green: -10, blue: -1))
+        ))
         var values = [Float](repeating: 0, count: 48)
         try values.withUnsafeMutableBytes { try layer.writeImage(try solidImage(RGBA(200, 100, 50), width: 4, height: 4), into: $0) }
         for pixel in 0..<16 { #expect(Array(values[(3 * pixel)..<(3 * pixel + 3)]) == [49, 90, 100]) }

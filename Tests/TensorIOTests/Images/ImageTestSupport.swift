@@ -128,8 +128,7 @@ func imageTensor(
     mode: ImageResizeMode = .stretch
 ) throws -> [Float] {
     let layer = LayerDescription(
-        name: "image", kind: .image, shape: [height, width, format.channelCount], pixelFormat: format,
-        normalize: normalize
+        name: "image", shape: [height, width, format.channelCount], kind: .image(format: format, normalization: normalize)
     )
     var values = [Float](repeating: -1, count: width * height * format.channelCount)
     try values.withUnsafeMutableBytes { try layer.writeImage(image, into: $0, dataType: .float32, resizeMode: mode) }
@@ -140,7 +139,7 @@ func imageTensor(
 func imageTensorBytes(
     _ image: PixelBuffer, width: Int, height: Int, format: PixelFormat = .rgb, mode: ImageResizeMode = .stretch
 ) throws -> [UInt8] {
-    let layer = LayerDescription(name: "image", kind: .image, shape: [height, width, format.channelCount], pixelFormat: format)
+    let layer = LayerDescription(name: "image", shape: [height, width, format.channelCount], kind: .image(format: format))
     var values = [UInt8](repeating: 7, count: width * height * format.channelCount)
     try values.withUnsafeMutableBytes { try layer.writeImage(image, into: $0, dataType: .uint8, resizeMode: mode) }
     return values

@@ -168,9 +168,11 @@ struct TensorFlowIntegrationTests {
             let loss = try model.train(try Self.batch, placeholders: ["learning_rate": 0.1])["loss"].value(as: Double.self)
             #expect(abs(loss - value) < 1e-4)
         }
-        // Prediction leaves out the training-only label and loss.
-        #expect(model.inputs.names == ["x"])
-        #expect(model.outputs.names == ["prediction"])
+        // Prediction leaves out the training-only label and loss; the model's inputs and outputs have them.
+        #expect(model.predictionInputs.names == ["x"])
+        #expect(model.predictionOutputs.names == ["prediction"])
+        #expect(model.inputs.names == ["x", "y"])
+        #expect(model.outputs.names == ["loss", "prediction"])
         let prediction = try model.run([10])["prediction"].value(as: Double.self)
         #expect(prediction > 15)
     }

@@ -19,8 +19,8 @@ private let digitsImageBundle = "digits-train-tensorflow-image.tiobundle"
 
 /// Layers `v` (3 numbers) and `label` (one-hot over 4 classes).
 private let vectorLayers = LayerList([
-    LayerDescription(name: "v", kind: .array, shape: [-1, 3]),
-    LayerDescription(name: "label", kind: .array, shape: [-1, 4]),
+    LayerDescription(name: "v", shape: [-1, 3], kind: .array()),
+    LayerDescription(name: "label", shape: [-1, 4], kind: .array()),
 ])
 
 /// The items of a JSON file, parsed by Foundation rather than TensorIO, with every value flattened.
@@ -293,6 +293,26 @@ struct CSVDataSourceTests {
         #expect(numbers(of: try csv.item(at: 0)["label"])?.count == 10)
     }
 
+    @Test("a trainable model's inputs include its label layer, so CSVDataSource(layers: model.inputs) takes the label column")
+    func modelInputsTakeTheLabelColumn() throws {
+        let model = try TrainingFixtures.digitsBundle("digits-train-tflite.tiobundle").makeModel()
+        #expect(model.inputs.names == ["image", "label"])
+        #expect(model.predictionInputs.names == ["image"])
+        #expect(model.outputs.names == ["probabilities", "loss"])
+        #expect(model.predictionOutputs.names == ["probabilities"])
+
+        let csv = try CSVDataSource(contentsOf: TrainingFixtures.digitsData("test.csv"), layers: model.inputs)
+        #expect(csv.count == 360)
+        #expect(csv.keys == ["image", "label"])
+        #expect(numbers(of: try csv.item(at: 0)["label"])?.count == 10)
+
+        // The prediction inputs alone have no layer for the label column.
+        let error = expectTensorIOError(.invalidInput) {
+            _ = try CSVDataSource(contentsOf: TrainingFixtures.digitsData("test.csv"), layers: model.predictionInputs)
+        }
+        #expect(error?.message.contains("matches no input layer") == true, "\(String(describing: error))")
+    }
+
     @Test("a column of the layer's own name holds space-separated numbers, or a class index")
     func ownNameColumn() throws {
         try withTemporaryDirectory { directory in
@@ -310,8 +330,8 @@ struct CSVDataSourceTests {
     @Test("numbered columns are joined in index order (numerically), whatever the header's order")
     func numberedColumns() throws {
         let layers = LayerList([
-            LayerDescription(name: "w", kind: .array, shape: [-1, 11]),
-            LayerDescription(name: "y", kind: .array, shape: [-1, 1]),
+            LayerDescription(name: "w", shape: [-1, 11], kind: .array()),
+            LayerDescription(name: "y", shape: [-1, 1], kind: .array()),
         ])
         try withTemporaryDirectory { directory in
             let header = ["y"] + (0...10).reversed().map { "w_\($0)" }
@@ -393,7 +413,7 @@ struct ImageFolderDataSourceTests {
     @Test("test-images with the GRAY bundle: 360 gray 8×8 images, one-hot labels, classes 0…9, pixels as test.json")
     func digitsTestImages() throws {
         let bundle = try TrainingFixtures.digitsBundle(digitsImageBundle)
-        let labels = try #require(bundle.outputs.first(where: \.isLabeled)?.labels)
+        let labels = try #require(bundle.outputs.lazy.compactMap(\.labels).first?.values)
         let directory = TrainingFixtures.digitsData("test-images")
         let source = try ImageFolderDataSource(directory: directory, inputs: bundle.inputs, labels: labels)
         #expect(source.count == 360)
@@ -439,7 +459,7 @@ struct ImageFolderDataSourceTests {
             try write("notes", to: "index.txt", in: directory)
 
             let oneHotSource = try ImageFolderDataSource(
-                directory: directory, inputs: LayerList([imageLayer, LayerDescription(name: "label", kind: .array, shape: [-1, 2])])
+                directory: directory, inputs: LayerList([imageLayer, LayerDescription(name: "label", shape: [-1, 2], kind: .array())])
             )
             #expect(oneHotSource.classes == ["cat", "dog"])
             #expect(oneHotSource.count == 3)
@@ -447,7 +467,7 @@ struct ImageFolderDataSourceTests {
             #expect(image(of: try oneHotSource.item(at: 2)["image"]) == (try PixelBuffer(contentsOf: try firstTestImage("1"))))
 
             let indexSource = try ImageFolderDataSource(
-                directory: directory, inputs: LayerList([LayerDescription(name: "class", kind: .array, shape: [1]), imageLayer])
+                directory: directory, inputs: LayerList([LayerDescription(name: "class", shape: [1], kind: .array()), imageLayer])
             )
             #expect(indexSource.keys == ["class", "image"])
             #expect(try (0..<3).map { numbers(of: try indexSource.item(at: $0)["class"]) } == [[0], [0], [1]])
@@ -457,7 +477,7 @@ struct ImageFolderDataSourceTests {
     @Test("a folder that is not one of the labels throws invalidInput naming it")
     func unknownFolder() throws {
         let bundle = try TrainingFixtures.digitsBundle(digitsImageBundle)
-        let labels = bundle.outputs.first(where: \.isLabeled)?.labels
+        let labels = bundle.outputs.lazy.compactMap(\.labels).first?.values
         try withTemporaryDirectory { directory in
             for folder in ["3", "x"] {
                 let url = directory.appendingPathComponent(folder)
@@ -514,7 +534,7 @@ struct ImageFolderDataSourceTests {
         let error = expectTensorIOError(.invalidInput) {
             _ = try ImageFolderDataSource(
                 directory: TrainingFixtures.digitsData("test-images"),
-                inputs: LayerList([imageLayer, LayerDescription(name: "label", kind: .array, shape: [-1, 5])])
+                inputs: LayerList([imageLayer, LayerDescription(name: "label", shape: [-1, 5], kind: .array())])
             )
         }
         #expect(error?.message.contains("5 elements") == true, "\(describe(error))")

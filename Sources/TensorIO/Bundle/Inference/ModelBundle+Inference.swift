@@ -62,8 +62,8 @@ extension ModelBundle {
             bundle.isInferred = true
             var assets: [String: Data] = [:]
             for layer in bundle.outputs {
-                if let labels = layer.labels, let file = layer.labelsFile {
-                    assets[file] = Data((labels.joined(separator: "\n") + "\n").utf8)
+                if let labels = layer.labels {
+                    assets[labels.file] = Data((labels.values.joined(separator: "\n") + "\n").utf8)
                 }
             }
             return InferredBundle(bundle: bundle, assets: assets, notes: inference.notes)

@@ -44,7 +44,7 @@ struct SavedModelBundleInference {
         }
         guard var shape = tensor.shape, !shape.isEmpty else {
             notes.append(.init(.inferred, layer: name, "signature key \"\(tensor.key)\": \(tensor.shape == nil ? "shape unknown, taken as" : "rank 0,") one number"))
-            return LayerDescription(name: name, kind: .scalar, declaredDataType: dataType, shape: tensor.shape == nil ? [1] : [])
+            return LayerDescription(name: name, shape: tensor.shape == nil ? [1] : [], declaredDataType: dataType, kind: .scalar())
         }
         if isInput, options.imageInputs.contains(name) {
             guard shape.count == 4, [1, -1].contains(shape[0]), shape[1] > 0, shape[2] > 0, [1, 3].contains(shape[3]),
@@ -52,25 +52,24 @@ struct SavedModelBundleInference {
             else {
                 throw TensorIOError(.unsupported, "input \"\(name)\" cannot take images: it holds \(dataType) values of shape \(shape)", location: "inputs")
             }
-            var layer = LayerDescription(
-                name: name, kind: .image, declaredDataType: dataType, shape: [shape[1], shape[2], shape[3]],
-                pixelFormat: shape[3] == 1 ? .gray : .rgb
+            let format: PixelFormat = shape[3] == 1 ? .gray : .rgb
+            let normalization = dataType == .float32 ? options.normalization : nil
+            notes.append(.init(normalization == nil && dataType == .float32 ? .unknown : .inferred, layer: name,
+                               "image \(shape[2])×\(shape[1]) \(format.rawValue)" + (normalization == nil && dataType == .float32 ? ", no normalization: give --normalize" : "")))
+            return LayerDescription(
+                name: name, shape: [shape[1], shape[2], shape[3]], declaredDataType: dataType,
+                kind: .image(format: format, normalization: normalization)
             )
-            if dataType == .float32 { layer.normalize = options.normalization }
-            notes.append(.init(layer.normalize == nil && dataType == .float32 ? .unknown : .inferred, layer: name,
-                               "image \(shape[2])×\(shape[1]) \(layer.pixelFormat?.rawValue ?? "")" + (layer.normalize == nil && dataType == .float32 ? ", no normalization: give --normalize" : "")))
-            return layer
         }
         for index in shape.indices.dropFirst() where shape[index] < 0 {
             shape[index] = 1
             notes.append(.init(.unknown, layer: name, "dimension \(index) is dynamic: model.json fixes it at 1; edit the shape to the size you feed"))
         }
-        var layer = LayerDescription(name: name, kind: .array, declaredDataType: dataType, shape: shape)
+        var layer = LayerDescription(name: name, shape: shape, declaredDataType: dataType, kind: .array())
         notes.append(.init(.inferred, layer: name, "signature key \"\(tensor.key)\": array \(dataType) \(shape)"))
         if !isInput, let labels = options.labels[name] {
             if labels.count == layer.elementCount {
-                layer.labels = labels
-                layer.labelsFile = "\(name)-labels.txt"
+                layer = layer.with(labels: LayerLabels(file: "\(name)-labels.txt", values: labels))
                 notes.append(.init(.inferred, layer: name, "\(labels.count) labels from --labels"))
             } else {
                 notes.append(.init(.unknown, layer: name, "--labels has \(labels.count) labels but the output has \(layer.elementCount) elements: not used"))

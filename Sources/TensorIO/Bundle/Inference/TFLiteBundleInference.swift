@@ -95,11 +95,14 @@ struct TFLiteBundleInference {
         if looksLikeImage(tensor.shape), dataType == .float32 || dataType == .uint8 {
             note(.unknown, layer: name, "shaped like an image \(tensor.shape): give --image \(name) to feed it pictures")
         }
-        var layer = LayerDescription(name: name, kind: .array, declaredDataType: dataType, shape: arrayShape(tensor))
+        var quantization: QuantizationSpec?
         if !dataType.isFloatingPoint, case .perTensor? = tensor.quantization {
-            layer.quantize = .fromTensor
+            quantization = .fromTensor
             note(.inferred, layer: name, "quantized \(dataType): real values are quantized with the tensor's own scale and zero point")
         }
+        let layer = LayerDescription(
+            name: name, shape: arrayShape(tensor), declaredDataType: dataType, kind: .array(quantization: quantization)
+        )
         note(.inferred, layer: name, "array \(dataType) \(layer.shape)")
         return layer
     }
@@ -130,9 +133,7 @@ struct TFLiteBundleInference {
             note(.unknown, layer: name, "image \(shape[2])×\(shape[1]): no colour space given, \(format.rawValue) assumed from \(channels) channel(s)")
             format = channels == 1 ? .gray : .rgb
         }
-        var layer = LayerDescription(
-            name: name, kind: .image, declaredDataType: dataType, shape: [shape[1], shape[2], channels], pixelFormat: format
-        )
+        var normalizationSpec: NormalizationSpec?
         let normalization = metadata?.processUnits.lazy.compactMap { unit -> ([Float], [Float])? in
             if case .normalization(let mean, let std) = unit { return (mean, std) }
             return nil
@@ -144,15 +145,18 @@ struct TFLiteBundleInference {
             guard let spec = NormalizationSpec.meanAndStandardDeviation(mean: mean, std: std) else {
                 throw TensorIOError(.invalidModelFile, "input \"\(name)\": the metadata's normalization (mean \(mean), std \(std)) is not one or three finite means and non-zero deviations", location: "model.file")
             }
-            layer.normalize = spec
+            normalizationSpec = spec
             note(.inferred, layer: name, "normalize (p - \(mean)) / \(std) from the metadata")
         } else if let spec = options.normalization {
-            layer.normalize = spec
+            normalizationSpec = spec
             note(.inferred, layer: name, "normalize as --normalize says")
         } else {
             note(.unknown, layer: name, "no normalization known: pixels go in as 0…255 floats; give --normalize (for example [-1,1])")
         }
-        return layer
+        return LayerDescription(
+            name: name, shape: [shape[1], shape[2], channels], declaredDataType: dataType,
+            kind: .image(format: format, normalization: normalizationSpec)
+        )
     }
 
     private mutating func outputLayer(
@@ -163,11 +167,14 @@ struct TFLiteBundleInference {
             throw TensorIOError(.unsupported, "output \"\(name)\" holds \(tensor.typeName) values, which TensorIO cannot read", location: "model.file")
         }
         describe(name, metadata)
-        var layer = LayerDescription(name: name, kind: .array, declaredDataType: dataType, shape: arrayShape(tensor))
+        var quantization: QuantizationSpec?
         if !dataType.isFloatingPoint, case .perTensor? = tensor.quantization {
-            layer.dequantize = .fromTensor
+            quantization = .fromTensor
             note(.inferred, layer: name, "quantized \(dataType): dequantized with the tensor's own scale and zero point")
         }
+        var layer = LayerDescription(
+            name: name, shape: arrayShape(tensor), declaredDataType: dataType, kind: .array(quantization: quantization)
+        )
         note(.inferred, layer: name, "array \(dataType) \(layer.shape)")
         if let labels = options.labels[name] {
             try attach(labels, named: "\(name)-labels.txt", to: &layer, source: "--labels")
@@ -198,8 +205,7 @@ struct TFLiteBundleInference {
             note(.unknown, layer: layer.name, "\(source) has \(labels.count) labels but the output has \(layer.elementCount) elements: not used")
             return
         }
-        layer.labels = labels
-        layer.labelsFile = file
+        layer = layer.with(labels: LayerLabels(file: file, values: labels))
         assets[file] = Data((labels.joined(separator: "\n") + "\n").utf8)
         note(.inferred, layer: layer.name, "\(labels.count) labels from \(source)")
     }

@@ -29,11 +29,11 @@ public struct ImageFolderDataSource: BatchDataSource {
     ///   index nor a one-hot vector, or there are no images; ``TensorIOError/Code/io`` when the folder
     ///   cannot be read.
     public init(directory: URL, inputs: LayerList, labels: [String]? = nil) throws {
-        let images = inputs.filter { $0.kind == .image }
-        let others = inputs.filter { $0.kind != .image }
+        let images = inputs.filter(\.isImage)
+        let others = inputs.filter { !$0.isImage }
         guard images.count == 1, others.count == 1 else {
             throw TensorIOError.invalidInput(
-                "a folder of images per label feeds a model with one image input and one label input; this one's training inputs are \(inputs.map { "\"\($0.name)\" (\($0.kind.rawValue))" }.joined(separator: ", "))"
+                "a folder of images per label feeds a model with one image input and one label input; this one's training inputs are \(inputs.map { "\"\($0.name)\" (\($0.kindName))" }.joined(separator: ", "))"
             )
         }
         imageLayer = images[0]

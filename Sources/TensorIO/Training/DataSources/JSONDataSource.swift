@@ -74,7 +74,7 @@ public struct JSONDataSource: BatchDataSource {
             let location = "\(fileName)[\(index)].\(key)"
             let layer = layers[key]
             if case .string(let path) = value {
-                guard layer?.kind == .image else {
+                guard layer?.isImage == true else {
                     throw TensorIOError.invalidInput("\(location): a string is only accepted as an image path for an image layer")
                 }
                 let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)

@@ -5,7 +5,7 @@ enum TrainingValueEncoding {
     ///
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidInput``) when a class index is out of range.
     static func numbers(_ values: [Double], for layer: LayerDescription?, at location: String) throws -> InputValue {
-        guard let layer, layer.kind != .image, layer.elementCount > 1, values.count == 1 else {
+        guard let layer, !layer.isImage, layer.elementCount > 1, values.count == 1 else {
             return .numbers(.float64(values))
         }
         let value = values[0]

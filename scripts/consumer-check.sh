@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The package as a consumer sees it: builds Tests/ConsumerPackage (the TensorIO library alone, no traits)
-# in .build-consumer, runs it on a fixture bundle, and fails when SwiftPM resolved any package beyond the
-# expected ones for it (docs/packages.md). Part of `make test`.
+# in .build-consumer with the README's Swift examples compiled in, runs it on a fixture bundle and runs the
+# README's inference example, and fails when SwiftPM resolved any package beyond the expected ones for it
+# (docs/packages.md). Part of `make test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,6 +32,26 @@ if [ -n "$unexpected" ]; then
   exit 1
 fi
 
+# The README's Swift examples (the blocks that start with `import TensorIO`), each as a function of the
+# consumer — async when the example awaits — so they compile against the public API exactly as a consumer
+# sees it; the first one runs below.
+python3 - <<'PY'
+import re
+readme = open("README.md", encoding="utf-8").read()
+blocks = [b for b in re.findall(r"```swift\n(.*?)```", readme, re.S) if b.splitlines()[0] == "import TensorIO"]
+if len(blocks) < 2:
+    raise SystemExit("consumer-check: expected the README's inference and training examples")
+out = ["// Written by scripts/consumer-check.sh from README.md; do not edit.", "import Foundation", "import TensorIO", ""]
+for number, block in enumerate(blocks, start=1):
+    body = [line for line in block.splitlines() if not line.startswith("import ")]
+    # Async when the example itself awaits (not a function it declares).
+    effects = "async throws" if any("await " in line and not line[:1].isspace() for line in block.splitlines()) else "throws"
+    out.append(f"func readmeExample{number}() {effects} {{")
+    out += ["    " + line if line else "" for line in body]
+    out += ["}", ""]
+open("Tests/ConsumerPackage/Sources/Consumer/ReadmeExamples.swift", "w", encoding="utf-8").write("\n".join(out))
+PY
+
 swift build "${consumer[@]}"
 identifier=$(.build-consumer/debug/Consumer Tests/Fixtures/Bundles/1_in_1_out_number_test.tiobundle)
 if [ "$identifier" != "1_in_1_out_number_test" ]; then
@@ -38,3 +59,15 @@ if [ "$identifier" != "1_in_1_out_number_test" ]; then
   exit 1
 fi
 echo "consumer-check: built and ran against the TensorIO library alone"
+
+# The README's inference example prints what its comments say.
+printed=$(.build-consumer/debug/Consumer --readme 2>/dev/null)
+expected=$'25.0\n240.0 [64.0]\nEgyptian cat\ngamma 4.0\ndelta 4.0'
+if [ "$printed" != "$expected" ]; then
+  echo "consumer-check: the README's example printed:" >&2
+  echo "$printed" >&2
+  echo "consumer-check: expected what its comments say:" >&2
+  echo "$expected" >&2
+  exit 1
+fi
+echo "consumer-check: the README's examples compile, and the first prints what its comments say"

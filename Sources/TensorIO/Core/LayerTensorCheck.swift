@@ -79,17 +79,16 @@ enum LayerTensorCheck {
             throw TensorIOError.layerMismatch("the model's tensor \"\(tensor.name)\" has no element type", layer: layer.name)
         }
         let parameters = tensor.perTensorQuantization
-        var binding = TensorBinding(
+        return TensorBinding(
             layer: layer, dataType: dataType, shape: shape,
             quantizer: isInput ? layer.quantization.flatMap {
                 Quantizer($0, tensorScale: parameters?.scale, zeroPoint: parameters?.zeroPoint ?? 0)
             } : nil,
             dequantizer: isInput ? nil : layer.quantization.flatMap {
                 Dequantizer($0, tensorScale: parameters?.scale, zeroPoint: parameters?.zeroPoint ?? 0)
-            }
+            },
+            resizeMode: resizeMode
         )
-        binding.resizeMode = resizeMode
-        return binding
     }
 
     /// The element-count disagreement, if any. Only dimensions the tensor fixes are compared: a first

@@ -11,6 +11,16 @@ enum InputMatching {
     static func values(for input: InputValue, layers: LayerList) throws -> [InputValue] {
         switch input {
         case .named(let byName):
+            // The usual case, without building any list: one value per layer, every name found.
+            if byName.count == layers.count {
+                var values: [InputValue] = []
+                values.reserveCapacity(layers.count)
+                for layer in layers {
+                    guard let value = byName[layer.name] else { break }
+                    values.append(value)
+                }
+                if values.count == layers.count { return values }
+            }
             let unknown = byName.keys.filter { layers.index(forName: $0) == nil }.sorted()
             guard unknown.isEmpty else {
                 throw TensorIOError.invalidInput(

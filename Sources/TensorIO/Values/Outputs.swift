@@ -17,11 +17,6 @@ public struct Outputs: Sendable, Hashable, RandomAccessCollection {
         self.outputs = outputs
     }
 
-    /// Creates outputs from name-value pairs in layer order.
-    init(pairs: [(name: String, value: Output.Value)]) {
-        self.outputs = pairs.map { Output(name: $0.name, value: $0.value) }
-    }
-
     public var startIndex: Int { 0 }
     public var endIndex: Int { outputs.count }
     public subscript(position: Int) -> Output { outputs[position] }

@@ -132,11 +132,10 @@ extension TensorBinding {
     /// The binding of one item of this layer (`layer.elementCount` elements), for tensors that hold a
     /// batch of items.
     func item(shape itemShape: [Int]? = nil) -> TensorBinding {
-        var item = TensorBinding(
+        let item = TensorBinding(
             layer: layer, dataType: dataType, shape: itemShape ?? [layer.elementCount], quantizer: quantizer,
-            dequantizer: dequantizer
+            dequantizer: dequantizer, resizeMode: resizeMode
         )
-        item.resizeMode = resizeMode
         return item
     }
 

@@ -23,11 +23,10 @@ extension LayerDescription {
         guard let volume = imageVolume else {
             throw TensorIOError.invalidInput("\(name) is not an image layer", layer: name)
         }
-        var binding = TensorBinding(
+        let binding = TensorBinding(
             layer: self, dataType: dataType, shape: [volume.height, volume.width, volume.channels],
-            quantizer: nil, dequantizer: nil
+            quantizer: nil, dequantizer: nil, resizeMode: resizeMode
         )
-        binding.resizeMode = resizeMode
         guard let base = buffer.baseAddress, buffer.count >= binding.byteCount else {
             throw TensorIOError.invalidInput("the buffer holds \(buffer.count) bytes; the layer needs \(binding.byteCount)", layer: name)
         }

@@ -10,6 +10,10 @@ final class CompiledTFLiteModel: BackendInstance {
     /// For each layer in `model.json` order, its slot index and binding.
     private let inputBindings: [(slot: Int, binding: TensorBinding)]
     private let outputBindings: [(slot: Int, binding: TensorBinding)]
+    /// Each binding's tensor memory, in the same order, read once: this runner's slots are never remade
+    /// (only a training session's runner resizes), and a run should not go through them every time.
+    private let inputMemory: [UnsafeMutableRawPointer]
+    private let outputMemory: [UnsafeMutableRawPointer]
 
     /// The tensors as LiteRT reports them, for `tensorio inspect`.
     let tensors: ModelTensors
@@ -38,6 +42,8 @@ final class CompiledTFLiteModel: BackendInstance {
         outputBindings = try zip(outputs, outputOrder).map { layer, slot in
             (slot, try runner.outputSlots[slot].binding(for: layer, quantizedModel: quantized, isInput: false))
         }
+        inputMemory = inputBindings.map { runner.inputSlots[$0.slot].memory }
+        outputMemory = outputBindings.map { runner.outputSlots[$0.slot].memory }
         tensors = ModelTensors(
             signature: key,
             inputs: inputBindings.map { runner.inputSlots[$0.slot].description(layer: $0.binding.layer.name) },
@@ -50,8 +56,10 @@ final class CompiledTFLiteModel: BackendInstance {
     /// signatures, so a prediction leaves them out.
     func run(_ values: [InputValue], placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs {
         var mark = profile == nil ? 0 : Stopwatch.now()
-        for (value, input) in zip(values, inputBindings) {
-            try input.binding.write(value, to: runner.inputSlots[input.slot].memory)
+        // By index: iterating the (slot, binding) pairs would copy each binding, retaining every
+        // reference it holds, on every run.
+        for index in inputBindings.indices {
+            try inputBindings[index].binding.write(values[index], to: inputMemory[index])
         }
         if profile != nil {
             profile?.inputs = Stopwatch.since(mark)
@@ -63,9 +71,13 @@ final class CompiledTFLiteModel: BackendInstance {
             mark = Stopwatch.now()
         }
         try result.get()
-        let outputs = Outputs(pairs: outputBindings.map { output in
-            (output.binding.layer.name, output.binding.read(from: runner.outputSlots[output.slot].memory))
-        })
+        var read: [Output] = []
+        read.reserveCapacity(outputBindings.count)
+        for index in outputBindings.indices {
+            let value = outputBindings[index].binding.read(from: outputMemory[index])
+            read.append(Output(name: outputBindings[index].binding.layer.name, value: value))
+        }
+        let outputs = Outputs(read)
         if profile != nil { profile?.outputs = Stopwatch.since(mark) }
         return outputs
     }

@@ -137,10 +137,10 @@ final class TFLiteTrainingSession: TrainingInstance {
 
         let outputs = bundle.trainingOutputs
         let outputOrder = try SignatureRunner.bind(outputs, to: trainer.outputSlots, side: "output", signature: trainer.signature.key)
-        return Outputs(pairs: try zip(outputs, outputOrder).map { layer, slotIndex in
+        return Outputs(try zip(outputs, outputOrder).map { layer, slotIndex in
             let slot = trainer.outputSlots[slotIndex]
             let binding = try slot.binding(for: layer, quantizedModel: quantized, isInput: false)
-            return (layer.name, binding.read(from: slot.memory))
+            return Output(name: layer.name, value: binding.read(from: slot.memory))
         })
     }
 

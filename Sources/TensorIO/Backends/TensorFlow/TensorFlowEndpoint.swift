@@ -81,9 +81,10 @@ struct TensorFlowEndpoint: @unchecked Sendable {
 
     /// The binding that writes or reads one item of `itemShape`.
     func itemBinding(shape itemShape: [Int]) -> TensorBinding {
-        var binding = TensorBinding(layer: layer, dataType: dataType, shape: itemShape, quantizer: quantizer, dequantizer: dequantizer)
-        binding.resizeMode = resizeMode
-        return binding
+        TensorBinding(
+            layer: layer, dataType: dataType, shape: itemShape, quantizer: quantizer, dequantizer: dequantizer,
+            resizeMode: resizeMode
+        )
     }
 
     /// Makes the tensor fed for `values`, one value per item.

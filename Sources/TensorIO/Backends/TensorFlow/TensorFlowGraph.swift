@@ -188,7 +188,7 @@ final class TensorFlowGraph: TrainingInstance, Sendable {
             inputs: zip(predictionInputs, values).map { ($0, [$1]) }, placeholders: placeholders,
             fetching: predictionOutputs, targets: [], splitInto: nil, profile: &profile
         )
-        return Outputs(pairs: results.map { ($0.layer.name, $0.values[0]) })
+        return Outputs(results.map { Output(name: $0.layer.name, value: $0.values[0]) })
     }
 
     /// Runs every item in one session run; the layers' batch dimension (or the graph's) takes them.
@@ -198,7 +198,7 @@ final class TensorFlowGraph: TrainingInstance, Sendable {
             inputs: Array(zip(predictionInputs, columns)), placeholders: [:], fetching: predictionOutputs, targets: [],
             splitInto: itemCount, profile: &profile
         )
-        return (0..<itemCount).map { item in Outputs(pairs: results.map { ($0.layer.name, $0.values[item]) }) }
+        return (0..<itemCount).map { item in Outputs(results.map { Output(name: $0.layer.name, value: $0.values[item]) }) }
     }
 
     // MARK: - TrainingInstance
@@ -210,7 +210,7 @@ final class TensorFlowGraph: TrainingInstance, Sendable {
             inputs: feeds, placeholders: placeholders, fetching: trainingOutputs, targets: targets, splitInto: nil,
             profile: &profile
         )
-        return Outputs(pairs: results.map { ($0.layer.name, $0.values[0]) })
+        return Outputs(results.map { Output(name: $0.layer.name, value: $0.values[0]) })
     }
 
     func export(to directory: URL) throws {

@@ -11,19 +11,30 @@ final class SignatureRunner {
     /// Input and output slots in the signature's order (the order `RunCompiledModel` wants).
     private(set) var inputSlots: [TensorSlot] = []
     private(set) var outputSlots: [TensorSlot] = []
-    private var inputBuffers: [LiteRtTensorBuffer?] = []
-    private var outputBuffers: [LiteRtTensorBuffer?] = []
+    /// The slots' LiteRT buffers in the arrays `RunCompiledModel` takes, in memory of our own that stays
+    /// put until the slots are remade, so an invoke passes two pointers and nothing else.
+    private var inputBuffers = UnsafeMutableBufferPointer<LiteRtTensorBuffer?>(start: nil, count: 0)
+    private var outputBuffers = UnsafeMutableBufferPointer<LiteRtTensorBuffer?>(start: nil, count: 0)
+    /// Read once: an invoke should not copy the runtime's table of functions (hundreds of bytes) each time.
+    private let runCompiledModel: TIOLiteRtAPI
+    private let compiledModel: LiteRtCompiledModel
+    /// What a failing invoke says it was doing.
+    private let invokeAction: String
 
     init(_ instance: LiteRTModelInstance, signature: LiteRTModelInstance.Signature) throws {
+        guard let compiledModel = instance.compiledModel else { throw TensorIOError(.runtimeFailure, "the model is not compiled") }
         self.instance = instance
         self.signature = signature
+        self.compiledModel = compiledModel
+        runCompiledModel = instance.runtime.api
+        invokeAction = signature.key == "serving_default" ? "running the model" : "running signature \"\(signature.key)\""
         try makeSlots(afterResize: false)
     }
 
     deinit {
         // Slots own their buffers: drop them while the compiled model (held by `instance`) is alive.
-        inputBuffers = []
-        outputBuffers = []
+        Self.free(&inputBuffers)
+        Self.free(&outputBuffers)
         inputSlots = []
         outputSlots = []
     }
@@ -52,25 +63,31 @@ final class SignatureRunner {
     ///
     /// - Throws: ``TensorIOError`` with LiteRT's status.
     func invoke() throws {
-        guard let compiledModel = instance.compiledModel else { throw TensorIOError(.runtimeFailure, "the model is not compiled") }
-        let runtime = instance.runtime
+        let (inputs, outputs) = (inputBuffers, outputBuffers)
         let status = instance.crashActivity.running {
-            inputBuffers.withUnsafeMutableBufferPointer { inputs in
-                outputBuffers.withUnsafeMutableBufferPointer { outputs in
-                    runtime.api.RunCompiledModel(
-                        compiledModel, signature.index, inputs.count, rebound(inputs), outputs.count, rebound(outputs)
-                    )
-                }
-            }
+            runCompiledModel.RunCompiledModel(
+                compiledModel, signature.index, inputs.count, rebound(inputs), outputs.count, rebound(outputs)
+            )
         }
-        try runtime.check(status, signature.key == "serving_default" ? "running the model" : "running signature \"\(signature.key)\"")
+        if status != kLiteRtStatusOk { try instance.runtime.check(status, invokeAction) }
+    }
+
+    private static func free(_ buffers: inout UnsafeMutableBufferPointer<LiteRtTensorBuffer?>) {
+        buffers.deallocate()
+        buffers = UnsafeMutableBufferPointer(start: nil, count: 0)
+    }
+
+    private static func allocate(_ handles: [LiteRtTensorBuffer?]) -> UnsafeMutableBufferPointer<LiteRtTensorBuffer?> {
+        let buffers = UnsafeMutableBufferPointer<LiteRtTensorBuffer?>.allocate(capacity: handles.count)
+        _ = buffers.initialize(from: handles)
+        return buffers
     }
 
     private func makeSlots(afterResize: Bool) throws {
         guard let compiledModel = instance.compiledModel else { throw TensorIOError(.runtimeFailure, "the model is not compiled") }
         let runtime = instance.runtime
-        inputBuffers = []
-        outputBuffers = []
+        Self.free(&inputBuffers)
+        Self.free(&outputBuffers)
         inputSlots = try (0..<signature.inputCount).map {
             try TensorSlot(runtime, signature: signature.handle, compiledModel: compiledModel,
                            signatureIndex: signature.index, index: $0, isInput: true)
@@ -89,8 +106,8 @@ final class SignatureRunner {
             try TensorSlot(runtime, signature: signature.handle, compiledModel: compiledModel,
                            signatureIndex: signature.index, index: $0, isInput: false, layout: outputLayouts[$0])
         }
-        inputBuffers = inputSlots.map(\.buffer)
-        outputBuffers = outputSlots.map(\.buffer)
+        inputBuffers = Self.allocate(inputSlots.map(\.buffer))
+        outputBuffers = Self.allocate(outputSlots.map(\.buffer))
     }
 
     /// For each layer, the slot it binds to: the slot whose signature or tensor name equals the layer's

@@ -45,7 +45,7 @@ test-unit: setup-tensorflow
 # The thread sanitizer needs its own build folder (.build-tsan) so it does not rebuild the normal one.
 # ConcurrencyTests (models shared by threads and tasks) and AsyncRunTests (async runs, cancellation).
 test-tsan: setup-tensorflow
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter "ConcurrencyTests|AsyncRunTests"
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter "ConcurrencyTests|AsyncRunTests|ModelResultsTests"
 
 # The DocC catalogs (Sources/*/*.docc) and every doc comment of TensorIO, TensorIODelivery and
 # TensorIORepositoryServer, with warnings as errors: an unresolved link fails. Reuses the debug build in
@@ -83,6 +83,14 @@ bench: build
 	python3 -m venv .venv-bench
 	.venv-bench/bin/pip install --quiet -r Benchmarks/python/requirements.txt
 	.venv-bench/bin/python Benchmarks/run-benchmarks.py $(BENCH_ARGS)
+
+# Throughput across cores (issue 12, point 3): `tensorio classify --jobs 1` and `--jobs N` against a Python
+# multiprocessing pool of N processes, over 200 photos; prints the goals and writes bench-results/throughput.json.
+.PHONY: bench-throughput
+bench-throughput: build
+	python3 -m venv .venv-bench
+	.venv-bench/bin/pip install --quiet -r Benchmarks/python/requirements.txt
+	.venv-bench/bin/python Benchmarks/run-throughput-benchmarks.py $(BENCH_ARGS)
 
 # What an isolated load check (ModelBundle.verify(loading: .isolated)) costs next to loading in-process,
 # on EfficientNet-Lite0 and a TensorFlow SavedModel (docs/security.md has the figures).

@@ -34,6 +34,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Print one JSON object with snake_case keys.")
     var json = false
 
+    @Flag(help: "Also measure RSS growth over --runs async runs and over --runs runs from the concurrent callers.")
+    var memoryModes = false
+
     mutating func validate() throws {
         guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
         guard warmup >= 0 else { throw ValidationError("--warmup must be at least 0") }
@@ -63,7 +66,8 @@ struct BenchCommand: ParsableCommand {
         let firstInference = Self.microseconds(since: start)
 
         // Drawn on a terminal only, between timed runs (a redraw is one short write, at most 30 times).
-        var progress = ProgressBar(total: warmup + runs * (imageURL == nil ? 1 : 2), label: "bench")
+        let profiled = model is any ProfilingModel
+        var progress = ProgressBar(total: warmup + runs * (1 + (profiled ? 1 : 0) + (imageURL == nil ? 0 : 1)), label: "bench")
         var done = 0
         var warmupTimes: [Double] = []
         for _ in 0..<warmup {
@@ -79,23 +83,26 @@ struct BenchCommand: ParsableCommand {
         times.reserveCapacity(runs)
         overheads.reserveCapacity(runs)
         invokes.reserveCapacity(runs)
-        let profiling = model as? any ProfilingModel
+        // The timed runs are plain runs, as an app makes them; the split between TensorIO's work and the
+        // runtime's comes from a second pass of profiled runs, whose clock reads would otherwise add to
+        // every timed run (a tenth of a microsecond on the smallest models).
         for _ in 0..<runs {
-            if let profiling {
-                start = DispatchTime.now().uptimeNanoseconds
-                let (_, profile) = try profiling.runProfiled(input)
-                times.append(Self.microseconds(since: start))
-                overheads.append(Self.microseconds(profile.overhead))
-                invokes.append(Self.microseconds(profile.invoke))
-            } else {
-                start = DispatchTime.now().uptimeNanoseconds
-                _ = try model.run(input)
-                times.append(Self.microseconds(since: start))
-            }
+            start = DispatchTime.now().uptimeNanoseconds
+            _ = try model.run(input)
+            times.append(Self.microseconds(since: start))
             done += 1
             progress.update(done)
         }
         let memoryAfter = ProcessMemory.residentMB()
+        if let profiling = model as? any ProfilingModel {
+            for _ in 0..<runs {
+                let (_, profile) = try profiling.runProfiled(input)
+                overheads.append(Self.microseconds(profile.overhead))
+                invokes.append(Self.microseconds(profile.invoke))
+                done += 1
+                progress.update(done)
+            }
+        }
 
         var endToEnd: [Double] = []
         if let imageURL {
@@ -111,13 +118,18 @@ struct BenchCommand: ParsableCommand {
 
         progress.finish()
         let throughput = callers > 1 ? try Self.throughput(model, input: input, callers: callers, runs: max(runs, 20)) : nil
+        var growth: (async: Double, pooled: Double)?
+        if memoryModes {
+            growth = (try Self.asyncRSSGrowth(model, input: input, runs: runs),
+                      try Self.pooledRSSGrowth(model, input: input, callers: max(callers, 2), runs: runs))
+        }
 
         let report = Report(
             initMicroseconds: initMicroseconds, firstInference: firstInference, warmup: warmupTimes, runs: Statistics(times),
             overhead: overheads.isEmpty ? nil : Statistics(overheads).mean, invoke: invokes.isEmpty ? nil : Statistics(invokes).mean,
             memoryInit: memoryInit, memoryOverall: memoryAfter - memoryStart, peakRSS: ProcessMemory.peakResidentMB(),
             rssGrowth: memoryAfter - memoryWarm, endToEnd: endToEnd.isEmpty ? nil : Statistics(endToEnd).mean,
-            throughput: throughput, callers: callers
+            throughput: throughput, callers: callers, growth: growth
         )
         print(json ? JSONText.render(report.json) : report.text)
     }
@@ -141,6 +153,48 @@ struct BenchCommand: ParsableCommand {
         return (single, shared)
     }
 
+    /// RSS growth (MB) over `runs` async runs made one after another by a task, after as many to warm up
+    /// (TensorIO's run threads, the task machinery).
+    static func asyncRSSGrowth(_ model: any Model, input: InputValue, runs: Int) throws -> Double {
+        let failures = Failures()
+        let done = DispatchSemaphore(value: 0)
+        let before = LockedValue(0.0)
+        // A detached task on the cooperative pool; this thread waits for it (the runs themselves go to
+        // TensorIO's own threads).
+        Task.detached {
+            do {
+                for _ in 0..<runs { _ = try await model.run(input) }
+                before.set(ProcessMemory.residentMB())
+                for _ in 0..<runs { _ = try await model.run(input) }
+            } catch {
+                failures.record(error)
+            }
+            done.signal()
+        }
+        done.wait()
+        if let error = failures.first { throw error }
+        return ProcessMemory.residentMB() - before.get()
+    }
+
+    /// RSS growth (MB) over `runs` runs shared between `callers` threads on the one model (each run takes
+    /// an instance from the pool and gives it back), after as many to warm up.
+    static func pooledRSSGrowth(_ model: any Model, input: InputValue, callers: Int, runs: Int) throws -> Double {
+        let failures = Failures()
+        let perCaller = max(1, runs / callers)
+        func round() {
+            DispatchQueue.concurrentPerform(iterations: callers) { _ in
+                for _ in 0..<perCaller {
+                    do { _ = try model.run(input) } catch { failures.record(error) }
+                }
+            }
+        }
+        round()
+        let before = ProcessMemory.residentMB()
+        round()
+        if let error = failures.first { throw error }
+        return ProcessMemory.residentMB() - before
+    }
+
     static func microseconds(since start: UInt64) -> Double {
         Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
     }
@@ -149,6 +203,16 @@ struct BenchCommand: ParsableCommand {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) * 1e6 + Double(attoseconds) / 1e12
     }
+}
+
+/// A value read and written from several threads.
+private final class LockedValue<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+    func set(_ newValue: Value) { lock.withLock { value = newValue } }
+    func get() -> Value { lock.withLock { value } }
 }
 
 /// The first error thrown by concurrent callers.
@@ -195,6 +259,7 @@ extension BenchCommand {
         let endToEnd: Double?
         let throughput: (single: Double, shared: Double)?
         let callers: Int
+        let growth: (async: Double, pooled: Double)?
 
         var warmupAverage: Double { warmup.isEmpty ? 0 : warmup.reduce(0, +) / Double(warmup.count) }
 
@@ -217,6 +282,10 @@ extension BenchCommand {
             if let overhead { members.append(("tensorio_overhead_avg_us", .double(overhead))) }
             if let invoke { members.append(("invoke_avg_us", .double(invoke))) }
             if let endToEnd { members.append(("end_to_end_avg_us", .double(endToEnd))) }
+            if let growth {
+                members.append(("rss_growth_async_mb", .double(growth.async)))
+                members.append(("rss_growth_pooled_mb", .double(growth.pooled)))
+            }
             if let throughput {
                 members.append(("concurrency", .object([
                     ("callers_1_runs_per_s", .double(throughput.single)),
@@ -240,6 +309,9 @@ extension BenchCommand {
             }
             if let endToEnd { lines.append("End to end (decode + preprocess + run + outputs, avg): \(us(endToEnd))") }
             lines.append("Memory: init \(mb(memoryInit)), overall \(mb(memoryOverall)), peak RSS \(mb(peakRSS)), growth over the runs \(mb(rssGrowth))")
+            if let growth {
+                lines.append("Memory growth over as many async runs: \(mb(growth.async)); from concurrent callers: \(mb(growth.pooled))")
+            }
             if let throughput {
                 lines.append(String(format: "Throughput: 1 caller %.0f runs/s, %d callers %.0f runs/s", throughput.single, callers, throughput.shared))
             }

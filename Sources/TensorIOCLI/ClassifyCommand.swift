@@ -2,16 +2,17 @@ import ArgumentParser
 import Foundation
 @_spi(Tools) import TensorIO
 
-/// `tensorio classify BUNDLE IMAGE... [--top N] [--threshold T] [--json]`
-struct ClassifyCommand: ParsableCommand {
+/// `tensorio classify BUNDLE IMAGE... [--top N] [--threshold T] [--jobs N] [--json]`
+struct ClassifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "classify",
         abstract: "Classify images with a model that has one image input and a labelled output.",
         discussion: """
             Prints the best labels of each image as a table, or with --json one object: \
             {"images": [{"path": ..., "<output>": [{"label": ..., "score": ...}, ...]}, ...]}. Each \
-            image's result is printed as soon as it is ready; images that cannot be read are reported \
-            at the end, one line each, and the exit status is then 1.
+            image's result is printed as soon as it and the ones before it are ready (in the order \
+            given, whatever --jobs); images that cannot be read are reported at the end, one line each, \
+            and the exit status is then 1.
             """
     )
 
@@ -29,27 +30,33 @@ struct ClassifyCommand: ParsableCommand {
     @Flag(help: "Print one JSON object instead of tables.")
     var json = false
 
+    @Option(help: "Images decoded and classified at once, on as many compiled copies of the model (default: one per core).")
+    var jobs: Int?
+
     @OptionGroup var imageOptions: ImageOptionGroup
 
     mutating func validate() throws {
         guard top >= 1 else { throw ValidationError("--top must be at least 1") }
         guard !images.isEmpty else { throw ValidationError("give at least one image") }
+        if let jobs { guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64") } }
     }
 
     /// Each image's result is printed as soon as it is ready (the JSON document too, element by element);
     /// images that fail are reported together at the end, after the others, with exit status 1.
-    func run() throws {
-        let classifier = try ImageClassifier(model, resizeMode: imageOptions.resize.mode)
+    func run() async throws {
+        let jobs = min(self.jobs ?? ProcessInfo.processInfo.activeProcessorCount, images.count)
+        let classifier = try ImageClassifier(model, resizeMode: imageOptions.resize.mode, concurrentRuns: jobs)
         var failures = InputFailures()
         var printed = 0
         if json { print("{\"images\":[", terminator: "") }
-        for path in images {
+        // Decoding and inference of up to `jobs` images overlap on TensorIO's threads; results come back
+        // in the order given.
+        var paths = images.makeIterator()
+        for await result in classifier.model.results(for: images, concurrency: jobs, input: classifier.input(path:)) {
+            guard let path = paths.next() else { break }
             let scores: [(output: String, entries: [LabeledScores.Entry])]
             do {
-                if UntrustedFile.kind(of: URL(fileURLWithPath: path)) == .directory {
-                    throw CLIError("\(path) is a folder: give the image files in it, such as \(path)/*.jpg")
-                }
-                let outputs = try classifier.classify(URL(fileURLWithPath: path))
+                let outputs = try result.get()
                 scores = try classifier.labelledOutputs.map { name in
                     (name, try outputs[name].labeled.top(top, threshold: threshold))
                 }
@@ -87,15 +94,16 @@ struct ClassifyCommand: ParsableCommand {
 }
 
 /// A model with one image input and at least one labelled output, fed from image files.
-struct ImageClassifier {
+struct ImageClassifier: Sendable {
     let bundle: ModelBundle
     let model: any Model
     let imageLayer: LayerDescription
     let labelledOutputs: [String]
     let resizeMode: ImageResizeMode
 
-    init(_ options: ModelOptionGroup, resizeMode: ImageResizeMode) throws {
-        (bundle, model) = try options.makeModel(resizeMode: resizeMode)
+    /// - Parameter concurrentRuns: How many images may run at once (one compiled copy of the model each).
+    init(_ options: ModelOptionGroup, resizeMode: ImageResizeMode, concurrentRuns: Int = 1) throws {
+        (bundle, model) = try options.makeModel(resizeMode: resizeMode, concurrentRuns: concurrentRuns)
         guard bundle.predictionInputs.count == 1, bundle.predictionInputs[0].isImage else {
             throw CLIError("the model must have exactly one input, an image layer (it has: \(bundle.predictionInputs.map { "\($0.name) (\($0.kindName))" }.joined(separator: ", ")))")
         }
@@ -110,8 +118,20 @@ struct ImageClassifier {
 
     /// Decodes (at reduced size when the file is much larger than the layer) and runs.
     func classify(_ url: URL) throws -> Outputs {
-        let target = imageLayer.imageSize
-        let image = try PixelBuffer(contentsOf: url, targetSize: target, resizeMode: resizeMode)
-        return try model.run(image)
+        try model.run(try input(url))
+    }
+
+    /// The image file decoded for the model (at reduced size when it is much larger than the layer).
+    func input(_ url: URL) throws -> InputValue {
+        .image(try PixelBuffer(contentsOf: url, targetSize: imageLayer.imageSize, resizeMode: resizeMode))
+    }
+
+    /// As ``input(_:)`` for a path given on the command line, refusing a folder with a hint.
+    @Sendable func input(path: String) throws -> InputValue {
+        let url = URL(fileURLWithPath: path)
+        if UntrustedFile.kind(of: url) == .directory {
+            throw CLIError("\(path) is a folder: give the image files in it, such as \(path)/*.jpg")
+        }
+        return try input(url)
     }
 }

@@ -2,16 +2,17 @@ import ArgumentParser
 import Foundation
 @_spi(Tools) import TensorIO
 
-/// `tensorio eval BUNDLE DIR [--top K] [--json]`: accuracy of an image classifier on a labelled folder.
-struct EvalCommand: ParsableCommand {
+/// `tensorio eval BUNDLE DIR [--top K] [--jobs N] [--json]`: accuracy of an image classifier on a labelled folder.
+struct EvalCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "eval",
         abstract: "Measure an image classifier's accuracy on a folder of labelled images.",
         discussion: """
             DIR holds one sub-folder per label, named as in the model's labels file, with JPEG or PNG \
-            images inside. Reports top-1 and top-K accuracy, the most frequent confusions and per-image \
-            latency (decode + preprocess + run) percentiles. A progress bar is drawn on stderr when it \
-            is a terminal.
+            images inside. Reports top-1 and top-K accuracy, the most frequent confusions, images per \
+            second and per-image latency (decode + preprocess + run) percentiles. With --jobs above 1, \
+            images are decoded and classified concurrently and an image's latency runs from the start of \
+            its decoding to its result. A progress bar is drawn on stderr when it is a terminal.
             """
     )
 
@@ -26,14 +27,19 @@ struct EvalCommand: ParsableCommand {
     @Flag(help: "Print one JSON object instead of a report.")
     var json = false
 
+    @Option(help: "Images decoded and classified at once, on as many compiled copies of the model (default: one per core).")
+    var jobs: Int?
+
     @OptionGroup var imageOptions: ImageOptionGroup
 
     mutating func validate() throws {
         guard k >= 1 else { throw ValidationError("--top must be at least 1") }
+        if let jobs { guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64") } }
     }
 
-    func run() throws {
-        let classifier = try ImageClassifier(model, resizeMode: imageOptions.resize.mode)
+    func run() async throws {
+        let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let classifier = try ImageClassifier(model, resizeMode: imageOptions.resize.mode, concurrentRuns: jobs)
         let output = classifier.labelledOutputs[0]
         let labels = classifier.bundle.predictionOutputs[output]?.labels?.values ?? []
         let samples = try Self.samples(in: URL(fileURLWithPath: directory), labels: labels, output: output)
@@ -46,17 +52,26 @@ struct EvalCommand: ParsableCommand {
         // An unreadable image does not lose the others: the report covers those read, and the failures
         // follow it, with exit status 1.
         var failures = InputFailures()
-        for (index, sample) in samples.enumerated() {
-            let start = DispatchTime.now().uptimeNanoseconds
+        // Decoding and inference of up to `jobs` images overlap on TensorIO's threads; results come back in
+        // sample order, each image's latency from the start of its decoding.
+        let starts = StartTimes(count: samples.count)
+        let evalStart = DispatchTime.now().uptimeNanoseconds
+        var index = 0
+        for await result in classifier.model.results(for: samples.indices, concurrency: min(jobs, max(1, samples.count)), input: { index in
+            starts.record(index)
+            return try classifier.input(samples[index].url)
+        }) {
+            defer { index += 1 }
+            let sample = samples[index]
             let outputs: Outputs
             do {
-                outputs = try classifier.classify(sample.url)
+                outputs = try result.get()
             } catch {
                 failures.record(error, path: sample.url.relativePath)
                 progress.update(index + 1)
                 continue
             }
-            latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+            latencies.append(Double(DispatchTime.now().uptimeNanoseconds - starts[index]) / 1_000_000)
             let best = try outputs[output].labeled.top(k).map(\.label)
             if best.first == sample.label { top1 += 1 } else if let predicted = best.first {
                 confusions[sample.label, default: [:]][predicted, default: 0] += 1
@@ -66,18 +81,19 @@ struct EvalCommand: ParsableCommand {
         }
         progress.finish()
         guard !latencies.isEmpty else { throw failures }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - evalStart) / 1e9
 
         let report = Report(
             images: latencies.count, unreadable: failures.messages.count, top1: top1, topK: topK, k: k,
             confusions: confusions.flatMap { label, predictions in predictions.map { (label, $0.key, $0.value) } }
                 .sorted { ($0.2, $1.0, $1.1) > ($1.2, $0.0, $0.1) },
-            latencies: latencies.sorted()
+            latencies: latencies.sorted(), imagesPerSecond: Double(samples.count) / max(seconds, 1e-9), jobs: jobs
         )
         print(json ? JSONText.render(report.json) : report.text)
         if !failures.isEmpty { throw failures }
     }
 
-    struct Sample {
+    struct Sample: Sendable {
         let url: URL
         let label: String
     }
@@ -120,6 +136,9 @@ struct EvalCommand: ParsableCommand {
         let k: Int
         let confusions: [(label: String, predicted: String, count: Int)]
         let latencies: [Double]
+        /// Every sample (read or not) over the whole run's wall time.
+        let imagesPerSecond: Double
+        let jobs: Int
 
         func percentile(_ p: Double) -> Double {
             latencies[min(latencies.count - 1, Int((p / 100 * Double(latencies.count - 1)).rounded()))]
@@ -134,6 +153,7 @@ struct EvalCommand: ParsableCommand {
                 String(format: "top-%d accuracy: %.4f (%d/%d)", k, Double(topK) / Double(images), topK, images),
                 String(format: "latency per image (ms): mean %.3f, p50 %.3f, p90 %.3f, p99 %.3f, max %.3f",
                        mean, percentile(50), percentile(90), percentile(99), latencies.last ?? 0),
+                String(format: "throughput: %.1f images/s with %d job%@", imagesPerSecond, jobs, jobs == 1 ? "" : "s"),
             ]
             if confusions.isEmpty {
                 lines.append("no confusions")
@@ -158,7 +178,24 @@ struct EvalCommand: ParsableCommand {
                     ("mean", .double(mean)), ("p50", .double(percentile(50))), ("p90", .double(percentile(90))),
                     ("p99", .double(percentile(99))), ("max", .double(latencies.last ?? 0)),
                 ])),
+                ("images_per_second", .double(imagesPerSecond)),
+                ("jobs", .integer(Int64(jobs))),
             ])
         }
     }
+}
+
+/// When each sample's decoding started, written by TensorIO's run threads and read by the command.
+private final class StartTimes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var times: [UInt64]
+
+    init(count: Int) { times = [UInt64](repeating: 0, count: count) }
+
+    func record(_ index: Int) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        lock.withLock { times[index] = now }
+    }
+
+    subscript(index: Int) -> UInt64 { lock.withLock { times[index] } }
 }

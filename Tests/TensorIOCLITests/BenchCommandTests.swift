@@ -50,6 +50,19 @@ struct BenchCommandTests {
         #expect(object["concurrency"] == nil)
     }
 
+    @Test("--memory-modes adds the RSS growth over async runs and over runs from concurrent callers")
+    func memoryModes() async throws {
+        let result = try await CLI.run(
+            "bench", CLI.bundle("1_in_1_out_number_test.tiobundle"), "--runs", "200", "--memory-modes", "--json"
+        )
+        #expect(result.exited && result.status == 0, "\(result)")
+        let object = try jsonObject(result)
+        for key in ["rss_growth_mb", "rss_growth_async_mb", "rss_growth_pooled_mb"] {
+            let growth = try #require(object[key] as? Double, "missing \(key): \(result)")
+            #expect(growth.isFinite, "\(key) = \(growth)")
+        }
+    }
+
     @Test("the text report names every figure")
     func text() async throws {
         let result = try await CLI.run("bench", CLI.bundle("1_in_1_out_number_test.tiobundle"), "--runs", "5")

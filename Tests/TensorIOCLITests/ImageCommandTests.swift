@@ -48,6 +48,22 @@ struct ImageCommandTests {
 
     // MARK: - classify
 
+    @Test("classify --jobs 2 prints the same results in the same order as --jobs 1, failures at the end")
+    func classifyJobs() async throws {
+        let photos = ["cat.jpg", "china.jpg", "coffee.jpg", "flower.jpg", "grace_hopper.jpg", "retina.jpg"]
+            .map { "Examples/photos/\($0)" }
+        let paths = photos + photos.reversed() + ["Examples/photos/missing.jpg"] + photos
+        let one = try await CLI.run(["classify", Self.uint8] + paths + ["--jobs", "1", "--top", "2"])
+        let two = try await CLI.run(["classify", Self.uint8] + paths + ["--jobs", "2", "--top", "2"])
+        #expect(one.exited && one.status == 1, "\(one)")
+        #expect(two.exited && two.status == 1, "\(two)")
+        #expect(two.stdout == one.stdout, "\(two)")
+        #expect(Self.blocks(two).map(\.path) == paths.filter { !$0.hasSuffix("missing.jpg") })
+        #expect(two.stderr.contains("missing.jpg"), "\(two)")
+        let invalid = try await CLI.run("classify", Self.uint8, Self.cat, "--jobs", "0")
+        #expect(invalid.exited && invalid.status != 0 && invalid.stderr.contains("--jobs"), "\(invalid)")
+    }
+
     @Test("classify cat.jpg prints a table whose first entry is a cat", arguments: [float32, uint8])
     func classifyCat(_ bundle: String) async throws {
         let result = try await CLI.run("classify", bundle, Self.cat)

@@ -3,7 +3,7 @@ import Testing
 import TensorIO
 
 /// `try await model.run(…)`: runs on TensorIO's own threads, many callers at once, cancellation. The
-/// Makefile's thread-sanitizer pass runs it too (`--filter "ConcurrencyTests|AsyncRunTests"`).
+/// Makefile's thread-sanitizer pass runs it too (`--filter "ConcurrencyTests|AsyncRunTests|ModelResultsTests"`).
 @Suite("Concurrency: async runs")
 struct AsyncRunTests {
     static let examples = Fixtures.bundlesDirectory

@@ -56,7 +56,9 @@ extension Model {
                         }
                         return true
                     }
-                    for _ in 0..<width where !startNext() { break }
+                    for _ in 0..<width {
+                        guard startNext() else { break }
+                    }
                     // Results finish in any order; they are yielded in item order.
                     var ready: [Int: Result<Outputs, any Error>] = [:]
                     var nextToYield = 0

@@ -56,6 +56,11 @@ final class CompiledTFLiteModel: BackendInstance {
     /// signatures, so a prediction leaves them out.
     func run(_ values: [InputValue], placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs {
         var mark = profile == nil ? 0 : Stopwatch.now()
+        // The core matches one value per input layer; checked so a caller that did not cannot read past
+        // the bindings.
+        guard values.count == inputBindings.count else {
+            throw TensorIOError.invalidInput("expected \(inputBindings.count) input values, got \(values.count)")
+        }
         // By index: iterating the (slot, binding) pairs would copy each binding, retaining every
         // reference it holds, on every run.
         for index in inputBindings.indices {

@@ -61,6 +61,8 @@ let package = Package(
         // Crash evidence: a signal handler (C, async-signal-safe) that says what TensorIO was loading or
         // running when the runtime crashed, and gives the runtime's captured stderr back.
         .target(name: "CCrashReport"),
+        // Sequentially consistent atomics for the instance pool (Swift's Synchronization needs iOS 18).
+        .target(name: "CAtomics"),
         // pipe2 and prctl for isolated load checks (not imported by Swift's Glibc module).
         .target(name: "CLoadCheck"),
         // Image codecs and SIMD pixel work, from Debian's -dev packages (scripts/setup.sh installs them).
@@ -77,6 +79,7 @@ let package = Package(
                 "CLiteRT",
                 "CTensorFlow",
                 "CCrashReport",
+                "CAtomics",
                 "CLoadCheck",
                 "CTurboJPEG",
                 "CSPNG",

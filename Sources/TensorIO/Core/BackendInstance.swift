@@ -12,13 +12,14 @@ protocol BackendInstance: AnyObject {
     /// Writes the inputs, invokes and reads every prediction output.
     ///
     /// - Parameters:
-    ///   - values: One value per prediction input layer, in `model.json` order, images already oriented
-    ///     and scaled to the layer's size.
+    ///   - input: The run's value as the caller gave it (by layer name, positional, or one value for a
+    ///     one-input model), matched to the prediction inputs with ``InputMatching`` as it is written;
+    ///     images already oriented and scaled to their layer's size.
     ///   - placeholders: Values for the bundle's placeholder layers, names already checked.
     ///   - profile: Where to measure the inputs, invoke and outputs, when not `nil`.
     /// - Returns: A value per prediction output layer, in `model.json` order.
     /// - Throws: ``TensorIOError`` naming the layer when a value does not fit; the runtime's failure.
-    func run(_ values: [InputValue], placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs
+    func run(_ input: InputValue, placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs
 
     /// Runs every item of a batch in one invoke, when the backend can feed a batch dimension.
     ///

@@ -58,8 +58,9 @@ final class ModelCore: Sendable {
         if hasImageInputs, !pool.isLoaded { try load() }
         let start = profile == nil ? 0 : Stopwatch.now()
         // Images are oriented and scaled before taking an instance, so concurrent callers overlap that
-        // work; only the final copy into the tensor happens on the instance.
-        let values = prepared(try InputMatching.values(for: input, layers: predictionInputs))
+        // work; only the final copy into the tensor happens on the instance. Other values go as given:
+        // the instance matches them to its layers as it writes them.
+        let input = hasImageInputs ? .positional(prepared(try InputMatching.values(for: input, layers: predictionInputs))) : input
         try cancellation?.check()
         var waitStart: UInt64 = 0
         if profile != nil {
@@ -70,7 +71,7 @@ final class ModelCore: Sendable {
         defer { pool.release(lease) }
         if profile != nil { profile?.waiting = Stopwatch.since(waitStart) }
         try cancellation?.check()
-        return try lease.instance.run(values, placeholders: placeholders, profile: &profile)
+        return try lease.instance.run(input, placeholders: placeholders, profile: &profile)
     }
 
     /// Runs the model on every item of a batch: in one invoke when the backend can, else one item after
@@ -89,7 +90,7 @@ final class ModelCore: Sendable {
             return try (0..<batch.count).map { item in
                 try cancellation?.check()
                 return try TensorIOError.locating(item: item, of: batch.count) {
-                    try instance.run(columns.map { $0[item] }, placeholders: [:], profile: &profile)
+                    try instance.run(.positional(columns.map { $0[item] }), placeholders: [:], profile: &profile)
                 }
             }
         }

@@ -2,6 +2,8 @@
 public struct LayerList: RandomAccessCollection, Sendable, Hashable {
     private let layers: [LayerDescription]
     private let indexByName: [String: Int]
+    /// The layers' names, in order.
+    public let names: [String]
 
     /// Creates a list; when two layers share a name, the first wins the name.
     public init(_ layers: [LayerDescription]) {
@@ -11,6 +13,7 @@ public struct LayerList: RandomAccessCollection, Sendable, Hashable {
             indexByName[layer.name] = index
         }
         self.indexByName = indexByName
+        names = layers.map(\.name)
     }
 
     public var startIndex: Int { 0 }
@@ -23,6 +26,14 @@ public struct LayerList: RandomAccessCollection, Sendable, Hashable {
     /// The position of the layer with this name, or `nil`.
     public func index(forName name: String) -> Int? { indexByName[name] }
 
-    /// The layers' names, in order.
-    public var names: [String] { layers.map(\.name) }
+    /// Whether no two layers share a name.
+    var hasDistinctNames: Bool { indexByName.count == layers.count }
+
+    /// ``index(forName:)`` without hashing for a few layers: a run looks up each of its inputs' names,
+    /// and comparing a handful of short strings is cheaper than hashing one.
+    func position(ofName name: String) -> Int? {
+        guard names.count <= 8 else { return indexByName[name] }
+        for index in names.indices where names[index] == name { return index }
+        return nil
+    }
 }

@@ -9,44 +9,68 @@ enum InputMatching {
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidInput``) naming unknown or missing layers,
     ///   or saying how many values a multi-input model expects.
     static func values(for input: InputValue, layers: LayerList) throws -> [InputValue] {
+        if case .positional(let items) = input, items.count == layers.count { return items }
+        var values = [InputValue](repeating: .positional([]), count: layers.count)
+        try forEachValue(in: input, layers: layers) { index, value in values[index] = value }
+        return values
+    }
+
+    /// Calls `body` with each input layer's position and its value, once per layer, in no set order;
+    /// what a run uses to write its inputs without first building a list of them.
+    ///
+    /// `body` may have been called for some layers when a mismatch is found (a dictionary naming a layer
+    /// the model does not have, say): a run writes its inputs into tensors it rewrites every time, so a
+    /// partial write is harmless.
+    ///
+    /// - Throws: What ``values(for:layers:)`` throws, and what `body` throws.
+    static func forEachValue(
+        in input: InputValue, layers: LayerList, _ body: (Int, InputValue) throws -> Void
+    ) throws {
         switch input {
         case .named(let byName):
-            // The usual case, without building any list: one value per layer, every name found.
-            if byName.count == layers.count {
-                var values: [InputValue] = []
-                values.reserveCapacity(layers.count)
-                for layer in layers {
-                    guard let value = byName[layer.name] else { break }
-                    values.append(value)
+            guard byName.count == layers.count, layers.hasDistinctNames else {
+                // Layers sharing a name take the value given for it (each one).
+                for (index, value) in try slowlyMatched(byName, layers: layers).enumerated() { try body(index, value) }
+                return
+            }
+            // As many distinct keys as layers, each naming a layer: every layer exactly once.
+            for (name, value) in byName {
+                guard let index = layers.position(ofName: name) else {
+                    _ = try slowlyMatched(byName, layers: layers)  // throws, naming the unknown layer
+                    return
                 }
-                if values.count == layers.count { return values }
+                try body(index, value)
             }
-            let unknown = byName.keys.filter { layers.index(forName: $0) == nil }.sorted()
-            guard unknown.isEmpty else {
-                throw TensorIOError.invalidInput(
-                    "no input layer named \(quoted(unknown)); the inputs are \(quoted(layers.names))"
-                )
-            }
-            let missing = layers.names.filter { byName[$0] == nil }
-            guard missing.isEmpty else {
-                throw TensorIOError.invalidInput("missing a value for the input layer \(quoted(missing))")
-            }
-            return layers.compactMap { byName[$0.name] }
         case .positional(let items):
             guard items.count == layers.count else {
                 throw TensorIOError.invalidInput(
                     "the model has \(inputCount(layers)) (\(quoted(layers.names))); got \(input.summary)"
                 )
             }
-            return items
+            for index in items.indices { try body(index, items[index]) }
         case .numbers, .bytes, .image:
             guard layers.count == 1 else {
                 throw TensorIOError.invalidInput(
                     "the model has \(inputCount(layers)) (\(quoted(layers.names))): give a dictionary by layer name or InputValue.positional with one value per layer in that order; got \(input.summary)"
                 )
             }
-            return [input]
+            try body(0, input)
         }
+    }
+
+    /// The values by layer, or the error naming unknown or missing layers.
+    private static func slowlyMatched(_ byName: [String: InputValue], layers: LayerList) throws -> [InputValue] {
+        let unknown = byName.keys.filter { layers.index(forName: $0) == nil }.sorted()
+        guard unknown.isEmpty else {
+            throw TensorIOError.invalidInput(
+                "no input layer named \(quoted(unknown)); the inputs are \(quoted(layers.names))"
+            )
+        }
+        let missing = layers.names.filter { byName[$0] == nil }
+        guard missing.isEmpty else {
+            throw TensorIOError.invalidInput("missing a value for the input layer \(quoted(missing))")
+        }
+        return layers.names.compactMap { byName[$0] }
     }
 
     private static func inputCount(_ layers: LayerList) -> String {

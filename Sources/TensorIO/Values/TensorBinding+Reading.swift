@@ -4,20 +4,19 @@ extension TensorBinding {
     /// Reads this output tensor's memory into the value the layer calls for: labelled scores, numbers
     /// with their shape, pixels for image layers, or raw bytes for string layers.
     func read(from source: UnsafeRawPointer) -> Output.Value {
-        if layer.kind == .bytes {
+        switch outputForm {
+        case .bytes:
             return .bytes(Data(bytes: source, count: byteCount))
-        }
-        if layer.isImage, let image = readImage(from: source) {
-            return .image(image)
-        }
-        if elementCount == 1, layer.labels == nil || layer.typeName == .scalar {
+        case .image:
+            if let image = readImage(from: source) { return .image(image) }
+            return .numbers(readValues(from: source), shape: shape)
+        case .scalar:
             return .numbers(readScalar(from: source), shape: shape)  // no loop for a single value
+        case .labeled(let labels):
+            return .labeled(LabeledScores(unchecked: labels, scores: readValues(from: source).floats))
+        case .numbers:
+            return .numbers(readValues(from: source), shape: shape)
         }
-        let values = readValues(from: source)
-        if let labels = layer.labels?.values, labels.count == values.count {
-            return .labeled(LabeledScores(unchecked: labels, scores: values.floats))
-        }
-        return .numbers(values, shape: shape)
     }
 
     private func readScalar(from source: UnsafeRawPointer) -> NumericArray {

@@ -18,6 +18,22 @@ final class TensorBinding: Sendable {
     let resizeMode: ImageResizeMode
     /// The number of elements in the tensor.
     let elementCount: Int
+    /// What reading this tensor as an output gives, decided from the layer once rather than on every run.
+    let outputForm: OutputForm
+
+    /// The kinds of value an output tensor is read into.
+    enum OutputForm {
+        /// Raw bytes (model.json's `string` layers).
+        case bytes
+        /// Pixels, for image layers.
+        case image
+        /// One number, read without a loop.
+        case scalar
+        /// Numbers with the tensor's shape.
+        case numbers
+        /// Scores named by these labels (as many labels as elements).
+        case labeled([String])
+    }
 
     init(
         layer: LayerDescription, dataType: DataType, shape: [Int], quantizer: Quantizer?, dequantizer: Dequantizer?,
@@ -30,6 +46,15 @@ final class TensorBinding: Sendable {
         self.dequantizer = dequantizer
         self.resizeMode = resizeMode
         elementCount = shape.reduce(1, *)
+        outputForm = Self.outputForm(of: layer, elementCount: elementCount)
+    }
+
+    private static func outputForm(of layer: LayerDescription, elementCount: Int) -> OutputForm {
+        if layer.kind == .bytes { return .bytes }
+        if layer.isImage { return .image }
+        if elementCount == 1, layer.labels == nil || layer.typeName == .scalar { return .scalar }
+        if let labels = layer.labels?.values, labels.count == elementCount { return .labeled(labels) }
+        return .numbers
     }
 
     /// The tensor's size in bytes.

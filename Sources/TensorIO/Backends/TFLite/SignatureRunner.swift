@@ -12,9 +12,11 @@ final class SignatureRunner {
     private(set) var inputSlots: [TensorSlot] = []
     private(set) var outputSlots: [TensorSlot] = []
     /// The slots' LiteRT buffers in the arrays `RunCompiledModel` takes, in memory of our own that stays
-    /// put until the slots are remade, so an invoke passes two pointers and nothing else.
-    private var inputBuffers = UnsafeMutableBufferPointer<LiteRtTensorBuffer?>(start: nil, count: 0)
-    private var outputBuffers = UnsafeMutableBufferPointer<LiteRtTensorBuffer?>(start: nil, count: 0)
+    /// put until the slots are remade, so an invoke passes two pointers and nothing else. Unchecked
+    /// exclusivity: the runner is used by one thread at a time (the pool's lease), and the runtime check
+    /// of every access cost more than the rest of an invoke's own work.
+    @exclusivity(unchecked) private var inputBuffers = UnsafeMutableBufferPointer<LiteRtTensorBuffer?>(start: nil, count: 0)
+    @exclusivity(unchecked) private var outputBuffers = UnsafeMutableBufferPointer<LiteRtTensorBuffer?>(start: nil, count: 0)
     /// Read once: an invoke should not copy the runtime's table of functions (hundreds of bytes) each time.
     private let runCompiledModel: TIOLiteRtAPI
     private let compiledModel: LiteRtCompiledModel

@@ -83,12 +83,12 @@ final class TFLiteTrainingSession: TrainingInstance {
     }
 
     /// Predicts with what the model has learnt so far.
-    func run(_ values: [InputValue], placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs {
+    func run(_ input: InputValue, placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs {
         guard let predictor else {
             try bundle.require(.predict)
             throw TensorIOError(.unsupported, "the model has no signature to predict with", location: "model.file")
         }
-        return try predictor.run(values, placeholders: placeholders, profile: &profile)
+        return try predictor.run(input, placeholders: placeholders, profile: &profile)
     }
 
     // MARK: - Training

@@ -29,6 +29,8 @@ final class TensorFlowGraph: TrainingInstance, Sendable {
     /// Every output layer the loaded graph has, in `model.json` order.
     let outputs: [TensorFlowEndpoint]
     let predictionInputs: [TensorFlowEndpoint]
+    /// Their layers, to match a run's value with.
+    private let predictionLayers: LayerList
     let predictionOutputs: [TensorFlowEndpoint]
     let trainingOutputs: [TensorFlowEndpoint]
     let placeholders: [String: TensorFlowEndpoint]
@@ -67,6 +69,7 @@ final class TensorFlowGraph: TrainingInstance, Sendable {
         let predictionOutputNames = bundle.predictionOutputs.names
         let trainingOutputNames = bundle.trainingOutputs.names
         predictionInputs = inputs.filter { predictionInputNames.contains($0.layer.name) }
+        predictionLayers = LayerList(predictionInputs.map(\.layer))
         predictionOutputs = outputs.filter { predictionOutputNames.contains($0.layer.name) }
         trainingOutputs = trains ? outputs.filter { trainingOutputNames.contains($0.layer.name) } : []
         placeholders = try Dictionary(uniqueKeysWithValues: bundle.placeholders.map {
@@ -183,7 +186,8 @@ final class TensorFlowGraph: TrainingInstance, Sendable {
         )
     }
 
-    func run(_ values: [InputValue], placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs {
+    func run(_ input: InputValue, placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs {
+        let values = try InputMatching.values(for: input, layers: predictionLayers)
         let results = try run(
             inputs: zip(predictionInputs, values).map { ($0, [$1]) }, placeholders: placeholders,
             fetching: predictionOutputs, targets: [], splitInto: nil, profile: &profile

@@ -92,6 +92,15 @@ bench-throughput: build
 	.venv-bench/bin/pip install --quiet -r Benchmarks/python/requirements.txt
 	.venv-bench/bin/python Benchmarks/run-throughput-benchmarks.py $(BENCH_ARGS)
 
+# Training speed (issue 12, point 5): `tensorio train --json` against the same steps driven from Python
+# (ai_edge_litert's signature runner; TensorFlow's tf.compat.v1 Session) on the two digits bundles, 5 epochs of
+# batch 32 in file order; prints the goals and writes bench-results/training.json.
+.PHONY: bench-training
+bench-training: build setup-tensorflow
+	python3 -m venv .venv-bench
+	.venv-bench/bin/pip install --quiet -r Benchmarks/python/requirements.txt
+	.venv-bench/bin/python Benchmarks/run-training-benchmarks.py $(BENCH_ARGS)
+
 # What an isolated load check (ModelBundle.verify(loading: .isolated)) costs next to loading in-process,
 # on EfficientNet-Lite0 and a TensorFlow SavedModel (docs/security.md has the figures).
 bench-load-check: build setup-tensorflow

@@ -42,7 +42,7 @@ struct TrainCommand: AsyncParsableCommand {
     @Option(help: "Write the trained bundle to this new folder.")
     var export: String?
 
-    @Flag(help: "Print one JSON object: {\"epochs\": [{\"epoch\": 1, \"<output>\": <mean>, …}, …]}.")
+    @Flag(help: "Print one JSON object: {\"epochs\": [{\"epoch\": 1, \"<output>\": <mean>, \"seconds\": S}, …], \"steps_per_second\": R, …}.")
     var json = false
 
     mutating func validate() throws {
@@ -81,9 +81,17 @@ struct TrainCommand: AsyncParsableCommand {
         }
         if json {
             let epochs: [JSONText.Value] = summaries.map { summary in
-                .object([("epoch", .integer(Int64(summary.epoch)))] + summary.means.map { ($0.name, .double($0.value)) })
+                .object([("epoch", .integer(Int64(summary.epoch)))] + summary.means.map { ($0.name, .double($0.value)) }
+                    + [("seconds", .double(Self.seconds(summary.duration)))])
             }
-            var members: [(String, JSONText.Value)] = [("epochs", .array(epochs))]
+            // The training loop's speed: the epochs' own times (each batch read from the data source, and
+            // the step), so neither the process start nor loading the model and the data count.
+            let steps = summaries.reduce(0) { $0 + $1.batchCount }
+            let stepSeconds = summaries.reduce(0) { $0 + Self.seconds($1.duration) }
+            var members: [(String, JSONText.Value)] = [
+                ("epochs", .array(epochs)), ("steps", .integer(Int64(steps))), ("step_seconds", .double(stepSeconds)),
+                ("steps_per_second", .double(stepSeconds > 0 ? Double(steps) / stepSeconds : 0)),
+            ]
             if let result {
                 members.append(("test", .object([
                     ("accuracy", .double(result.accuracy)), ("correct", .integer(Int64(result.correct))),
@@ -138,9 +146,13 @@ struct TrainCommand: AsyncParsableCommand {
         let width = String(epochs).count
         let number = String(repeating: " ", count: width - String(summary.epoch).count) + String(summary.epoch)
         let means = summary.means.map { "\($0.name) \(String(format: "%.4f", $0.value))" }.joined(separator: "  ")
-        let seconds = Double(summary.duration.components.seconds) + Double(summary.duration.components.attoseconds) / 1e18
+        let seconds = seconds(summary.duration)
         let time = seconds < 1 ? String(format: "%.1f ms", seconds * 1000) : String(format: "%.2f s", seconds)
         return "epoch \(number)/\(epochs)  \(means)  (\(time))"
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
 

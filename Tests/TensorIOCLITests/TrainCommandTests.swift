@@ -27,7 +27,7 @@ struct TrainCommandTests {
         #expect(result.exited && result.status == 0, "\(result)", sourceLocation: sourceLocation)
         #expect(result.stdoutLines.count == 1, "one JSON line: \(result)", sourceLocation: sourceLocation)
         let object = try jsonObject(result, sourceLocation: sourceLocation)
-        #expect(Array(object.keys) == ["epochs"], "\(result)", sourceLocation: sourceLocation)
+        #expect(Set(object.keys) == ["epochs", "steps", "step_seconds", "steps_per_second"], "\(result)", sourceLocation: sourceLocation)
         let entries = try #require(object["epochs"] as? [[String: Any]], "\(result)", sourceLocation: sourceLocation)
         return try entries.map { entry in
             try entry.mapValues { try #require(($0 as? NSNumber)?.doubleValue, "\(result)", sourceLocation: sourceLocation) }
@@ -51,11 +51,32 @@ struct TrainCommandTests {
             let entries = try epochs(result)
             #expect(entries.count == 5)
             #expect(entries.map { $0["epoch"] } == [1, 2, 3, 4, 5])
-            #expect(entries.allSatisfy { Set($0.keys) == ["epoch", "loss"] }, "\(result)")
+            #expect(entries.allSatisfy { Set($0.keys) == ["epoch", "loss", "seconds"] }, "\(result)")
             let losses = entries.compactMap { $0["loss"] }
             #expect(isFalling(losses), "\(losses)")
             // w = b = 0 before the first step: the mean of y² over the eight points, 114 / 8.
             #expect(abs(losses[0] - 14.25) < 1e-5, "\(losses)")
+        }
+    }
+
+    @Test("--json reports the training speed: steps, the epochs' seconds added up, and their ratio")
+    func jsonSpeed() async throws {
+        try await withTemporaryDirectory { folder in
+            let data = try writeLine(points, in: folder)
+            let result = try await CLI.run(
+                "train", linear, "--data", data, "--json", "--placeholder", "learning_rate=0.1", "--epochs", "3",
+                "--batch-size", "3"
+            )
+            let object = try jsonObject(result)
+            let entries = try epochs(result)
+            let seconds = entries.compactMap { $0["seconds"] }
+            #expect(seconds.count == 3 && seconds.allSatisfy { $0 > 0 }, "\(result)")
+            // Eight items in batches of three: three steps an epoch.
+            #expect((object["steps"] as? NSNumber)?.intValue == 9, "\(result)")
+            let total = try #require((object["step_seconds"] as? NSNumber)?.doubleValue, "\(result)")
+            let rate = try #require((object["steps_per_second"] as? NSNumber)?.doubleValue, "\(result)")
+            #expect(abs(total - seconds.reduce(0, +)) <= 1e-9 * max(1, total), "\(result)")
+            #expect(abs(rate - 9 / total) <= 1e-6 * rate, "\(result)")
         }
     }
 
@@ -191,7 +212,7 @@ struct TrainCommandTests {
         #expect(result.stderr.isEmpty, "\(result)")
         let entries = try epochs(result)
         #expect(entries.map { $0["epoch"] } == [1, 2])
-        #expect(entries.allSatisfy { Set($0.keys) == ["epoch", "loss"] }, "\(result)")
+        #expect(entries.allSatisfy { Set($0.keys) == ["epoch", "loss", "seconds"] }, "\(result)")
         let losses = entries.compactMap { $0["loss"] }
         #expect(isFalling(losses), "\(losses)")
         #expect(losses.first.map { $0 < 2.4756 } == true, "\(losses)")
@@ -223,7 +244,7 @@ struct TrainCommandTests {
         #expect(result.stderr.isEmpty, "\(result)")
         let entries = try epochs(result)
         #expect(entries.count == 2)
-        #expect(entries.allSatisfy { Set($0.keys) == ["epoch", "loss", "accuracy"] }, "\(result)")
+        #expect(entries.allSatisfy { Set($0.keys) == ["epoch", "loss", "accuracy", "seconds"] }, "\(result)")
         let losses = entries.compactMap { $0["loss"] }
         #expect(isFalling(losses), "\(losses)")
         // The README measured 1.378 then 0.446 with its shuffle; unshuffled (sorted by label) it stalls above 1.

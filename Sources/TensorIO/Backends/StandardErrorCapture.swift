@@ -14,14 +14,7 @@ public enum StandardErrorCapture {
         _ body: () throws -> Value
     ) -> (result: Swift.Result<Value, any Error>, printed: String) {
         let saved = dup(STDERR_FILENO)
-        var template = Array((NSTemporaryDirectory() + "/tensorio-runtime-XXXXXX").utf8CString)
-        // The file is unlinked at once: only our descriptor keeps it, and it vanishes when closed.
-        let capture = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard let path = buffer.baseAddress else { return -1 }
-            let descriptor = mkstemp(path)
-            if descriptor >= 0 { unlink(path) }
-            return descriptor
-        }
+        let capture = spareFiles.take() ?? makeCaptureFile()
         tio_crash_report_install()
         guard saved >= 0, capture >= 0, tio_crash_report_push_captured_stderr(capture, saved) == 0 else {
             if saved >= 0 { close(saved) }
@@ -37,8 +30,50 @@ public enum StandardErrorCapture {
         close(saved)
         let size = lseek(capture, 0, SEEK_END)
         var bytes = [UInt8](repeating: 0, count: max(0, Int(size)))
-        _ = pread(capture, &bytes, bytes.count, 0)
-        close(capture)
+        if !bytes.isEmpty { _ = pread(capture, &bytes, bytes.count, 0) }
+        // Emptied and rewound (fd 2 wrote through the same file offset), the file serves the next capture.
+        if size == 0 || (ftruncate(capture, 0) == 0 && lseek(capture, 0, SEEK_SET) == 0) {
+            spareFiles.give(capture)
+        } else {
+            close(capture)
+        }
         return (result, String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// An unlinked temporary file: only our descriptor keeps it, and it vanishes when closed.
+    private static func makeCaptureFile() -> Int32 {
+        var template = Array((NSTemporaryDirectory() + "/tensorio-runtime-XXXXXX").utf8CString)
+        return template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            guard let path = buffer.baseAddress else { return -1 }
+            let descriptor = mkstemp(path)
+            if descriptor >= 0 { unlink(path) }
+            return descriptor
+        }
+    }
+
+    /// Capture files kept for the next captures. Making one creates and deletes a file in the temporary
+    /// folder, which cost more than a small model's training step when `tensorio train` captured each.
+    private static let spareFiles = SpareFiles()
+
+    /// A few emptied capture files, taken and given back under a lock (captures nest, and tools capture
+    /// from several threads).
+    private final class SpareFiles: @unchecked Sendable {
+        private let lock = NSLock()
+        private var descriptors: [Int32] = []  // guarded by `lock`
+        /// Enough for a capture nested in another on each of a few threads; more are closed.
+        private let limit = 4
+
+        func take() -> Int32? {
+            lock.withLock { descriptors.popLast() }
+        }
+
+        func give(_ descriptor: Int32) {
+            let kept = lock.withLock {
+                guard descriptors.count < limit else { return false }
+                descriptors.append(descriptor)
+                return true
+            }
+            if !kept { close(descriptor) }
+        }
     }
 }

@@ -17,6 +17,10 @@ public struct Batch: Sendable, Hashable, RandomAccessCollection {
     /// The keys every item has, in the order given.
     public let keys: [String]
     private var items: [Item]
+    /// The same values by key, one array per key in `keys` order, kept as items are added: a training
+    /// step or a batched run reads a batch column by column, and looking every item's value up again
+    /// there cost as much as a small model's step.
+    private var columns: [[InputValue]]
 
     /// Creates an empty batch whose items will have `keys`.
     ///
@@ -24,6 +28,7 @@ public struct Batch: Sendable, Hashable, RandomAccessCollection {
     public init(keys: [String]) {
         self.keys = keys
         self.items = []
+        self.columns = Array(repeating: [], count: keys.count)
     }
 
     /// Creates a batch of items, taking the keys from the first.
@@ -43,8 +48,10 @@ public struct Batch: Sendable, Hashable, RandomAccessCollection {
     ///
     /// - Parameter item: The only item; its keys become the batch's.
     public init(item: Item) {
-        self.keys = item.keys.sorted()
+        let keys = item.keys.sorted()
+        self.keys = keys
         self.items = [item]
+        self.columns = keys.map { [item[$0]!] }  // the keys are the item's own
     }
 
     /// Adds an item at the end.
@@ -52,6 +59,20 @@ public struct Batch: Sendable, Hashable, RandomAccessCollection {
     /// - Parameter item: A value for each of the batch's keys, and no others.
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidInput``) naming the missing or extra keys.
     public mutating func append(_ item: Item) throws {
+        // The usual case, one lookup per key and no sets: a training step appends a whole batch.
+        if item.count == keys.count {
+            var added = 0
+            for key in keys {
+                guard let value = item[key] else { break }
+                columns[added].append(value)
+                added += 1
+            }
+            if added == keys.count {
+                items.append(item)
+                return
+            }
+            for column in 0..<added { columns[column].removeLast() }
+        }
         let expected = Set(keys)
         let given = Set(item.keys)
         guard expected == given else {
@@ -64,6 +85,8 @@ public struct Batch: Sendable, Hashable, RandomAccessCollection {
                 "item \(items.count) does not match the batch's keys \(Self.quoted(keys)): \(problems.joined(separator: ", "))"
             )
         }
+        // Keys named twice: the item has each once.
+        for (column, key) in keys.enumerated() { columns[column].append(item[key]!) }
         items.append(item)
     }
 
@@ -72,8 +95,8 @@ public struct Batch: Sendable, Hashable, RandomAccessCollection {
     /// - Parameter key: A key of the batch.
     /// - Returns: One value per item.
     public func values(forKey key: String) -> [InputValue] {
-        guard keys.contains(key) else { return [] }
-        return items.compactMap { $0[key] }
+        guard let column = keys.firstIndex(of: key) else { return [] }
+        return columns[column]
     }
 
     // MARK: RandomAccessCollection

@@ -68,16 +68,23 @@ private struct ElementWriter: NumericVisitor {
         switch dataType {
         case .float32:
             let target = start.bindMemory(to: Float.self, capacity: source.count)
+            // Convert first and look for a value too large afterwards: a loop without an early exit
+            // is vectorised, several times faster on the thousands of numbers of a training batch.
+            var overflow: UInt8 = 0
             for index in source.indices {
                 let value = source[index].doubleValue
                 let converted = Float(value)
-                if converted.isInfinite, value.isFinite {
-                    throw TensorIOError.invalidInput(
-                        "value \(value) at index \(offset + index) does not fit the layer's float32 elements",
-                        layer: layerName
-                    )
-                }
+                overflow |= (converted.isInfinite ? 1 : 0) & (value.isFinite ? 1 : 0)
                 target[index] = converted
+            }
+            if overflow != 0, let index = source.indices.first(where: {
+                let value = source[$0].doubleValue
+                return Float(value).isInfinite && value.isFinite
+            }) {
+                throw TensorIOError.invalidInput(
+                    "value \(source[index].doubleValue) at index \(offset + index) does not fit the layer's float32 elements",
+                    layer: layerName
+                )
             }
         case .float64:
             let target = start.bindMemory(to: Double.self, capacity: source.count)

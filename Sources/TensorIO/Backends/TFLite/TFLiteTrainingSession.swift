@@ -22,6 +22,17 @@ final class TFLiteTrainingSession: TrainingInstance {
     /// Predictions, on the same compiled model so they see the trained weights.
     let predictor: CompiledTFLiteModel?
 
+    /// The layers the training signature takes (every input, then the placeholders) and its outputs,
+    /// with the slot each binds to and their bindings: found once, and again only when a batch of
+    /// another size remakes the slots, rather than on every step (for a small model that took as long
+    /// as a good part of the step).
+    private let trainingLayers: LayerList
+    private let trainingOutputs: LayerList
+    private var inputOrder: [Int]
+    private var outputOrder: [Int]
+    private var inputBindings: [TensorBinding] = []
+    private var outputBindings: [TensorBinding] = []
+
     /// The signatures that belong to training rather than prediction.
     static func signatureKeys(of bundle: ModelBundle) -> Set<String> {
         guard bundle.model.modes.contains(.train) else { return [] }
@@ -64,8 +75,11 @@ final class TFLiteTrainingSession: TrainingInstance {
             predictor = nil
         }
         // Check the training layers against the signature now rather than on the first step.
-        _ = try SignatureRunner.bind(trainingLayers, to: trainer.inputSlots, side: "input", signature: key)
-        _ = try SignatureRunner.bind(bundle.trainingOutputs, to: trainer.outputSlots, side: "output", signature: key)
+        trainingLayers = LayerList(Array(bundle.inputs) + Array(bundle.placeholders))
+        trainingOutputs = bundle.trainingOutputs
+        inputOrder = try SignatureRunner.bind(trainingLayers, to: trainer.inputSlots, side: "input", signature: key)
+        outputOrder = try SignatureRunner.bind(trainingOutputs, to: trainer.outputSlots, side: "output", signature: key)
+        try makeBindings()
 
         let weights = bundle.url.appendingPathComponent(Self.weightsFileName)
         if FileManager.default.fileExists(atPath: weights.path) {
@@ -104,49 +118,52 @@ final class TFLiteTrainingSession: TrainingInstance {
         let layers = trainingLayers
         let columns = try batch.columns(for: bundle.inputs) + bundle.placeholders.map { placeholders[$0.name].map { [$0] } ?? [] }
 
-        // Give every batched input the batch's size (LiteRT remakes the buffers), then bind.
+        // Give every batched input the batch's size (LiteRT remakes the buffers), then bind again.
         let inputCount = bundle.inputs.count
-        var order = try SignatureRunner.bind(layers, to: trainer.inputSlots, side: "input", signature: trainer.signature.key)
         var shapes: [Int: [Int]] = [:]
-        for (index, (layer, slot)) in zip(layers, order).enumerated() where layer.isBatched && index < inputCount {
+        for (index, (layer, slot)) in zip(layers, inputOrder).enumerated() where layer.isBatched && index < inputCount {
             var shape = trainer.inputSlots[slot].shape
-            guard !shape.isEmpty else { continue }
+            guard !shape.isEmpty, shape[0] != itemCount else { continue }
             shape[0] = itemCount
             shapes[slot] = shape
         }
-        if shapes.contains(where: { trainer.inputSlots[$0.key].shape != $0.value }) {
+        if !shapes.isEmpty {
             try trainer.resizeInputs(shapes)
-            order = try SignatureRunner.bind(layers, to: trainer.inputSlots, side: "input", signature: trainer.signature.key)
+            let key = trainer.signature.key
+            inputOrder = try SignatureRunner.bind(layers, to: trainer.inputSlots, side: "input", signature: key)
+            outputOrder = try SignatureRunner.bind(trainingOutputs, to: trainer.outputSlots, side: "output", signature: key)
+            try makeBindings()
         }
 
-        let quantized = bundle.model.isQuantized
-        for ((layer, slotIndex), values) in zip(zip(layers, order), columns) {
-            let slot = trainer.inputSlots[slotIndex]
-            let binding = try slot.binding(
-                for: layer, quantizedModel: quantized, isInput: true, resizeMode: configuration.imageResizeMode
-            )
+        for (index, values) in columns.enumerated() {
+            let (layer, slot) = (layers[index], trainer.inputSlots[inputOrder[index]])
             guard slot.shape.reduce(1, *) == values.count * layer.elementCount else {
                 throw TensorIOError.invalidInput(
                     "\(values.count) items cannot be fed: the signature's tensor \"\(slot.name)\" has shape \(slot.shape)",
                     layer: layer.name
                 )
             }
-            try binding.writeItems(values, to: slot.memory)
+            try inputBindings[index].writeItems(values, to: slot.memory)
         }
         try trainer.invoke()
 
-        let outputs = bundle.trainingOutputs
-        let outputOrder = try SignatureRunner.bind(outputs, to: trainer.outputSlots, side: "output", signature: trainer.signature.key)
-        return Outputs(try zip(outputs, outputOrder).map { layer, slotIndex in
-            let slot = trainer.outputSlots[slotIndex]
-            let binding = try slot.binding(for: layer, quantizedModel: quantized, isInput: false)
-            return Output(name: layer.name, value: binding.read(from: slot.memory))
+        return Outputs(outputBindings.indices.map { index in
+            let slot = trainer.outputSlots[outputOrder[index]]
+            return Output(name: trainingOutputs[index].name, value: outputBindings[index].read(from: slot.memory))
         })
     }
 
-    /// The layers the training signature takes: every input, then the placeholders.
-    private var trainingLayers: LayerList {
-        LayerList(Array(bundle.inputs) + Array(bundle.placeholders))
+    /// Binds every training layer to its slot as the slots now are.
+    private func makeBindings() throws {
+        let quantized = bundle.model.isQuantized
+        inputBindings = try zip(trainingLayers, inputOrder).map { layer, slot in
+            try trainer.inputSlots[slot].binding(
+                for: layer, quantizedModel: quantized, isInput: true, resizeMode: configuration.imageResizeMode
+            )
+        }
+        outputBindings = try zip(trainingOutputs, outputOrder).map { layer, slot in
+            try trainer.outputSlots[slot].binding(for: layer, quantizedModel: quantized, isInput: false)
+        }
     }
 
     // MARK: - Weights

@@ -8,10 +8,21 @@ public import Foundation
 /// one-hot layer becomes the one-hot vector.
 public struct JSONDataSource: BatchDataSource {
     public let keys: [String]
-    private let items: [[String: JSONValue]]
-    private let layers: [String: LayerDescription]
-    private let folder: URL
+    /// The items, their numbers already converted: a training run asks for every item every epoch, and
+    /// walking the parsed JSON again each time (with a location text made for each value) cost more than
+    /// a small model's training step.
+    private let items: [StoredItem]
     private let fileName: String
+
+    /// One item as the file gave it.
+    private enum StoredItem: Sendable {
+        /// The numbers' layer values, and the image paths (with their item-and-key location), read only
+        /// when the item is asked for so that images stay on disk.
+        case values(Batch.Item, images: [(key: String, url: URL, location: String)])
+        /// What asking for the item throws: a value that is not numbers, say. Kept rather than thrown
+        /// when the file is read, so that the other items can still be used, as before.
+        case invalid(TensorIOError)
+    }
 
     /// Reads the file.
     ///
@@ -54,11 +65,44 @@ public struct JSONDataSource: BatchDataSource {
                 "\(url.lastPathComponent)[\(index)] has the keys \(item.keys.sorted()), but the first item has \(keys)"
             )
         }
+        let fileName = url.lastPathComponent
+        let layers = Dictionary(layers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let folder = url.deletingLastPathComponent()
         self.keys = keys
-        self.items = items
-        self.layers = Dictionary(layers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        self.folder = url.deletingLastPathComponent()
-        self.fileName = url.lastPathComponent
+        self.fileName = fileName
+        self.items = items.enumerated().map { index, object in
+            Self.store(object, index: index, fileName: fileName, layers: layers, folder: folder)
+        }
+    }
+
+    /// Converts one item's numbers now and notes its image paths, or keeps the error its values give.
+    private static func store(
+        _ object: [String: JSONValue], index: Int, fileName: String, layers: [String: LayerDescription], folder: URL
+    ) -> StoredItem {
+        var item: Batch.Item = [:]
+        var images: [(key: String, url: URL, location: String)] = []
+        do {
+            for (key, value) in object {
+                let location = "\(fileName)[\(index)].\(key)"
+                let layer = layers[key]
+                if case .string(let path) = value {
+                    guard layer?.isImage == true else {
+                        throw TensorIOError.invalidInput("\(location): a string is only accepted as an image path for an image layer")
+                    }
+                    let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)
+                    images.append((key, url, location))
+                    continue
+                }
+                var numbers: [Double] = []
+                try flatten(value, into: &numbers, at: location)
+                item[key] = try TrainingValueEncoding.numbers(numbers, for: layer, at: location)
+            }
+        } catch let error as TensorIOError {
+            return .invalid(error)
+        } catch {
+            return .invalid(TensorIOError.invalidInput("\(fileName)[\(index)]: \(error)"))
+        }
+        return .values(item, images: images)
     }
 
     public var count: Int { items.count }
@@ -69,28 +113,20 @@ public struct JSONDataSource: BatchDataSource {
         guard items.indices.contains(index) else {
             throw TensorIOError.invalidInput("item \(index) is out of range: \(fileName) has \(items.count) items")
         }
-        var item: Batch.Item = [:]
-        for (key, value) in items[index] {
-            let location = "\(fileName)[\(index)].\(key)"
-            let layer = layers[key]
-            if case .string(let path) = value {
-                guard layer?.isImage == true else {
-                    throw TensorIOError.invalidInput("\(location): a string is only accepted as an image path for an image layer")
-                }
-                let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)
+        switch items[index] {
+        case .invalid(let error):
+            throw error
+        case .values(var item, let images):
+            for image in images {
                 do {
-                    item[key] = .image(try PixelBuffer(contentsOf: url))
+                    item[image.key] = .image(try PixelBuffer(contentsOf: image.url))
                 } catch var error as TensorIOError {
-                    error.location = [location, error.location].compactMap { $0 }.joined(separator: ", ")
+                    error.location = [image.location, error.location].compactMap { $0 }.joined(separator: ", ")
                     throw error
                 }
-                continue
             }
-            var numbers: [Double] = []
-            try Self.flatten(value, into: &numbers, at: location)
-            item[key] = try TrainingValueEncoding.numbers(numbers, for: layer, at: location)
+            return item
         }
-        return item
     }
 
     private static func flatten(_ value: JSONValue, into numbers: inout [Double], at location: String) throws {

@@ -10,7 +10,20 @@ struct ModelOptionGroup: ParsableArguments {
     @Option(name: .long, help: "CPU threads the runtime may use (1 to 1024).")
     var threads: Int = 1
 
+    @Option(name: .customLong("weight-cache"), help: ArgumentHelp(
+        "Keep the weights LiteRT prepares for the CPU in this folder, so later runs of the same .tflite model load faster (also TENSORIO_WEIGHT_CACHE).",
+        valueName: "folder"
+    ))
+    var weightCache: String?
+
     static let maximumThreads = ModelConfiguration.maximumThreadCount
+
+    /// `--weight-cache`, else `TENSORIO_WEIGHT_CACHE`, else none.
+    var weightCacheDirectory: URL? {
+        let folder = weightCache ?? ProcessInfo.processInfo.environment["TENSORIO_WEIGHT_CACHE"]
+        guard let folder, !folder.isEmpty else { return nil }
+        return URL(fileURLWithPath: folder, isDirectory: true)
+    }
 
     /// Opens the bundle and builds its model.
     func makeModel(resizeMode: ImageResizeMode = .aspectFill, concurrentRuns: Int = 1) throws -> (ModelBundle, any Model) {
@@ -18,7 +31,7 @@ struct ModelOptionGroup: ParsableArguments {
         let model = try bundle.makeModel(
             configuration: ModelConfiguration(
                 threadCount: threads, imageResizeMode: resizeMode, maximumConcurrentRuns: concurrentRuns,
-                logger: ToolLog.logger
+                weightCacheDirectory: weightCacheDirectory, logger: ToolLog.logger
             )
         )
         return (bundle, model)

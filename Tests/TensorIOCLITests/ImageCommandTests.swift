@@ -421,4 +421,27 @@ struct ImageCommandTests {
         expectOneLineError(try await CLI.run("classify", CLI.bundle("pixelbuffer_identity_test.tiobundle"), Self.cat),
                            containing: ["labelled output"])
     }
+
+    @Test("four classify processes at once share an empty --weight-cache folder: same answers, one whole cache, no partial files; TENSORIO_WEIGHT_CACHE names it too")
+    func weightCacheAcrossProcesses() async throws {
+        try await withTemporaryDirectory { folder in
+            let cache = folder.appendingPathComponent("weights").path
+            let plain = try await CLI.run("classify", Self.float32, Self.cat)
+            #expect(plain.status == 0, "\(plain)")
+            let running = try (0..<4).map { _ in
+                try CLI.start(["classify", Self.float32, Self.cat, "--weight-cache", cache])
+            }
+            for process in running {
+                let result = try await process.result()
+                expectSuccess(result, stdout: String(plain.stdout.dropLast()))
+            }
+            var names = try FileManager.default.contentsOfDirectory(atPath: cache)
+            #expect(names.count == 1 && names[0].hasSuffix(".xnnpack"), "\(names)")
+            // The next process reads that file; the environment variable works like the option.
+            let again = try await CLI.run(["classify", Self.float32, Self.cat], environment: ["TENSORIO_WEIGHT_CACHE": cache])
+            expectSuccess(again, stdout: String(plain.stdout.dropLast()))
+            names = try FileManager.default.contentsOfDirectory(atPath: cache)
+            #expect(names.count == 1, "\(names)")
+        }
+    }
 }

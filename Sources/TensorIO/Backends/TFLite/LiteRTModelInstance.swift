@@ -25,6 +25,10 @@ final class LiteRTModelInstance {
     private(set) var model: LiteRtModel?
     private(set) var compiledModel: LiteRtCompiledModel?
     private(set) var signatures: [Signature] = []
+    /// A weight cache LiteRT is writing: XNNPACK finishes the file during the first run, so it is put in
+    /// place after the first successful invoke (``invoked()``). Unchecked exclusivity: read on every
+    /// invoke by the one thread running the model.
+    @exclusivity(unchecked) private(set) var pendingWeightCache: XNNPackWeightCache?
 
     /// Reads, verifies and compiles the bundle's model with the configured thread count.
     ///
@@ -69,7 +73,13 @@ final class LiteRTModelInstance {
         guard let options else { throw TensorIOError(.runtimeFailure, "LiteRT returned no options") }
         defer { api.DestroyOptions(options) }
         try runtime.check(api.SetOptionsHardwareAccelerators(options, kLiteRtHwAcceleratorCpu), "choosing the CPU")
-        guard let payload = strdup("num_threads = \(configuration.threadCount)\n") else {
+        // A training bundle's weights change as it learns: only prediction bundles keep a weight cache.
+        let weightCache = configuration.weightCacheDirectory.flatMap { directory in
+            bundle.model.modes.contains(.train) ? nil : XNNPackWeightCache.prepare(
+                directory: directory, model: modelFile, runtimeLibraryPath: runtime.path, logger: configuration.logger
+            )
+        }
+        guard let payload = strdup("num_threads = \(configuration.threadCount)\n" + (weightCache?.optionLine ?? "")) else {
             throw TensorIOError(.runtimeFailure, "out of memory")
         }
         var xnnpack: LiteRtOpaqueOptions?
@@ -78,14 +88,27 @@ final class LiteRTModelInstance {
             try runtime.check(api.AddOpaqueOptions(options, xnnpack), "setting the thread count")
         }
         var compiledModel: LiteRtCompiledModel?
-        try runtime.check(api.CreateCompiledModel(runtime.environment, model, options, &compiledModel),
-                          "compiling the model")
+        let status = api.CreateCompiledModel(runtime.environment, model, options, &compiledModel)
+        if status == kLiteRtStatusOk, compiledModel != nil {
+            pendingWeightCache = weightCache?.isBuilding == true ? weightCache : nil
+        } else {
+            weightCache?.abandon()
+        }
+        try runtime.check(status, "compiling the model")
         self.compiledModel = compiledModel
+    }
+
+    /// Called after each successful invoke while a weight cache is pending: puts it in place.
+    func invoked() {
+        guard let cache = pendingWeightCache else { return }
+        pendingWeightCache = nil
+        cache.publish()
     }
 
     deinit {
         if let compiledModel { runtime.api.DestroyCompiledModel(compiledModel) }
         if let model { runtime.api.DestroyModel(model) }
+        pendingWeightCache?.abandon()  // never run: the file may be incomplete
     }
 
     /// The signature called `key`.

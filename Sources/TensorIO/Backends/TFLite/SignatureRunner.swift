@@ -72,6 +72,7 @@ final class SignatureRunner {
             )
         }
         if status != kLiteRtStatusOk { try instance.runtime.check(status, invokeAction) }
+        if instance.pendingWeightCache != nil { instance.invoked() }
     }
 
     private static func free(_ buffers: inout UnsafeMutableBufferPointer<LiteRtTensorBuffer?>) {

@@ -17,6 +17,8 @@ final class MappedModelFile {
     let bytes: UnsafeRawBufferPointer
     /// The name `model.json` gives the file, for messages.
     let fileName: String
+    /// Which version of which file was mapped, without reading it (what a weight cache is keyed on).
+    let identity: FileIdentity
 
     /// Opens, checks and maps `fileName` inside `bundleDirectory`.
     ///
@@ -63,6 +65,7 @@ final class MappedModelFile {
             throw TensorIOError(.io, "cannot map \(fileName) into memory: \(Self.systemError())", location: "model.file")
         }
         bytes = UnsafeRawBufferPointer(start: base, count: size)
+        identity = FileIdentity(status)
     }
 
     deinit {
@@ -95,4 +98,37 @@ final class MappedModelFile {
     private static func systemError() -> String {
         SystemErrorText.reason(errno: errno)
     }
+}
+
+/// What the file system says about one version of a file: the device and inode name the file, and the
+/// change time (`ctime`) moves whenever its content or attributes change and cannot be set back by a
+/// program, so a file replaced or rewritten gets another identity.
+struct FileIdentity: Hashable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+    let size: Int64
+    let modified: (seconds: Int64, nanoseconds: Int64)
+    let changed: (seconds: Int64, nanoseconds: Int64)
+
+    init(_ status: stat) {
+        device = UInt64(truncatingIfNeeded: status.st_dev)
+        inode = UInt64(truncatingIfNeeded: status.st_ino)
+        size = Int64(status.st_size)
+        #if canImport(Darwin)
+        modified = (Int64(status.st_mtimespec.tv_sec), Int64(status.st_mtimespec.tv_nsec))
+        changed = (Int64(status.st_ctimespec.tv_sec), Int64(status.st_ctimespec.tv_nsec))
+        #else
+        modified = (Int64(status.st_mtim.tv_sec), Int64(status.st_mtim.tv_nsec))
+        changed = (Int64(status.st_ctim.tv_sec), Int64(status.st_ctim.tv_nsec))
+        #endif
+    }
+
+    /// The fields as integers, in a fixed order.
+    var fields: [Int64] {
+        [Int64(bitPattern: device), Int64(bitPattern: inode), size, modified.seconds, modified.nanoseconds,
+         changed.seconds, changed.nanoseconds]
+    }
+
+    static func == (lhs: FileIdentity, rhs: FileIdentity) -> Bool { lhs.fields == rhs.fields }
+    func hash(into hasher: inout Hasher) { hasher.combine(fields) }
 }

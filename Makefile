@@ -5,8 +5,14 @@
 #                thread sanitizer, then builds the documentation with warnings as errors; first it builds a
 #                package that uses the TensorIO library alone
 #   make docs    builds the DocC documentation of the three libraries into .build/docs
+#   make bench   every performance goal side by side with its alternative, PASS/FAIL (docs/performance.md)
 SWIFT ?= swift
 TENSORIO = .build/release/tensorio
+# Release builds link Swift's runtime and Foundation statically: the tool starts in about 13 ms instead
+# of 22 (no dynamic loading and symbol binding of a dozen Swift libraries), which is most of a one-photo
+# classify's cold start after the weight cache (docs/performance.md). Every release build uses the same
+# flags, or SwiftPM would rebuild everything each time they changed.
+RELEASE = -c release --static-swift-stdlib
 
 .PHONY: setup setup-tensorflow build demo bench-load-check train-demo test test-consumer test-unit test-tsan docs models bench-images clean fuzz
 
@@ -19,8 +25,8 @@ setup-tensorflow: setup
 
 # tensorio-load-check goes next to tensorio: validate --load, pull, update and serve load models in it.
 build: setup
-	$(SWIFT) build -c release --product tensorio
-	$(SWIFT) build -c release --product tensorio-load-check
+	$(SWIFT) build $(RELEASE) --product tensorio
+	$(SWIFT) build $(RELEASE) --product tensorio-load-check
 
 demo: build
 	$(TENSORIO) classify Examples/efficientnet-lite0-float32.tiobundle Examples/photos/cat.jpg
@@ -63,7 +69,7 @@ models:
 bench-images: build
 	python3 -m venv .venv-bench
 	.venv-bench/bin/pip install --quiet -r Benchmarks/python/requirements.txt
-	$(SWIFT) build -c release --product image-preprocessing-benchmark
+	$(SWIFT) build $(RELEASE) --product image-preprocessing-benchmark
 	.venv-bench/bin/python Benchmarks/run-image-benchmarks.py
 
 clean:
@@ -74,36 +80,48 @@ clean:
 fuzz: setup
 	@scripts/fuzz.sh
 
-# The side-by-side comparison of issue 5, in one run: TensorIO (`tensorio bench`) against a raw LiteRT C API
-# loop (the floor) and Python's ai_edge_litert Interpreter with NumPy and with Pillow; prints the table and
-# the goals, and writes bench-results/benchmarks.json. Options: make bench BENCH_ARGS="--repeats 5".
-.PHONY: bench
-bench: build
-	$(SWIFT) build -c release --product raw-litert-benchmark
+# Every performance goal, side by side with its alternative, in one run (docs/performance.md): inference
+# against a raw LiteRT C API loop and Python's ai_edge_litert Interpreter (bench-inference), throughput
+# across cores (bench-throughput), cold start (bench-coldstart) and training speed (bench-training); then
+# every goal's PASS/FAIL together. Results in bench-results/*.json. BENCH_ARGS go to the inference one.
+.PHONY: bench bench-inference bench-venv
+bench: bench-inference bench-throughput bench-coldstart bench-training
+	@.venv-bench/bin/python Benchmarks/print-goals.py
+
+bench-venv:
 	python3 -m venv .venv-bench
 	.venv-bench/bin/pip install --quiet -r Benchmarks/python/requirements.txt
+
+# TensorIO (`tensorio bench`) against the raw LiteRT C API loop (the floor) and Python's ai_edge_litert
+# Interpreter with NumPy and with Pillow: per-run medians, memory in three modes, concurrent callers.
+bench-inference: build bench-venv
+	$(SWIFT) build $(RELEASE) --product raw-litert-benchmark
 	.venv-bench/bin/python Benchmarks/run-benchmarks.py $(BENCH_ARGS)
+
+# Cold start (issue 12, point 4): process start to printed top-5 for one photo, interleaved: `tensorio
+# classify` with and without --weight-cache, and today's tool before this work (built once from commit
+# COLDSTART_BASELINE by scripts/build-coldstart-baseline.sh); writes bench-results/coldstart.json.
+.PHONY: bench-coldstart
+bench-coldstart: build
+	@scripts/build-coldstart-baseline.sh
+	python3 Benchmarks/run-coldstart-benchmarks.py --baseline .build-baseline/release/tensorio
 
 # Throughput across cores (issue 12, point 3): `tensorio classify --jobs 1` and `--jobs N` against a Python
 # multiprocessing pool of N processes, over 200 photos; prints the goals and writes bench-results/throughput.json.
 .PHONY: bench-throughput
-bench-throughput: build
-	python3 -m venv .venv-bench
-	.venv-bench/bin/pip install --quiet -r Benchmarks/python/requirements.txt
-	.venv-bench/bin/python Benchmarks/run-throughput-benchmarks.py $(BENCH_ARGS)
+bench-throughput: build bench-venv
+	.venv-bench/bin/python Benchmarks/run-throughput-benchmarks.py
 
 # Training speed (issue 12, point 5): `tensorio train --json` against the same steps driven from Python
 # (ai_edge_litert's signature runner; TensorFlow's tf.compat.v1 Session) on the two digits bundles, 5 epochs of
 # batch 32 in file order; prints the goals and writes bench-results/training.json.
 .PHONY: bench-training
-bench-training: build setup-tensorflow
-	python3 -m venv .venv-bench
-	.venv-bench/bin/pip install --quiet -r Benchmarks/python/requirements.txt
-	.venv-bench/bin/python Benchmarks/run-training-benchmarks.py $(BENCH_ARGS)
+bench-training: build setup-tensorflow bench-venv
+	.venv-bench/bin/python Benchmarks/run-training-benchmarks.py
 
 # What an isolated load check (ModelBundle.verify(loading: .isolated)) costs next to loading in-process,
 # on EfficientNet-Lite0 and a TensorFlow SavedModel (docs/security.md has the figures).
 bench-load-check: build setup-tensorflow
-	$(SWIFT) build -c release --product load-check-benchmark
+	$(SWIFT) build $(RELEASE) --product load-check-benchmark
 	.build/release/load-check-benchmark 20 Examples/efficientnet-lite0-float32.tiobundle \
 		Tests/Fixtures/TensorFlowBundles/tf_2_in_2_out_vectors_test.tiobundle

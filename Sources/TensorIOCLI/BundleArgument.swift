@@ -7,8 +7,11 @@ struct ModelOptionGroup: ParsableArguments {
     @Argument(help: "A .tiobundle folder, a .tflite file or a TensorFlow SavedModel folder.")
     var bundle: String
 
-    @Option(name: .long, help: "CPU threads the runtime may use (1 to 1024).")
-    var threads: Int = 1
+    @Option(name: .long, help: ArgumentHelp(
+        "CPU threads the runtime may use for one run (1 to 1024).",
+        discussion: "Default 1; classify and eval share the cores among the images they run at once."
+    ))
+    var threads: Int?
 
     @Option(name: .customLong("weight-cache"), help: ArgumentHelp(
         "Keep the weights LiteRT prepares for the CPU in this folder, so later runs of the same .tflite model load faster (also TENSORIO_WEIGHT_CACHE).",
@@ -18,6 +21,11 @@ struct ModelOptionGroup: ParsableArguments {
 
     static let maximumThreads = ModelConfiguration.maximumThreadCount
 
+    /// Threads per run when `jobs` runs share the machine's cores: a single image gets every core.
+    static func threadsSharingCores(among jobs: Int) -> Int {
+        max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, jobs))
+    }
+
     /// `--weight-cache`, else `TENSORIO_WEIGHT_CACHE`, else none.
     var weightCacheDirectory: URL? {
         let folder = weightCache ?? ProcessInfo.processInfo.environment["TENSORIO_WEIGHT_CACHE"]
@@ -26,11 +34,15 @@ struct ModelOptionGroup: ParsableArguments {
     }
 
     /// Opens the bundle and builds its model.
-    func makeModel(resizeMode: ImageResizeMode = .aspectFill, concurrentRuns: Int = 1) throws -> (ModelBundle, any Model) {
+    ///
+    /// - Parameter defaultThreads: The threads per run when `--threads` is not given.
+    func makeModel(
+        resizeMode: ImageResizeMode = .aspectFill, concurrentRuns: Int = 1, defaultThreads: Int = 1
+    ) throws -> (ModelBundle, any Model) {
         let bundle = try ModelBundle.open(URL(fileURLWithPath: bundle), logger: ToolLog.logger)
         let model = try bundle.makeModel(
             configuration: ModelConfiguration(
-                threadCount: threads, imageResizeMode: resizeMode, maximumConcurrentRuns: concurrentRuns,
+                threadCount: threads ?? defaultThreads, imageResizeMode: resizeMode, maximumConcurrentRuns: concurrentRuns,
                 weightCacheDirectory: weightCacheDirectory, logger: ToolLog.logger
             )
         )
@@ -41,11 +53,12 @@ struct ModelOptionGroup: ParsableArguments {
     func makeTrainableModel() throws -> (ModelBundle, any TrainableModel) {
         let bundle = try ModelBundle.open(URL(fileURLWithPath: bundle), logger: ToolLog.logger)
         return (bundle, try bundle.makeTrainableModel(
-            configuration: ModelConfiguration(threadCount: threads, logger: ToolLog.logger)
+            configuration: ModelConfiguration(threadCount: threads ?? 1, logger: ToolLog.logger)
         ))
     }
 
     mutating func validate() throws {
+        guard let threads else { return }
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
         guard threads <= Self.maximumThreads else {
             throw ValidationError("--threads must be at most \(Self.maximumThreads)")

@@ -103,7 +103,10 @@ struct ImageClassifier: Sendable {
 
     /// - Parameter concurrentRuns: How many images may run at once (one compiled copy of the model each).
     init(_ options: ModelOptionGroup, resizeMode: ImageResizeMode, concurrentRuns: Int = 1) throws {
-        (bundle, model) = try options.makeModel(resizeMode: resizeMode, concurrentRuns: concurrentRuns)
+        (bundle, model) = try options.makeModel(
+            resizeMode: resizeMode, concurrentRuns: concurrentRuns,
+            defaultThreads: ModelOptionGroup.threadsSharingCores(among: concurrentRuns)
+        )
         guard bundle.predictionInputs.count == 1, bundle.predictionInputs[0].isImage else {
             throw CLIError("the model must have exactly one input, an image layer (it has: \(bundle.predictionInputs.map { "\($0.name) (\($0.kindName))" }.joined(separator: ", ")))")
         }

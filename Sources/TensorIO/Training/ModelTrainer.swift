@@ -80,9 +80,8 @@ public struct ModelTrainer: Sendable {
             var lastOutputs = Outputs([])
             for batchIndex in 0..<batchCount {
                 try Task.checkCancellation()
-                let indices = order[(batchIndex * batchSize)..<min(count, (batchIndex + 1) * batchSize)]
-                var batch = Batch(keys: data.keys)
-                for index in indices { try batch.append(try data.item(at: index)) }
+                let indices = Array(order[(batchIndex * batchSize)..<min(count, (batchIndex + 1) * batchSize)])
+                let batch = try data.batch(at: indices)
                 let outputs = try await model.train(batch, placeholders: placeholders)
                 for output in outputs {
                     // Averages are kept for single-number outputs (losses, accuracies), not tensors.

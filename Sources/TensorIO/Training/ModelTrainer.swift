@@ -91,7 +91,6 @@ public struct ModelTrainer: Sendable {
                 }
                 lastOutputs = outputs
                 progress?(.batch(epoch: epoch, batch: batchIndex + 1, batchCount: batchCount, outputs: outputs))
-                await Task.yield()
             }
             let summary = TrainingEpoch(
                 epoch: epoch, batchCount: batchCount, itemCount: count,
@@ -100,6 +99,10 @@ public struct ModelTrainer: Sendable {
             )
             summaries.append(summary)
             progress?(.epoch(summary))
+            // Each step already suspends while the model's threads train (the built-in models do);
+            // yielding after every step as well cost a scheduling round trip per step. Once an epoch
+            // still lets other tasks in when a model's step does not suspend.
+            await Task.yield()
         }
         return summaries
     }

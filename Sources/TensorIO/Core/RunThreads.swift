@@ -96,11 +96,12 @@ final class RunThreads: @unchecked Sendable {
 
     /// Whether the calling thread is one of these.
     private var isCurrentThread: Bool {
-        pthread_getspecific(Self.threadKey) == UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        let owner: UnsafeMutableRawPointer? = pthread_getspecific(Self.threadKey)  // nil on other threads
+        return owner == Unmanaged.passUnretained(self).toOpaque()
     }
 
     private func work() {
-        pthread_setspecific(Self.threadKey, UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()))
+        pthread_setspecific(Self.threadKey, Unmanaged.passUnretained(self).toOpaque())
         while true {
             condition.lock()
             while head == jobs.count { condition.wait() }

@@ -13,6 +13,18 @@ import Foundation
 enum RuntimeLog {
     static func capturing<Result>(_ body: () throws -> Result) throws -> Result {
         let (result, printed) = StandardErrorCapture.redirecting(body)
+        return try joining(result, printed)
+    }
+
+    /// The same around asynchronous work: `tensorio train` captures its whole loop of steps this way
+    /// when no progress bar is drawn, rather than swapping stderr around every step (several system
+    /// calls, a good part of a small model's step).
+    static func capturing<Result>(_ body: () async throws -> Result) async throws -> Result {
+        let (result, printed) = await StandardErrorCapture.redirecting(body)
+        return try joining(result, printed)
+    }
+
+    private static func joining<Result>(_ result: Swift.Result<Result, any Error>, _ printed: String) throws -> Result {
         switch result {
         case .success(let value):
             return value

@@ -59,25 +59,33 @@ struct TrainCommand: AsyncParsableCommand {
         let placeholderValues = try PlaceholderArguments.parse(placeholders, bundle: bundle)
 
         try RuntimeLog.capturing { try trainable.load() }
+        // The progress bar is drawn between steps on stderr, so with one each step is captured on its
+        // own; without one (stderr not a terminal: a log, a pipe, a benchmark), the whole loop is
+        // captured once, which keeps several system calls off every step. Either way what the runtime
+        // prints joins the error if training fails.
+        let drawsProgress = isatty(STDERR_FILENO) == 1
         let trainer = ModelTrainer(
-            model: QuietTrainableModel(trainable), data: source, epochs: epochs, batchSize: batchSize, shuffle: shuffle,
-            placeholders: placeholderValues, seed: seed
+            model: drawsProgress ? QuietTrainableModel(trainable) : trainable, data: source, epochs: epochs,
+            batchSize: batchSize, shuffle: shuffle, placeholders: placeholderValues, seed: seed
         )
         let epochCount = epochs
         let asJSON = json
         let progress = LockedProgress()
-        let summaries = try await trainer.train { event in
-            switch event {
-            case .batch(let epoch, let batch, let batchCount, _):
-                progress.update(epoch: epoch, of: epochCount, batch: batch, batchCount: batchCount)
-            case .epoch(let summary):
-                progress.finish()
-                if !asJSON { print(Self.line(for: summary, of: epochCount)) }
+        let train = {
+            try await trainer.train { event in
+                switch event {
+                case .batch(let epoch, let batch, let batchCount, _):
+                    progress.update(epoch: epoch, of: epochCount, batch: batch, batchCount: batchCount)
+                case .epoch(let summary):
+                    progress.finish()
+                    if !asJSON { print(Self.line(for: summary, of: epochCount)) }
+                }
             }
         }
+        let summaries = drawsProgress ? try await train() : try await RuntimeLog.capturing { try await train() }
         let result = try evaluation.map { try $0.measure(trainable, batchSize: batchSize) }
         if let export {
-            try trainer.model.export(to: URL(fileURLWithPath: export))
+            try RuntimeLog.capturing { try trainable.export(to: URL(fileURLWithPath: export)) }
         }
         if json {
             let epochs: [JSONText.Value] = summaries.map { summary in

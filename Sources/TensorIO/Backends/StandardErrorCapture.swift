@@ -13,17 +13,55 @@ public enum StandardErrorCapture {
     public static func redirecting<Value>(
         _ body: () throws -> Value
     ) -> (result: Swift.Result<Value, any Error>, printed: String) {
+        guard let redirection = begin() else { return (Swift.Result { try body() }, "") }
+        let result = Swift.Result { try body() }
+        return (result, end(redirection))
+    }
+
+    /// Runs asynchronous work with file descriptor 2 sent to an unlinked temporary file, as
+    /// the synchronous `redirecting(_:)` does: for a tool that captures a whole loop of steps once rather
+    /// than each step (`tensorio train`, whose steps take microseconds). Anything in the process that
+    /// prints on stderr meanwhile is captured too.
+    ///
+    /// - Parameter body: The work whose stderr is captured.
+    /// - Returns: What `body` returned or threw, and the text printed on stderr meanwhile.
+    public static func redirecting<Value>(
+        _ body: () async throws -> Value
+    ) async -> (result: Swift.Result<Value, any Error>, printed: String) {
+        let redirection = begin()
+        let result: Swift.Result<Value, any Error>
+        do {
+            result = .success(try await body())
+        } catch {
+            result = .failure(error)
+        }
+        return (result, redirection.map(end) ?? "")
+    }
+
+    /// The saved stderr and the capture file, while a capture lasts.
+    private struct Redirection {
+        let saved: Int32
+        let capture: Int32
+    }
+
+    /// Sends fd 2 to a capture file; `nil` when that cannot be done (the work then runs uncaptured).
+    private static func begin() -> Redirection? {
         let saved = dup(STDERR_FILENO)
         let capture = spareFiles.take() ?? makeCaptureFile()
         tio_crash_report_install()
         guard saved >= 0, capture >= 0, tio_crash_report_push_captured_stderr(capture, saved) == 0 else {
             if saved >= 0 { close(saved) }
             if capture >= 0 { close(capture) }
-            return (Swift.Result { try body() }, "")
+            return nil
         }
         fflush(nil)
         dup2(capture, STDERR_FILENO)
-        let result = Swift.Result { try body() }
+        return Redirection(saved: saved, capture: capture)
+    }
+
+    /// Puts stderr back and returns what was printed.
+    private static func end(_ redirection: Redirection) -> String {
+        let (saved, capture) = (redirection.saved, redirection.capture)
         fflush(nil)
         dup2(saved, STDERR_FILENO)
         tio_crash_report_pop_captured_stderr()
@@ -37,7 +75,7 @@ public enum StandardErrorCapture {
         } else {
             close(capture)
         }
-        return (result, String(decoding: bytes, as: UTF8.self))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// An unlinked temporary file: only our descriptor keeps it, and it vanishes when closed.

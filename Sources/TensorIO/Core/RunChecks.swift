@@ -57,6 +57,14 @@ extension Batch {
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidInput``) naming the missing and unknown
     ///   keys.
     func columns(for layers: LayerList) throws -> [[InputValue]] {
+        try layerColumns(for: layers).map { $0.values(count: count) }
+    }
+
+    /// For each layer, its column: as ``columns(for:)``, but numbers kept as one array where the batch
+    /// has them so (see ``Batch/Column``).
+    ///
+    /// - Throws: As ``columns(for:)``.
+    func layerColumns(for layers: LayerList) throws -> [Batch.Column] {
         let names = layers.names
         let missing = names.filter { !keys.contains($0) }
         let unknown = keys.filter { !names.contains($0) }
@@ -68,6 +76,6 @@ extension Batch {
                 "the batch's keys do not match the input layers \(names.map { "\"\($0)\"" }.joined(separator: ", ")): \(problems.joined(separator: "; "))"
             )
         }
-        return names.map { values(forKey: $0) }
+        return names.map { name in columns[keys.firstIndex(of: name)!] }  // every name is a key
     }
 }

@@ -41,6 +41,17 @@ final class RunThreads: @unchecked Sendable {
     func perform<Value: Sendable>(_ body: @escaping @Sendable (RunCancellation) throws -> Value) async throws -> Value {
         try Task.checkCancellation()
         let cancellation = RunCancellation()
+        if isCurrentThread {
+            // The task already runs on one of these threads (a ModelTrainer's, through ``executor``): it
+            // is off the cooperative pool, so the work runs right here. Moving it to another of these
+            // threads and back woke two threads per call, which on two cores cost more than a small
+            // model's training step.
+            return try await withTaskCancellationHandler {
+                try body(cancellation)
+            } onCancel: {
+                cancellation.cancel()
+            }
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
                 submit {
@@ -56,7 +67,41 @@ final class RunThreads: @unchecked Sendable {
         }
     }
 
+    /// A task executor over these threads. A task that prefers it (`withTaskExecutorPreference`) runs
+    /// on them, and the model calls it awaits (``perform(_:)``) then run without a thread hop.
+    private(set) lazy var executor = Executor(threads: self)
+
+    /// Runs a task's jobs on ``RunThreads``.
+    final class Executor: TaskExecutor {
+        private let threads: RunThreads
+
+        init(threads: RunThreads) {
+            self.threads = threads
+        }
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            let executor = asUnownedTaskExecutor()
+            threads.submit { job.runSynchronously(on: executor) }
+        }
+    }
+
+    /// Marks each of our threads with the instance that owns it, so ``perform(_:)`` knows when it is
+    /// called on one.
+    private static let threadKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// Whether the calling thread is one of these.
+    private var isCurrentThread: Bool {
+        let owner: UnsafeMutableRawPointer? = pthread_getspecific(Self.threadKey)  // nil on other threads
+        return owner == Unmanaged.passUnretained(self).toOpaque()
+    }
+
     private func work() {
+        pthread_setspecific(Self.threadKey, Unmanaged.passUnretained(self).toOpaque())
         while true {
             condition.lock()
             while head == jobs.count { condition.wait() }

@@ -70,8 +70,10 @@ final class RuntimeModel: ProfilingModel, TrainableModel {
     }
 
     private func train(_ batch: Batch, placeholders: [String: InputValue], cancellation: RunCancellation?) throws -> Outputs {
-        try bundle.require(.train)
-        try bundle.checkPlaceholders(Set(placeholders.keys), requireAll: true)
+        // `core.bundle`, not `bundle`: that computed property copies the whole bundle (a retain per
+        // field), twice a step.
+        try core.bundle.require(.train)
+        try core.bundle.checkPlaceholders(Set(placeholders.keys), requireAll: true)
         guard !batch.isEmpty else { throw TensorIOError.invalidInput("the batch has no items to train on") }
         return try core.pool.withInstance(cancellation: cancellation) { instance in
             try cancellation?.check()

@@ -54,6 +54,9 @@ public struct ModelTrainer: Sendable {
 
     /// Trains for ``epochs`` epochs.
     ///
+    /// The training task runs on TensorIO's threads (as the built-in models' steps do), so reading the
+    /// batches, the steps and `progress` run there, off Swift's cooperative pool.
+    ///
     /// - Parameter progress: Called after every batch and every epoch, on the training task.
     /// - Returns: A summary per epoch.
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidInput``) for a count below 1 or an empty
@@ -65,7 +68,15 @@ public struct ModelTrainer: Sendable {
         guard batchSize >= 1 else { throw TensorIOError.invalidInput("the batch size must be at least 1, got \(batchSize)") }
         let count = data.count
         guard count > 0 else { throw TensorIOError.invalidInput("the training data has no items") }
+        // The training task runs on TensorIO's threads, where the built-in models' steps then run without
+        // moving to them and back: that hop woke two threads per step, which on two cores took longer
+        // than a small model's step. The task still suspends and is cancelled as any other.
+        return try await withTaskExecutorPreference(RunThreads.shared.executor) {
+            try await trainEpochs(count: count, progress: progress)
+        }
+    }
 
+    private func trainEpochs(count: Int, progress: (@Sendable (TrainingProgress) -> Void)?) async throws -> [TrainingEpoch] {
         var generator = SplitMix64(seed: seed ?? UInt64.random(in: .min ... .max))
         var order = Array(0..<count)
         let batchCount = (count + batchSize - 1) / batchSize
@@ -80,9 +91,8 @@ public struct ModelTrainer: Sendable {
             var lastOutputs = Outputs([])
             for batchIndex in 0..<batchCount {
                 try Task.checkCancellation()
-                let indices = order[(batchIndex * batchSize)..<min(count, (batchIndex + 1) * batchSize)]
-                var batch = Batch(keys: data.keys)
-                for index in indices { try batch.append(try data.item(at: index)) }
+                let indices = Array(order[(batchIndex * batchSize)..<min(count, (batchIndex + 1) * batchSize)])
+                let batch = try data.batch(at: indices)
                 let outputs = try await model.train(batch, placeholders: placeholders)
                 for output in outputs {
                     // Averages are kept for single-number outputs (losses, accuracies), not tensors.
@@ -92,7 +102,6 @@ public struct ModelTrainer: Sendable {
                 }
                 lastOutputs = outputs
                 progress?(.batch(epoch: epoch, batch: batchIndex + 1, batchCount: batchCount, outputs: outputs))
-                await Task.yield()
             }
             let summary = TrainingEpoch(
                 epoch: epoch, batchCount: batchCount, itemCount: count,
@@ -101,6 +110,9 @@ public struct ModelTrainer: Sendable {
             )
             summaries.append(summary)
             progress?(.epoch(summary))
+            // Once an epoch, not after every step: on TensorIO's threads a yield hands the task to the
+            // next free one, a thread hop per step again.
+            await Task.yield()
         }
         return summaries
     }

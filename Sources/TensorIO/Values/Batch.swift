@@ -16,19 +16,76 @@ public struct Batch: Sendable, Hashable, RandomAccessCollection {
 
     /// The keys every item has, in the order given.
     public let keys: [String]
-    private var items: [Item]
-    /// The same values by key, one array per key in `keys` order, kept as items are added: a training
-    /// step or a batched run reads a batch column by column, and looking every item's value up again
-    /// there cost as much as a small model's step.
-    private var columns: [[InputValue]]
+    /// The number of items.
+    private var itemCount: Int
+    /// The values by key, one column per key in `keys` order; an item is a row across them. A training
+    /// step or a batched run reads a batch column by column, so the values are kept that way, and a
+    /// data source that holds its numbers in columns hands over a batch as one array per key: no
+    /// dictionary per item, and one conversion into the tensor (see ``BatchDataSource/batch(at:)``).
+    private(set) var columns: [Column]
+
+    /// One key's values in every item.
+    enum Column: Sendable {
+        /// A value per item, as given.
+        case values([InputValue])
+        /// Every item's numbers end to end, `width` numbers an item, all of one element type: what an
+        /// item gives for the key is `.numbers` of its `width` numbers in that type.
+        case numbers(NumericArray, width: Int)
+
+        /// The value of item `index`.
+        func value(at index: Int) -> InputValue {
+            switch self {
+            case .values(let values): return values[index]
+            case .numbers(let numbers, let width): return .numbers(numbers.slice((index * width)..<((index + 1) * width)))
+            }
+        }
+
+        /// A value per item.
+        func values(count: Int) -> [InputValue] {
+            switch self {
+            case .values(let values): return values
+            case .numbers: return (0..<count).map(value(at:))
+            }
+        }
+
+        /// Items `indices`, in that order.
+        func gathering(_ indices: [Int]) -> Column {
+            switch self {
+            case .values(let values): return .values(indices.map { values[$0] })
+            case .numbers(let numbers, let width): return .numbers(numbers.gathering(indices, width: width), width: width)
+            }
+        }
+
+        /// The same values, as one array when every item gives numbers of one type and count (what a
+        /// data source's items usually give), so a model writes them with one conversion.
+        func compacted() -> Column {
+            guard case .values(let values) = self, let first = values.first, case .numbers(let head) = first else { return self }
+            var parts: [NumericArray] = []
+            parts.reserveCapacity(values.count)
+            for value in values {
+                guard case .numbers(let numbers) = value, numbers.count == head.count else { return self }
+                parts.append(numbers)
+            }
+            guard let joined = NumericArray(joiningSameType: parts) else { return self }
+            return .numbers(joined, width: head.count)
+        }
+    }
 
     /// Creates an empty batch whose items will have `keys`.
     ///
     /// - Parameter keys: The layer names each item gives a value for.
     public init(keys: [String]) {
         self.keys = keys
-        self.items = []
-        self.columns = Array(repeating: [], count: keys.count)
+        self.itemCount = 0
+        self.columns = Array(repeating: .values([]), count: keys.count)
+    }
+
+    /// A batch of `count` items given by their columns, one per key in `keys` order.
+    init(keys: [String], count: Int, columns: [Column]) {
+        precondition(keys.count == columns.count, "a batch needs one column per key")
+        self.keys = keys
+        self.itemCount = count
+        self.columns = columns
     }
 
     /// Creates a batch of items, taking the keys from the first.
@@ -50,8 +107,8 @@ public struct Batch: Sendable, Hashable, RandomAccessCollection {
     public init(item: Item) {
         let keys = item.keys.sorted()
         self.keys = keys
-        self.items = [item]
-        self.columns = keys.map { [item[$0]!] }  // the keys are the item's own
+        self.itemCount = 1
+        self.columns = keys.map { .values([item[$0]!]) }  // the keys are the item's own
     }
 
     /// Adds an item at the end.
@@ -64,14 +121,14 @@ public struct Batch: Sendable, Hashable, RandomAccessCollection {
             var added = 0
             for key in keys {
                 guard let value = item[key] else { break }
-                columns[added].append(value)
+                appendValue(value, toColumn: added)
                 added += 1
             }
             if added == keys.count {
-                items.append(item)
+                itemCount += 1
                 return
             }
-            for column in 0..<added { columns[column].removeLast() }
+            for column in 0..<added { removeLastValue(ofColumn: column) }
         }
         let expected = Set(keys)
         let given = Set(item.keys)
@@ -82,12 +139,38 @@ public struct Batch: Sendable, Hashable, RandomAccessCollection {
             if !missing.isEmpty { problems.append("missing \(Self.quoted(missing))") }
             if !extra.isEmpty { problems.append("has unknown \(Self.quoted(extra))") }
             throw TensorIOError.invalidInput(
-                "item \(items.count) does not match the batch's keys \(Self.quoted(keys)): \(problems.joined(separator: ", "))"
+                "item \(itemCount) does not match the batch's keys \(Self.quoted(keys)): \(problems.joined(separator: ", "))"
             )
         }
         // Keys named twice: the item has each once.
-        for (column, key) in keys.enumerated() { columns[column].append(item[key]!) }
-        items.append(item)
+        for (column, key) in keys.enumerated() { appendValue(item[key]!, toColumn: column) }
+        itemCount += 1
+    }
+
+    /// Adds a value to a column, which from then on keeps a value per item.
+    private mutating func appendValue(_ value: InputValue, toColumn index: Int) {
+        if case .numbers = columns[index] { columns[index] = .values(columns[index].values(count: itemCount)) }
+        guard case .values(var values) = columns[index] else { return }
+        columns[index] = .values([])  // so `values` is the only reference and grows in place
+        values.append(value)
+        columns[index] = .values(values)
+    }
+
+    private mutating func removeLastValue(ofColumn index: Int) {
+        guard case .values(var values) = columns[index] else { return }
+        columns[index] = .values([])
+        values.removeLast()
+        columns[index] = .values(values)
+    }
+
+    /// Items `indices` of this batch, in that order (an index may repeat).
+    func gathering(_ indices: [Int]) -> Batch {
+        Batch(keys: keys, count: indices.count, columns: columns.map { $0.gathering(indices) })
+    }
+
+    /// The same items, each column of numbers of one type and count as one array.
+    func compacted() -> Batch {
+        Batch(keys: keys, count: itemCount, columns: columns.map { $0.compacted() })
     }
 
     /// Every item's value for one key, in item order; empty for a key the batch does not have.
@@ -96,14 +179,35 @@ public struct Batch: Sendable, Hashable, RandomAccessCollection {
     /// - Returns: One value per item.
     public func values(forKey key: String) -> [InputValue] {
         guard let column = keys.firstIndex(of: key) else { return [] }
-        return columns[column]
+        return columns[column].values(count: itemCount)
     }
 
     // MARK: RandomAccessCollection
 
-    public var startIndex: Int { items.startIndex }
-    public var endIndex: Int { items.endIndex }
-    public subscript(position: Int) -> Item { items[position] }
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { itemCount }
+    public subscript(position: Int) -> Item {
+        precondition(position >= 0 && position < itemCount, "Batch index out of range")
+        var item = Item(minimumCapacity: keys.count)
+        for (key, column) in zip(keys, columns) where item[key] == nil { item[key] = column.value(at: position) }
+        return item
+    }
+
+    // MARK: Hashable
+
+    /// Batches are equal when they have the same keys and items, however their values are kept.
+    public static func == (left: Batch, right: Batch) -> Bool {
+        left.keys == right.keys && left.itemCount == right.itemCount
+            && zip(left.columns, right.columns).allSatisfy { pair in
+                pair.0.values(count: left.itemCount) == pair.1.values(count: right.itemCount)
+            }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(keys)
+        hasher.combine(itemCount)
+        for column in columns { hasher.combine(column.values(count: itemCount)) }
+    }
 
     private static func quoted(_ names: [String]) -> String {
         names.map { "\"\($0)\"" }.joined(separator: ", ")

@@ -149,7 +149,7 @@ extension NumericArray {
     }
 
     /// The stored array, whatever its type.
-    private var storage: any Sendable {
+    fileprivate var storage: any Sendable {
         switch self {
         case .uint8(let a): a
         case .int8(let a): a
@@ -209,5 +209,58 @@ private struct Int64Collector: NumericVisitor {
             result.append(integer)
         }
         return result
+    }
+}
+
+extension NumericArray {
+    /// Joins arrays end to end when all have the same element type (the type kept), else `nil`: unlike
+    /// ``init(joining:)``, which converts mixed parts, the items of a batch column keep the type they had.
+    init?(joiningSameType parts: [NumericArray]) {
+        guard let first = parts.first else { return nil }
+        var joiner = SameTypeJoiner(parts: parts)
+        guard let joined = first.visit(&joiner) else { return nil }
+        self = joined
+    }
+
+    /// Items `indices` of an array holding items of `width` elements each, end to end, in that order.
+    func gathering(_ indices: [Int], width: Int) -> NumericArray {
+        var gatherer = Gatherer(indices: indices, width: width)
+        return visit(&gatherer)
+    }
+
+    /// Elements `range`, in the same type.
+    func slice(_ range: Range<Int>) -> NumericArray {
+        var gatherer = Gatherer(indices: [0], width: range.count, offset: range.lowerBound)
+        return visit(&gatherer)
+    }
+
+    private struct SameTypeJoiner: NumericVisitor {
+        let parts: [NumericArray]
+
+        func visit<S: NumericElement>(_: UnsafeBufferPointer<S>) -> NumericArray? {
+            var joined: [S] = []
+            joined.reserveCapacity(parts.reduce(0) { $0 + $1.count })
+            for part in parts {
+                guard let values = part.storage as? [S] else { return nil }
+                joined.append(contentsOf: values)
+            }
+            return S.numericArray(joined)
+        }
+    }
+
+    private struct Gatherer: NumericVisitor {
+        let indices: [Int]
+        let width: Int
+        var offset = 0
+
+        func visit<S: NumericElement>(_ buffer: UnsafeBufferPointer<S>) -> NumericArray {
+            var gathered: [S] = []
+            gathered.reserveCapacity(indices.count * width)
+            for index in indices {
+                let start = offset + index * width
+                gathered.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<(start + width)]))
+            }
+            return S.numericArray(gathered)
+        }
     }
 }

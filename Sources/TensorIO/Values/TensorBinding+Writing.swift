@@ -160,3 +160,18 @@ extension TensorBinding {
         }
     }
 }
+
+extension TensorBinding {
+    /// Writes a batch column of `count` items, one item after another from `destination`. A column kept
+    /// as one array of numbers (``Batch/Column/numbers(_:width:)``) is written with one conversion over
+    /// the whole tensor, where a value per item costs a dispatch and a check per item; errors name the
+    /// item either way.
+    func writeItems(_ column: Batch.Column, count: Int, to destination: UnsafeMutableRawPointer) throws {
+        if case .numbers(let numbers, let width) = column, width == layer.elementCount, numbers.count == elementCount,
+           (try? write(.numbers(numbers), to: destination)) != nil {
+            return
+        }
+        // Item by item, which says which item did not fit.
+        try writeItems(column.values(count: count), to: destination)
+    }
+}

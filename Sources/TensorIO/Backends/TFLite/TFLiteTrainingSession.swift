@@ -116,7 +116,10 @@ final class TFLiteTrainingSession: TrainingInstance {
         let itemCount = batch.count
         guard itemCount > 0 else { throw TensorIOError.invalidInput("the batch has no items to train on") }
         let layers = trainingLayers
-        let columns = try batch.columns(for: bundle.inputs) + bundle.placeholders.map { placeholders[$0.name].map { [$0] } ?? [] }
+        // The batch's columns as it keeps them (one array of numbers per input, from a data source that
+        // keeps its values by key), then one value per placeholder.
+        let columns = try batch.layerColumns(for: bundle.inputs).map { ($0, itemCount) }
+            + bundle.placeholders.map { placeholders[$0.name].map { (Batch.Column.values([$0]), 1) } ?? (.values([]), 0) }
 
         // Give every batched input the batch's size (LiteRT remakes the buffers), then bind again.
         let inputCount = bundle.inputs.count
@@ -135,15 +138,15 @@ final class TFLiteTrainingSession: TrainingInstance {
             try makeBindings()
         }
 
-        for (index, values) in columns.enumerated() {
+        for (index, (column, count)) in columns.enumerated() {
             let (layer, slot) = (layers[index], trainer.inputSlots[inputOrder[index]])
-            guard slot.shape.reduce(1, *) == values.count * layer.elementCount else {
+            guard slot.shape.reduce(1, *) == count * layer.elementCount else {
                 throw TensorIOError.invalidInput(
-                    "\(values.count) items cannot be fed: the signature's tensor \"\(slot.name)\" has shape \(slot.shape)",
+                    "\(count) items cannot be fed: the signature's tensor \"\(slot.name)\" has shape \(slot.shape)",
                     layer: layer.name
                 )
             }
-            try inputBindings[index].writeItems(values, to: slot.memory)
+            try inputBindings[index].writeItems(column, count: count, to: slot.memory)
         }
         try trainer.invoke()
 

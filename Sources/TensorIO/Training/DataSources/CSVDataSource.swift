@@ -13,6 +13,9 @@ public struct CSVDataSource: BatchDataSource {
     private let columns: [String: [Int]]
     private let layers: [String: LayerDescription]
     private let fileName: String
+    /// When every row converts, the items' values by key: every item's numbers end to end (all items
+    /// give a key as many numbers), which training batches are gathered from, one array per key.
+    private var valueColumns: [Batch.Column]?
 
     /// Reads and checks the file.
     ///
@@ -79,6 +82,25 @@ public struct CSVDataSource: BatchDataSource {
         self.columns = columns.mapValues { parts in parts.sorted { $0.position < $1.position }.map(\.column) }
         self.layers = Dictionary(layers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.fileName = name
+        self.valueColumns = nil
+        self.valueColumns = makeColumns()
+    }
+
+    /// Every row's values by key, or `nil` when a row does not convert (it throws when asked for) or a
+    /// key's count of numbers differs between rows.
+    private func makeColumns() -> [Batch.Column]? {
+        var columns = [[Double]](repeating: [], count: keys.count)
+        var widths = [Int](repeating: 0, count: keys.count)
+        for index in rows.indices {
+            guard let item = try? item(at: index) else { return nil }
+            for (column, key) in keys.enumerated() {
+                guard case .numbers(.float64(let numbers))? = item[key] else { return nil }
+                if index == 0 { widths[column] = numbers.count }
+                guard numbers.count == widths[column] else { return nil }
+                columns[column].append(contentsOf: numbers)
+            }
+        }
+        return zip(columns, widths).map { .numbers(.float64($0), width: $1) }
     }
 
     public var count: Int { rows.count }
@@ -93,6 +115,19 @@ public struct CSVDataSource: BatchDataSource {
             item[key] = try TrainingValueEncoding.numbers(values, for: layers[key], at: "\(fileName) line \(index + 2)")
         }
         return item
+    }
+
+    /// - Throws: As ``item(at:)``, for the first item that fails.
+    public func batch(at indices: [Int]) throws -> Batch {
+        guard let valueColumns else {
+            var batch = Batch(keys: keys)
+            for index in indices { try batch.append(try item(at: index)) }
+            return batch.compacted()
+        }
+        if let index = indices.first(where: { !rows.indices.contains($0) }) {
+            throw TensorIOError.invalidInput("item \(index) is out of range: \(fileName) has \(rows.count) rows")
+        }
+        return Batch(keys: keys, count: indices.count, columns: valueColumns.map { $0.gathering(indices) })
     }
 
     /// Splits a line on commas, honouring double quotes (a field may be quoted to hold commas or spaces).

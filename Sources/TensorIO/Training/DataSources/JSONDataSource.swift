@@ -12,6 +12,10 @@ public struct JSONDataSource: BatchDataSource {
     /// walking the parsed JSON again each time (with a location text made for each value) cost more than
     /// a small model's training step.
     private let items: [StoredItem]
+    /// When every item gives only numbers, the same values by key: for each key every item's numbers
+    /// end to end (all items give a key as many numbers). A training batch is gathered from these, one
+    /// array per key, rather than made of a dictionary per item.
+    private let columns: [Batch.Column]?
     private let fileName: String
 
     /// One item as the file gave it.
@@ -70,9 +74,33 @@ public struct JSONDataSource: BatchDataSource {
         let folder = url.deletingLastPathComponent()
         self.keys = keys
         self.fileName = fileName
-        self.items = items.enumerated().map { index, object in
+        let stored = items.enumerated().map { index, object in
             Self.store(object, index: index, fileName: fileName, layers: layers, folder: folder)
         }
+        self.columns = Self.columns(of: stored, keys: keys)
+        self.count = stored.count
+        // The columns hold every value: the items are made from them when asked for.
+        self.items = columns == nil ? stored : []
+    }
+
+    /// Every item's numbers by key, or `nil` when an item is invalid, has an image, or gives a key a
+    /// different count of numbers than the first item.
+    private static func columns(of items: [StoredItem], keys: [String]) -> [Batch.Column]? {
+        var columns = [[Double]](repeating: [], count: keys.count)
+        var widths = [Int](repeating: 0, count: keys.count)
+        for (index, stored) in items.enumerated() {
+            guard case .values(let item, let images) = stored, images.isEmpty else { return nil }
+            for (column, key) in keys.enumerated() {
+                guard case .numbers(.float64(let numbers))? = item[key] else { return nil }
+                if index == 0 {
+                    widths[column] = numbers.count
+                    columns[column].reserveCapacity(numbers.count * items.count)
+                }
+                guard numbers.count == widths[column] else { return nil }
+                columns[column].append(contentsOf: numbers)
+            }
+        }
+        return zip(columns, widths).map { .numbers(.float64($0), width: $1) }
     }
 
     /// Converts one item's numbers now and notes its image paths, or keeps the error its values give.
@@ -105,13 +133,18 @@ public struct JSONDataSource: BatchDataSource {
         return .values(item, images: images)
     }
 
-    public var count: Int { items.count }
+    public let count: Int
 
     /// - Throws: ``TensorIOError`` naming the item and key when a value is not numbers (or an image path
     ///   for an image layer), or an image cannot be read.
     public func item(at index: Int) throws -> Batch.Item {
-        guard items.indices.contains(index) else {
-            throw TensorIOError.invalidInput("item \(index) is out of range: \(fileName) has \(items.count) items")
+        guard index >= 0, index < count else {
+            throw TensorIOError.invalidInput("item \(index) is out of range: \(fileName) has \(count) items")
+        }
+        if let columns {
+            var item = Batch.Item(minimumCapacity: keys.count)
+            for (key, column) in zip(keys, columns) { item[key] = column.value(at: index) }
+            return item
         }
         switch items[index] {
         case .invalid(let error):
@@ -127,6 +160,19 @@ public struct JSONDataSource: BatchDataSource {
             }
             return item
         }
+    }
+
+    /// - Throws: As ``item(at:)``, for the first item that fails.
+    public func batch(at indices: [Int]) throws -> Batch {
+        guard let columns else {
+            var batch = Batch(keys: keys)
+            for index in indices { try batch.append(try item(at: index)) }
+            return batch.compacted()
+        }
+        if let index = indices.first(where: { $0 < 0 || $0 >= count }) {
+            throw TensorIOError.invalidInput("item \(index) is out of range: \(fileName) has \(count) items")
+        }
+        return Batch(keys: keys, count: indices.count, columns: columns.map { $0.gathering(indices) })
     }
 
     private static func flatten(_ value: JSONValue, into numbers: inout [Double], at location: String) throws {

@@ -68,10 +68,14 @@ final class RunThreads: @unchecked Sendable {
     }
 
     /// A task executor over these threads. A task that prefers it (`withTaskExecutorPreference`) runs
-    /// on them, and the model calls it awaits (``perform(_:)``) then run without a thread hop.
-    private(set) lazy var executor = Executor(threads: self)
+    /// on them, and the model calls it awaits (``perform(_:)``) then run without a thread hop. A new
+    /// small object each time: it only forwards jobs (task executors need Swift 6's runtime, so it
+    /// cannot be a stored property of a type that supports older systems).
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    var executor: Executor { Executor(threads: self) }
 
     /// Runs a task's jobs on ``RunThreads``.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     final class Executor: TaskExecutor {
         private let threads: RunThreads
 

@@ -71,9 +71,12 @@ public struct ModelTrainer: Sendable {
         // The training task runs on TensorIO's threads, where the built-in models' steps then run without
         // moving to them and back: that hop woke two threads per step, which on two cores took longer
         // than a small model's step. The task still suspends and is cancelled as any other.
-        return try await withTaskExecutorPreference(RunThreads.shared.executor) {
-            try await trainEpochs(count: count, progress: progress)
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            return try await withTaskExecutorPreference(RunThreads.shared.executor) {
+                try await trainEpochs(count: count, progress: progress)
+            }
         }
+        return try await trainEpochs(count: count, progress: progress)
     }
 
     private func trainEpochs(count: Int, progress: (@Sendable (TrainingProgress) -> Void)?) async throws -> [TrainingEpoch] {

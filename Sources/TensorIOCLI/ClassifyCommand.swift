@@ -45,14 +45,19 @@ struct ClassifyCommand: AsyncParsableCommand {
     /// images that fail are reported together at the end, after the others, with exit status 1.
     func run() async throws {
         let jobs = min(self.jobs ?? ProcessInfo.processInfo.activeProcessorCount, images.count)
-        let classifier = try ImageClassifier(model, resizeMode: imageOptions.resize.mode, concurrentRuns: jobs)
+        let classifier = try ImageClassifier(model, resizeMode: imageOptions.resize.mode, concurrentRuns: jobs, preload: false)
+        // The model loads on a thread of its own while the first images decode on TensorIO's threads (their
+        // runs wait for that load): for one photo the two overlap instead of following each other.
+        let loading = classifier.loadInBackground()
         var failures = InputFailures()
         var printed = 0
         if json { print("{\"images\":[", terminator: "") }
         // Decoding and inference of up to `jobs` images overlap on TensorIO's threads; results come back
         // in the order given.
         var paths = images.makeIterator()
-        for await result in classifier.model.results(for: images, concurrency: jobs, input: classifier.input(path:)) {
+        let results = classifier.model.results(for: images, concurrency: jobs, input: classifier.input(path:))
+        try await loading.value  // a model that does not load is one error, before any image
+        for await result in results {
             guard let path = paths.next() else { break }
             let scores: [(output: String, entries: [LabeledScores.Entry])]
             do {
@@ -101,8 +106,10 @@ struct ImageClassifier: Sendable {
     let labelledOutputs: [String]
     let resizeMode: ImageResizeMode
 
-    /// - Parameter concurrentRuns: How many images may run at once (one compiled copy of the model each).
-    init(_ options: ModelOptionGroup, resizeMode: ImageResizeMode, concurrentRuns: Int = 1) throws {
+    /// - Parameters:
+    ///   - concurrentRuns: How many images may run at once (one compiled copy of the model each).
+    ///   - preload: Load the model now (else ``loadInBackground()`` or the first run does).
+    init(_ options: ModelOptionGroup, resizeMode: ImageResizeMode, concurrentRuns: Int = 1, preload: Bool = true) throws {
         (bundle, model) = try options.makeModel(
             resizeMode: resizeMode, concurrentRuns: concurrentRuns,
             defaultThreads: ModelOptionGroup.threadsSharingCores(among: concurrentRuns)
@@ -116,7 +123,23 @@ struct ImageClassifier: Sendable {
             throw CLIError("the model has no labelled output (give an output \"labels\" in model.json)")
         }
         self.resizeMode = resizeMode
-        try RuntimeLog.capturing { try model.load() }
+        if preload { try RuntimeLog.capturing { try model.load() } }
+    }
+
+    /// Loads the model on a thread of its own (loading blocks for milliseconds to seconds, so not on
+    /// Swift's cooperative pool). Without the tool's own stderr capture: images decode meanwhile on other
+    /// threads, whose runs may capture too, and swapping file descriptor 2 from two threads at once could
+    /// leave it pointing at a capture file. The library's capture of what LiteRT prints while loading is
+    /// serialised and still applies.
+    func loadInBackground() -> Task<Void, any Error> {
+        let model = self.model
+        return Task {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                Thread.detachNewThread {
+                    continuation.resume(with: Result { try model.load() })
+                }
+            }
+        }
     }
 
     /// Decodes (at reduced size when the file is much larger than the layer) and runs.

@@ -117,7 +117,9 @@ struct BenchCommand: ParsableCommand {
         }
 
         progress.finish()
-        let throughput = callers > 1 ? try Self.throughput(model, input: input, callers: callers, runs: max(runs, 20)) : nil
+        let makeInput = { imageURL == nil ? try RandomInputs.value(for: model) : input }
+        let throughput = callers > 1
+            ? try Self.throughput(model, input: input, makeInput: makeInput, callers: callers, runs: max(runs, 20)) : nil
         var growth: (async: Double, pooled: Double)?
         if memoryModes {
             growth = (try Self.asyncRSSGrowth(model, input: input, runs: runs),
@@ -135,20 +137,50 @@ struct BenchCommand: ParsableCommand {
     }
 
     /// Runs per second with one caller, then with `callers` threads sharing the model.
-    static func throughput(_ model: any Model, input: InputValue, callers: Int, runs: Int) throws -> (single: Double, shared: Double) {
+    ///
+    /// Each figure counts the runs made in a fixed time (at least `runs` runs' worth, and at least 0.3 s:
+    /// a few milliseconds of a small model's runs measure the threads' scheduling more than the runs).
+    /// Each caller has an input of its own (callers run their own data; a single input shared by every
+    /// thread would make them contend for its reference counts, which a real app does not), and the
+    /// callers first run together untimed, so that the model's extra compiled copies are loaded before
+    /// timing: loading one takes longer than thousands of runs of a small model.
+    static func throughput(
+        _ model: any Model, input: InputValue, makeInput: () throws -> InputValue, callers: Int, runs: Int
+    ) throws -> (single: Double, shared: Double) {
         var start = DispatchTime.now().uptimeNanoseconds
         for _ in 0..<runs { _ = try model.run(input) }
-        let single = Double(runs) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        let duration = max(300_000_000, DispatchTime.now().uptimeNanoseconds - start)
 
-        let perCaller = max(1, runs / callers)
-        let failures = Failures()
         start = DispatchTime.now().uptimeNanoseconds
-        DispatchQueue.concurrentPerform(iterations: callers) { _ in
-            for _ in 0..<perCaller {
-                do { _ = try model.run(input) } catch { failures.record(error) }
-            }
+        var singleRuns = 0
+        while DispatchTime.now().uptimeNanoseconds - start < duration {
+            _ = try model.run(input)
+            singleRuns += 1
         }
-        let shared = Double(perCaller * callers) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        let single = Double(singleRuns) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+
+        let inputs = try (0..<callers).map { _ in try makeInput() }
+        let failures = Failures()
+        // Each caller writes only its own count, a cache line apart, once, before concurrentPerform returns.
+        nonisolated(unsafe) let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: callers * 16)
+        defer { counts.deallocate() }
+        counts.initialize(repeating: 0)
+        func runTogether(for nanoseconds: UInt64) -> UInt64 {
+            let begin = DispatchTime.now().uptimeNanoseconds
+            DispatchQueue.concurrentPerform(iterations: callers) { caller in
+                var made = 0
+                while DispatchTime.now().uptimeNanoseconds - begin < nanoseconds {
+                    do { _ = try model.run(inputs[caller]) } catch { failures.record(error) }
+                    made += 1
+                }
+                counts[caller * 16] = made
+            }
+            return DispatchTime.now().uptimeNanoseconds - begin
+        }
+        _ = runTogether(for: 50_000_000)
+        let elapsed = runTogether(for: duration)
+        let sharedRuns = (0..<callers).reduce(0) { $0 + counts[$1 * 16] }
+        let shared = Double(sharedRuns) / (Double(elapsed) / 1e9)
         if let error = failures.first { throw error }
         return (single, shared)
     }

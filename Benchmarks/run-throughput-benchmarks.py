@@ -2,7 +2,7 @@
 
 Classifies 200 photos (the six of Examples/photos, copied round-robin into a temporary folder so each file
 is read as a file of its own) with EfficientNet-Lite0 uint8, process start to the last printed result:
-  tensorio classify --jobs 1       one image at a time: the one-core figure
+  tensorio classify --jobs 1 --threads 1   one image at a time on one thread: the one-core figure
   tensorio classify --jobs N       N = the machine's cores: decoding and inference overlap, N compiled models
   Python, N processes              Benchmarks/python/classify_many.py: a multiprocessing pool of N processes,
                                    each with its own ai_edge_litert Interpreter, Pillow and NumPy
@@ -70,7 +70,8 @@ def main():
             paths.append(path)
 
         commands = {
-            "jobs_1": [args.tensorio, "classify", args.bundle, *paths, "--jobs", "1"],
+            # One image at a time on one thread: classify would otherwise give a lone job every core.
+            "jobs_1": [args.tensorio, "classify", args.bundle, *paths, "--jobs", "1", "--threads", "1"],
             "jobs_n": [args.tensorio, "classify", args.bundle, *paths, "--jobs", str(cores)],
             "python_n": [args.python, os.path.join(HERE, "python", "classify_many.py"), args.bundle, *paths,
                          "--processes", str(cores)],
@@ -99,7 +100,7 @@ def main():
     print(f"\nClassifying {args.images} photos with {os.path.relpath(args.bundle, ROOT)}, process start to the last "
           f"result ({cores} cores; median of {args.repeats} interleaved repeats)")
     print(f"| run | images/s | seconds |\n|---|---:|---:|")
-    for name, label in (("jobs_1", "tensorio classify --jobs 1"), ("jobs_n", f"tensorio classify --jobs {cores}"),
+    for name, label in (("jobs_1", "tensorio classify --jobs 1 --threads 1"), ("jobs_n", f"tensorio classify --jobs {cores}"),
                         ("python_n", f"Python, a pool of {cores} processes (Pillow, NumPy, ai_edge_litert)")):
         print(f"| {label} | {rate[name]:.1f} | {statistics.median(seconds[name]):.2f} |")
     print(f"Results in the order given: --jobs {cores} printed the same top-1 labels as --jobs 1: {agree}; "

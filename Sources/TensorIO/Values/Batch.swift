@@ -69,6 +69,26 @@ public struct Batch: Sendable, Hashable, RandomAccessCollection {
             guard let joined = NumericArray(joiningSameType: parts) else { return self }
             return .numbers(joined, width: head.count)
         }
+
+        /// A data source's items as one column of numbers per key, or `nil` when an item is unusable
+        /// (`item` gives `nil`), a value is not numbers, or a key's count of numbers differs from the
+        /// first item's. The arrays grow as items are read rather than being reserved from the first
+        /// item's count times the number of items: that product comes from the file, and a first item
+        /// with many numbers followed by many short ones would reserve far more than the file holds.
+        static func numbers(keys: [String], count: Int, item: (Int) -> Item?) -> [Column]? {
+            var columns = [[Double]](repeating: [], count: keys.count)
+            var widths = [Int](repeating: 0, count: keys.count)
+            for index in 0..<count {
+                guard let item = item(index) else { return nil }
+                for (column, key) in keys.enumerated() {
+                    guard case .numbers(.float64(let numbers))? = item[key] else { return nil }
+                    if index == 0 { widths[column] = numbers.count }
+                    guard numbers.count == widths[column] else { return nil }
+                    columns[column].append(contentsOf: numbers)
+                }
+            }
+            return zip(columns, widths).map { .numbers(.float64($0), width: $1) }
+        }
     }
 
     /// Creates an empty batch whose items will have `keys`.

@@ -263,6 +263,24 @@ struct JSONDataSourceTests {
         }
     }
 
+    @Test("a first item with many numbers and many items with one each reads without reserving their product (regression)")
+    func crafted_columnReservation() throws {
+        // 100,000 numbers, then 100,000 items of one: a column reserved as the first item's count times the
+        // number of items asked for 10^10 doubles (80 GB) before the second item showed the widths differ.
+        try withTemporaryDirectory { directory in
+            let wide = Array(repeating: "0", count: 100_000).joined(separator: ",")
+            let narrow = Array(repeating: #"{"w":[1]}"#, count: 100_000).joined(separator: ",")
+            let url = try write("[{\"w\":[\(wide)]},\(narrow)]", to: "crafted.json", in: directory)
+            let source = try JSONDataSource(contentsOf: url, layers: vectorLayers)
+            #expect(source.count == 100_001)
+            #expect(numbers(of: try source.item(at: 0)["w"])?.count == 100_000)
+            #expect(numbers(of: try source.item(at: 7)["w"]) == [1])
+            let batch = try source.batch(at: [0, 5])
+            #expect(batch.count == 2)
+            #expect(numbers(of: batch[1]["w"]) == [1])
+        }
+    }
+
     @Test("an item index out of range throws invalidInput", arguments: [-1, 2])
     func outOfRange(index: Int) throws {
         try withTemporaryDirectory { directory in

@@ -89,18 +89,7 @@ public struct CSVDataSource: BatchDataSource {
     /// Every row's values by key, or `nil` when a row does not convert (it throws when asked for) or a
     /// key's count of numbers differs between rows.
     private func makeColumns() -> [Batch.Column]? {
-        var columns = [[Double]](repeating: [], count: keys.count)
-        var widths = [Int](repeating: 0, count: keys.count)
-        for index in rows.indices {
-            guard let item = try? item(at: index) else { return nil }
-            for (column, key) in keys.enumerated() {
-                guard case .numbers(.float64(let numbers))? = item[key] else { return nil }
-                if index == 0 { widths[column] = numbers.count }
-                guard numbers.count == widths[column] else { return nil }
-                columns[column].append(contentsOf: numbers)
-            }
-        }
-        return zip(columns, widths).map { .numbers(.float64($0), width: $1) }
+        Batch.Column.numbers(keys: keys, count: rows.count) { try? item(at: $0) }
     }
 
     public var count: Int { rows.count }

@@ -86,21 +86,10 @@ public struct JSONDataSource: BatchDataSource {
     /// Every item's numbers by key, or `nil` when an item is invalid, has an image, or gives a key a
     /// different count of numbers than the first item.
     private static func columns(of items: [StoredItem], keys: [String]) -> [Batch.Column]? {
-        var columns = [[Double]](repeating: [], count: keys.count)
-        var widths = [Int](repeating: 0, count: keys.count)
-        for (index, stored) in items.enumerated() {
-            guard case .values(let item, let images) = stored, images.isEmpty else { return nil }
-            for (column, key) in keys.enumerated() {
-                guard case .numbers(.float64(let numbers))? = item[key] else { return nil }
-                if index == 0 {
-                    widths[column] = numbers.count
-                    columns[column].reserveCapacity(numbers.count * items.count)
-                }
-                guard numbers.count == widths[column] else { return nil }
-                columns[column].append(contentsOf: numbers)
-            }
+        Batch.Column.numbers(keys: keys, count: items.count) { index in
+            guard case .values(let item, let images) = items[index], images.isEmpty else { return nil }
+            return item
         }
-        return zip(columns, widths).map { .numbers(.float64($0), width: $1) }
     }
 
     /// Converts one item's numbers now and notes its image paths, or keeps the error its values give.

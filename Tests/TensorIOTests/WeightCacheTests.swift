@@ -95,6 +95,31 @@ struct WeightCacheTests {
         }
     }
 
+    @Test("the folder keeps the 32 most recent caches, and partial files left for over an hour go")
+    func bounded() throws {
+        try withTemporaryDirectory { folder in
+            let old = Date(timeIntervalSinceNow: -86_400)
+            func file(_ name: String, modified: Date) throws {
+                let path = folder.appendingPathComponent(name).path
+                #expect(FileManager.default.createFile(atPath: path, contents: Data([1])))
+                try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: path)
+            }
+            for index in 0..<40 { try file(String(format: "%016x.xnnpack", index), modified: old + Double(index)) }
+            try file("0000000000000000.1.2.partial", modified: Date(timeIntervalSinceNow: -7_200))
+            try file("0000000000000001.3.4.partial", modified: Date())
+            _ = try Self.classify(cache: folder)
+            let names = try Self.files(in: folder)
+            let caches = names.filter { $0.hasSuffix(".xnnpack") }
+            #expect(caches.count == XNNPackWeightCache.maximumFiles)
+            // The new cache and the most recent old ones stay; the oldest go first.
+            #expect(caches.contains { Int($0.prefix(16), radix: 16).map { $0 >= 40 } ?? true })
+            #expect(!caches.contains(String(format: "%016x.xnnpack", 0)))
+            #expect(caches.contains(String(format: "%016x.xnnpack", 39)))
+            #expect(!names.contains("0000000000000000.1.2.partial"))
+            #expect(names.contains("0000000000000001.3.4.partial"))
+        }
+    }
+
     @Test("a model that never ran leaves no file behind")
     func neverRun() throws {
         try withTemporaryDirectory { folder in

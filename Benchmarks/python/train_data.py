@@ -3,10 +3,29 @@
 The data is read once into NumPy arrays (float32, as the models take it) and each batch is a slice of them,
 as a Python user feeds a model; the batches are the dataset in file order (no shuffle), `batch_size` items
 each, the last one smaller, as `tensorio train` without --shuffle visits them."""
+import argparse
 import json
+import os
 import time
 
 import numpy as np
+
+
+def arguments():
+    """The options both scripts take (as `tensorio train` names them); returns the parser to add more."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("bundle")
+    parser.add_argument("--data", required=True)
+    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--threads", type=int, default=1)
+    return parser
+
+
+def model_json(bundle):
+    """The bundle's model.json, parsed."""
+    with open(os.path.join(bundle, "model.json")) as f:
+        return json.load(f)
 
 
 def load(path, keys):

@@ -6,8 +6,6 @@ runner of the training signature (model.json's train.ops, "train"), fed NumPy sl
 The runner resizes its inputs when a batch's size changes (the last, smaller batch of an epoch, then back).
 Prints one JSON object: per epoch the mean loss and seconds; steps, step_seconds and steps_per_second over
 every epoch. Only the step loop is timed (not the interpreter's load nor reading the data)."""
-import argparse
-import json
 import os
 
 from ai_edge_litert.interpreter import Interpreter
@@ -16,16 +14,8 @@ import train_data
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("bundle")
-    parser.add_argument("--data", required=True)
-    parser.add_argument("--epochs", type=int, default=5)
-    parser.add_argument("--batch-size", type=int, default=32)
-    parser.add_argument("--threads", type=int, default=1)
-    args = parser.parse_args()
-
-    with open(os.path.join(args.bundle, "model.json")) as f:
-        description = json.load(f)
+    args = train_data.arguments().parse_args()
+    description = train_data.model_json(args.bundle)
     (signature,) = description["train"]["ops"]
     (output,) = description["train"]["outputs"]
     keys = [layer["name"] for layer in description["inputs"]]

@@ -8,7 +8,6 @@ sess.run per batch with the same feeds, fetches and targets as TensorIO's step: 
 placeholder fed (NumPy slices of arrays read once), the train.outputs layers fetched (loss, accuracy) and
 the train.ops operations run. The session has `--threads` intra- and inter-op threads, as TensorIO's
 `--threads`. Prints one JSON object like train_litert.py; only the step loop is timed."""
-import argparse
 import json
 import os
 
@@ -28,17 +27,10 @@ def tensor_name(layer):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("bundle")
-    parser.add_argument("--data", required=True)
-    parser.add_argument("--epochs", type=int, default=5)
-    parser.add_argument("--batch-size", type=int, default=32)
-    parser.add_argument("--threads", type=int, default=1)
+    parser = train_data.arguments()
     parser.add_argument("--placeholder", action="append", default=[], help="NAME=VALUE (a JSON number)")
     args = parser.parse_args()
-
-    with open(os.path.join(args.bundle, "model.json")) as f:
-        description = json.load(f)
+    description = train_data.model_json(args.bundle)
     keys = [layer["name"] for layer in description["inputs"]]
     fetched = [tensor_name(name) for name in description["train"]["outputs"]]
     targets = description["train"]["ops"]

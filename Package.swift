@@ -165,6 +165,10 @@ let package = Package(
             name: "fuzz-archive", dependencies: ["FuzzSupport", "TensorIO", "TensorIODelivery"],
             path: "Fuzz/Archive", swiftSettings: upcomingFeatures
         ),
+        .executableTarget(
+            name: "fuzz-training-data", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/TrainingData",
+            swiftSettings: upcomingFeatures
+        ),
         // 40 tasks running a model while the cooperative pool's responsiveness is measured, in a process of
         // its own (AsyncRunTests).
         .executableTarget(

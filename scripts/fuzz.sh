@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 seconds="${FUZZ_SECONDS:-60}"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz-model-json fuzz-model-file fuzz-image fuzz-archive)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz-model-json fuzz-model-file fuzz-image fuzz-archive fuzz-training-data)
 
 # lld: gold cannot link sanitizer-instrumented Swift here. .build-fuzz keeps the instrumented build apart.
 flags=(--scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld)
@@ -23,6 +23,11 @@ seed() {
     fuzz-model-json) find Tests/Fixtures Examples -name model.json -exec cp {} "$corpus/" \; ;;
     fuzz-model-file) find Tests/Fixtures -name '*.tflite' -size -400k -exec cp {} "$corpus/" \; ;;
     fuzz-image) find Tests/Fixtures Examples -size -300k \( -name '*.jpg' -o -name '*.png' \) -exec cp {} "$corpus/" \; ;;
+    fuzz-training-data)
+      # The first byte picks the format: even ("J") for JSON, odd ("C") for CSV; 20 items of each.
+      python3 -c 'import json,sys; print("J" + json.dumps(json.load(open(sys.argv[1]))[:20]), end="")' \
+        Examples/digits-training/data/test.json > "$corpus/test.json"
+      { printf 'C'; head -n 21 Examples/digits-training/data/test.csv; } > "$corpus/test.csv" ;;
     fuzz-archive)
       for bundle in Tests/Fixtures/Bundles/1_in_1_out_number_test.tiobundle Tests/Fixtures/Bundles/labeled_vectors_test.tiobundle; do
         (cd "$(dirname "$bundle")" && python3 -m zipfile -c "$OLDPWD/$corpus/$(basename "$bundle").zip" "$(basename "$bundle")")

@@ -51,7 +51,7 @@ test-unit: setup-tensorflow
 # The thread sanitizer needs its own build folder (.build-tsan) so it does not rebuild the normal one.
 # ConcurrencyTests (models shared by threads and tasks) and AsyncRunTests (async runs, cancellation).
 test-tsan: setup-tensorflow
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter "ConcurrencyTests|AsyncRunTests|ModelResultsTests|InstancePoolTests"
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter "ConcurrencyTests|AsyncRunTests|ModelResultsTests|InstancePoolTests|RunThreadsTests"
 
 # The DocC catalogs (Sources/*/*.docc) and every doc comment of TensorIO, TensorIODelivery and
 # TensorIORepositoryServer, with warnings as errors: an unresolved link fails. Reuses the debug build in

@@ -32,8 +32,9 @@ final class RunThreads: @unchecked Sendable {
     }
 
     /// Runs `body` on one of the threads while the calling task suspends, honouring its cancellation:
-    /// a task cancelled before the job starts gets `CancellationError` without running it; one cancelled
-    /// while it runs is told through the ``RunCancellation`` that `body` checks between its stages.
+    /// a task cancelled while its job waits in the queue gets `CancellationError` at once (the job is
+    /// then skipped); one cancelled while it runs is told through the ``RunCancellation`` that `body`
+    /// checks between its stages.
     ///
     /// - Parameter body: The work; it receives the run's cancellation.
     /// - Returns: What `body` returns.
@@ -52,18 +53,21 @@ final class RunThreads: @unchecked Sendable {
                 cancellation.cancel()
             }
         }
+        let queued = QueuedRun<Value>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+                guard queued.install(continuation) else { return }
                 submit {
-                    guard !cancellation.isCancelled else {
-                        continuation.resume(throwing: CancellationError())
-                        return
-                    }
-                    continuation.resume(with: Result { try body(cancellation) })
+                    guard let continuation = queued.start() else { return }
+                    continuation.resume(with: Result {
+                        try cancellation.check()
+                        return try body(cancellation)
+                    })
                 }
             }
         } onCancel: {
             cancellation.cancel()
+            queued.cancel()
         }
     }
 

@@ -1,7 +1,8 @@
 # TensorIO for Swift — set-up, the main example, tests.
 #   make demo    installs what is missing, builds, and classifies the cat photo with EfficientNet-Lite0
-#   make test    installs what is missing (LiteRT, and the TensorFlow runtime: a 274 MB download, 853 MB
-#                on disk), runs every test through both runtimes, then the concurrency tests under the
+#   make test    installs what is missing (LiteRT, the TensorFlow runtime: a 274 MB download, 853 MB on
+#                disk, and Debian's postgresql), runs every test through both runtimes (with a throwaway
+#                PostgreSQL server on 127.0.0.1 for the shared-index tests), then the concurrency tests under the
 #                thread sanitizer, then builds the documentation with warnings as errors; first it builds a
 #                package that uses the TensorIO library alone
 #   make docs    builds the DocC documentation of the three libraries into .build/docs
@@ -14,7 +15,7 @@ TENSORIO = .build/release/tensorio
 # flags, or SwiftPM would rebuild everything each time they changed.
 RELEASE = -c release --static-swift-stdlib
 
-.PHONY: setup setup-tensorflow build demo bench-load-check train-demo test test-consumer test-unit test-tsan docs models bench-images clean fuzz
+.PHONY: setup setup-tensorflow build demo bench-delivery bench-load-check train-demo test test-consumer test-unit test-tsan docs models bench-images clean fuzz
 
 setup:
 	@scripts/setup.sh
@@ -45,8 +46,10 @@ test: test-consumer test-unit test-tsan docs
 test-consumer: setup
 	@scripts/consumer-check.sh
 
+# With a throwaway PostgreSQL server on loopback for the tests of servers sharing a PostgreSQL index
+# (scripts/with-postgres.sh installs Debian's postgresql when it is missing).
 test-unit: setup-tensorflow
-	$(SWIFT) test
+	scripts/with-postgres.sh $(SWIFT) test
 
 # The thread sanitizer needs its own build folder (.build-tsan) so it does not rebuild the normal one.
 # ConcurrencyTests (models shared by threads and tasks) and AsyncRunTests (async runs, cancellation).
@@ -122,6 +125,11 @@ bench-training: build setup-tensorflow bench-venv
 
 # What an isolated load check (ModelBundle.verify(loading: .isolated)) costs next to loading in-process,
 # on EfficientNet-Lite0 and a TensorFlow SavedModel (docs/security.md has the figures).
+# Delivery under load (issue 13): downloads/s and MB/s with 50 concurrent clients against one server on
+# SQLite and against two sharing a PostgreSQL database (wrk from Debian's packages, 127.0.0.1 only).
+bench-delivery: build
+	scripts/with-postgres.sh Benchmarks/run-delivery-load.sh
+
 bench-load-check: build setup-tensorflow
 	$(SWIFT) build $(RELEASE) --product load-check-benchmark
 	.build/release/load-check-benchmark 20 Examples/efficientnet-lite0-float32.tiobundle \

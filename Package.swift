@@ -36,7 +36,7 @@ let package = Package(
         .trait(name: "Delivery", description: "The TensorIODelivery client (ZIPFoundation, swift-crypto)."),
         .trait(
             name: "Tools",
-            description: "The tensorio tool and the repository server (ArgumentParser, Hummingbird, GRDB).",
+            description: "The tensorio tool and the repository server (ArgumentParser, Hummingbird, GRDB, PostgresNIO).",
             enabledTraits: ["Delivery"]
         ),
         .default(enabledTraits: ["Tools"]),
@@ -52,6 +52,10 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // The repository server's index when several instances share one database.
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // Through postgres-nio; named for the TLS settings of sslmode=prefer/require.
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // Our own declarations of the LiteRT C API and a dlopen loader: `swift build` needs no ML library.
@@ -111,6 +115,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: tools),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: tools),
                 .product(name: "GRDB", package: "GRDB.swift", condition: tools),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: tools),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: tools),
                 .product(name: "Crypto", package: "swift-crypto", condition: tools),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -29,6 +29,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
 
+    @Option(
+        name: .customLong("database"),
+        help: ArgumentHelp(
+            "A PostgreSQL index shared by several servers: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require].",
+            discussion: "Every server on one database needs the same --root (a shared folder). Without it the index is SQLite in --root. The password may come from TENSORIO_POSTGRES_PASSWORD instead."))
+    var databaseURL: String?
+
     @Option(help: "The port to listen on; 0 picks a free one.")
     var port = 8080
 
@@ -61,6 +68,13 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let loadCheck = LoadCheck.isolated(IsolatedLoading(
             timeLimit: .milliseconds(Int64(loadTimeLimit * 1000)), memoryLimit: loadMemoryLimit << 20))
+        var database = RepositoryDatabase.sqlite
+        if let databaseURL {
+            guard let url = URL(string: databaseURL), url.scheme != nil else {
+                throw CLIError("--database must be a postgres:// URL, not \"\(databaseURL)\"")
+            }
+            database = .postgres(url)
+        }
         let writeToken = try tokenFile.map(readToken)
         let readToken = try readTokenFile.map(readToken)
         var logger = Logger(label: "tensorio.serve") { StreamLogHandler.standardError(label: $0) }
@@ -68,7 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = RepositoryServerConfiguration(
             root: URL(fileURLWithPath: root), host: host, port: port, writeToken: writeToken, readToken: readToken,
             maximumUploadBytes: Int64(maximumUploadMegabytes) << 20, downloadBytesPerSecond: downloadRate,
-            loadCheck: loadCheck)
+            loadCheck: loadCheck, database: database)
         let server = try RepositoryServer(configuration: configuration, logger: logger)
         let host = self.host
         try await server.run { port in

@@ -16,29 +16,33 @@ import TensorIODelivery
 public struct RepositoryServer: Sendable {
     /// How the server runs.
     public let configuration: RepositoryServerConfiguration
-    /// The index and archives; opening them repaired what a crash left behind.
+    /// The index and archives; ``run(handlesSignals:onRunning:)`` repairs what a crash left behind before
+    /// it listens.
     public let storage: RepositoryStorage
     private let logger: Logger
 
-    /// Opens the storage (running the start-up recovery) without listening yet.
+    /// Opens the storage without listening yet (a PostgreSQL index is reached when the server runs).
     ///
     /// - Parameters:
     ///   - configuration: Where to store, where to listen, the tokens and limits.
     ///   - logger: The server's logger; swift-log's task-local `Logger.current` by default.
-    /// - Throws: `TensorIOError` when the root cannot be opened.
+    /// - Throws: `TensorIOError` when the root cannot be opened, or the database URL is unusable.
     public init(configuration: RepositoryServerConfiguration, logger: Logger = Logger.current) throws {
         self.configuration = configuration
         self.logger = logger
-        self.storage = try RepositoryStorage(root: configuration.root, logger: logger)
+        self.storage = try RepositoryStorage(root: configuration.root, database: configuration.database, logger: logger)
     }
 
-    /// Listens and answers until the task is cancelled or a shutdown signal arrives.
+    /// Opens the index (connecting to PostgreSQL and migrating its schema when that is the database),
+    /// repairs what a crash left in the root folder, then listens and answers until the task is cancelled
+    /// or a shutdown signal arrives.
     ///
     /// - Parameters:
     ///   - handlesSignals: Whether SIGTERM and SIGINT stop the server gracefully (off in tests, which cancel).
     ///   - onRunning: Called once listening, with the bound port (useful with port 0).
-    /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the address cannot be listened on,
-    ///   saying why in words: the port is in use, the host is not this machine's, or it cannot be resolved.
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the index cannot be opened or the address
+    ///   cannot be listened on, saying why in words: the database cannot be reached, the port is in use,
+    ///   the host is not this machine's, or it cannot be resolved.
     public func run(
         handlesSignals: Bool = true,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -57,7 +61,10 @@ public struct RepositoryServer: Sendable {
         let shutdownSignals = handlesSignals ? [SIGTERM, SIGINT].map(Self.stopLoadChecks(on:)) : []
         defer { for source in shutdownSignals { source.cancel() } }
         do {
-            try await application.runService(gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [])
+            try await storage.index.withOpenIndex { [storage] in
+                try await storage.recover()
+                try await application.runService(gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [])
+            }
         } catch let error as IOError {
             throw listeningFailure(errno: error.errnoCode)
         } catch is SocketAddressError.UnknownHost {

@@ -3,8 +3,11 @@ public import TensorIO
 
 /// How a repository server runs.
 public struct RepositoryServerConfiguration: Sendable {
-    /// The folder holding the index and the archives.
+    /// The folder holding the archives (and the SQLite index, when that is the database).
     public var root: URL
+    /// Where the index lives: SQLite in `root` by default, or a PostgreSQL database shared by several
+    /// instances whose roots are one shared folder.
+    public var database: RepositoryDatabase
     /// The address to listen on.
     public var host: String
     /// The port; 0 picks a free one (see ``RepositoryServer/run(handlesSignals:onRunning:)``).
@@ -35,12 +38,14 @@ public struct RepositoryServerConfiguration: Sendable {
     ///   - maximumUnpackedBytes: The most an archive may unpack to (default 4 GiB).
     ///   - downloadBytesPerSecond: A per-download rate limit.
     ///   - loadCheck: How uploads are loaded before they are acknowledged (default: isolated).
+    ///   - database: Where the index lives (default: SQLite in `root`).
     public init(
         root: URL, host: String = "127.0.0.1", port: Int = 8080, writeToken: String? = nil, readToken: String? = nil,
         maximumUploadBytes: Int64 = 512 << 20, maximumUnpackedBytes: UInt64 = 4 << 30, downloadBytesPerSecond: Int? = nil,
-        loadCheck: LoadCheck = .isolated
+        loadCheck: LoadCheck = .isolated, database: RepositoryDatabase = .sqlite
     ) {
         self.loadCheck = loadCheck
+        self.database = database
         self.root = root
         self.host = host
         self.port = port

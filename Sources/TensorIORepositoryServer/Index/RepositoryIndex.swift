@@ -4,8 +4,18 @@ import TensorIODelivery
 
 /// The SQLite index of models and versions (GRDB, WAL mode): which versions exist, their SHA-256 and size,
 /// and each model's canonical version. Archives live beside it on disk; a version row exists only once its
-/// archive is in place (see ``RepositoryStorage``).
-public final class RepositoryIndex: Sendable {
+/// archive is in place (see ``RepositoryStorage``). One server instance: several instances share a
+/// ``PostgresIndex`` instead.
+///
+/// Its methods are synchronous (SQLite on local disk answers in microseconds) and witness the
+/// asynchronous requirements of `RepositoryIndexing`.
+public final class RepositoryIndex: RepositoryIndexing {
+    var isShared: Bool { false }
+
+    func withOpenIndex<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result {
+        try await body()
+    }
+
     let pool: DatabasePool
 
     /// Opens (and creates, and migrates) the index at `url`.
@@ -40,18 +50,6 @@ public final class RepositoryIndex: Sendable {
                 """)
         }
         try migrator.migrate(pool)
-    }
-
-    /// A version about to be inserted.
-    struct NewVersion: Sendable {
-        var modelId: String
-        var version: String
-        var sha256: String
-        var size: Int64
-        var notes: String?
-        var upgradeTo: String?
-        var bundleName: String
-        var canonical: Bool
     }
 
     // MARK: Reads

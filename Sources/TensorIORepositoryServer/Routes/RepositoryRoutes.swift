@@ -12,12 +12,12 @@ struct RepositoryRoutes: Sendable {
 
     func register(on router: Router<BasicRequestContext>) {
         let v1 = router.group("v1")
-        v1.get("health") { _, _ in try self.health() }
-        v1.get("models") { request, _ in try self.listModels(request) }
-        v1.get("models/:id") { request, context in try self.model(request, context) }
-        v1.get("models/:id/versions") { request, context in try self.versions(request, context) }
-        v1.get("models/:id/versions/:version") { request, context in try self.version(request, context) }
-        v1.get("models/:id/versions/:version/archive") { request, context in try self.archive(request, context) }
+        v1.get("health") { _, _ in try await self.health() }
+        v1.get("models") { request, _ in try await self.listModels(request) }
+        v1.get("models/:id") { request, context in try await self.model(request, context) }
+        v1.get("models/:id/versions") { request, context in try await self.versions(request, context) }
+        v1.get("models/:id/versions/:version") { request, context in try await self.version(request, context) }
+        v1.get("models/:id/versions/:version/archive") { request, context in try await self.archive(request, context) }
         v1.post("models/:id/versions/:version") { request, context in try await self.upload(request, context) }
         v1.put("models/:id/canonical") { request, context in try await self.setCanonical(request, context) }
         v1.patch("models/:id/versions/:version") { request, context in try await self.patchVersion(request, context) }
@@ -25,15 +25,15 @@ struct RepositoryRoutes: Sendable {
 
     // MARK: Reads
 
-    private func health() throws -> Response {
-        let counts = try storage.index.counts()
+    private func health() async throws -> Response {
+        let counts = try await storage.index.counts()
         let problems = storage.recovery.problems
         return try json(HealthResponse(
             status: problems.isEmpty ? "SERVING" : "DEGRADED", models: counts.models, versions: counts.versions,
             problems: problems))
     }
 
-    private func listModels(_ request: Request) throws -> Response {
+    private func listModels(_ request: Request) async throws -> Response {
         try authorize(request, write: false)
         let parameters = request.uri.queryParameters
         var limit = 100
@@ -47,36 +47,36 @@ struct RepositoryRoutes: Sendable {
         if let after, !RepositoryIdentifier.isValid(after) {
             throw APIError(status: .badRequest, code: "invalid-identifier", message: "after: " + RepositoryIdentifier.describeInvalid(after, kind: "model"))
         }
-        return try json(try storage.index.models(limit: limit, after: after))
+        return try json(try await storage.index.models(limit: limit, after: after))
     }
 
-    private func model(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+    private func model(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         try authorize(request, write: false)
         let id = try modelId(context)
-        guard let model = try storage.index.model(id) else { throw APIError.notFound("no model \(id)") }
+        guard let model = try await storage.index.model(id) else { throw APIError.notFound("no model \(id)") }
         return try json(model)
     }
 
-    private func versions(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+    private func versions(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         try authorize(request, write: false)
         let id = try modelId(context)
-        guard let list = try storage.index.versions(of: id) else { throw APIError.notFound("no model \(id)") }
+        guard let list = try await storage.index.versions(of: id) else { throw APIError.notFound("no model \(id)") }
         return try json(list)
     }
 
-    private func version(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+    private func version(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         try authorize(request, write: false)
         let (id, version) = (try modelId(context), try versionId(context))
-        guard let details = try storage.index.version(version, of: id) else {
+        guard let details = try await storage.index.version(version, of: id) else {
             throw APIError.notFound("no version \(version) of model \(id)")
         }
         return try json(details)
     }
 
-    private func archive(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+    private func archive(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         try authorize(request, write: false)
         let (id, version) = (try modelId(context), try versionId(context))
-        guard let details = try storage.index.version(version, of: id) else {
+        guard let details = try await storage.index.version(version, of: id) else {
             throw APIError.notFound("no version \(version) of model \(id)")
         }
         return try ArchiveResponder(
@@ -105,7 +105,7 @@ struct RepositoryRoutes: Sendable {
         if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > configuration.maximumUploadBytes {
             throw APIError(status: .contentTooLarge, code: "too-large", message: "the upload (\(length) bytes) is larger than the server's limit of \(configuration.maximumUploadBytes) bytes")
         }
-        if try storage.index.version(version, of: id) != nil {
+        if try await storage.index.version(version, of: id) != nil {
             throw conflict(id, version)
         }
 
@@ -123,11 +123,11 @@ struct RepositoryRoutes: Sendable {
         do {
             // Unpacking and the load check block for up to their deadlines: a thread of their own keeps
             // them off Swift's small cooperative pool, which every other request needs.
-            stored = try await BlockingWork.run { [canonical] in
-                try self.storage.store(
-                    uploadAt: uploadURL, modelId: id, version: version, canonical: canonical, notes: notes,
-                    upgradeTo: upgradeTo, limits: limits, loadCheck: loadCheck)
+            let checked = try await BlockingWork.run {
+                try self.storage.check(uploadAt: uploadURL, limits: limits, loadCheck: loadCheck)
             }
+            stored = try await storage.store(
+                checked, modelId: id, version: version, canonical: canonical, notes: notes, upgradeTo: upgradeTo)
         } catch let error as TensorIOError {
             throw APIError.from(error)
         }
@@ -145,7 +145,7 @@ struct RepositoryRoutes: Sendable {
         guard RepositoryIdentifier.isValid(canonical.version) else {
             throw APIError(status: .badRequest, code: "invalid-identifier", message: RepositoryIdentifier.describeInvalid(canonical.version, kind: "version"))
         }
-        guard let model = try storage.index.setCanonical(canonical.version, of: id) else {
+        guard let model = try await storage.index.setCanonical(canonical.version, of: id) else {
             throw APIError.notFound("no version \(canonical.version) of model \(id)")
         }
         return try json(model)
@@ -162,7 +162,7 @@ struct RepositoryRoutes: Sendable {
         if let upgradeTo, !RepositoryIdentifier.isValid(upgradeTo) {
             throw APIError(status: .badRequest, code: "invalid-identifier", message: "upgradeTo: " + RepositoryIdentifier.describeInvalid(upgradeTo, kind: "version"))
         }
-        guard let details = try storage.index.setUpgradeTo(upgradeTo, version: version, of: id) else {
+        guard let details = try await storage.index.setUpgradeTo(upgradeTo, version: version, of: id) else {
             throw APIError.notFound("no version \(version) of model \(id)")
         }
         return try json(details)

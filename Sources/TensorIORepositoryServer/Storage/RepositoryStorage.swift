@@ -11,7 +11,7 @@ import TensorIODelivery
 /// The server's files under its root folder, and the rules that keep them consistent with the index.
 ///
 /// ```
-/// index.sqlite (+ -wal, -shm)      the GRDB index
+/// index.sqlite (+ -wal, -shm)      the GRDB index (when the database is SQLite)
 /// archives/<model>/<version>.zip   acknowledged versions, never changed once written
 /// incoming/                        uploads in progress; emptied at start-up
 /// ```
@@ -19,16 +19,24 @@ import TensorIODelivery
 /// file), and only then indexed, in one transaction; the server acknowledges after the commit. So a crash
 /// at any point leaves either nothing visible, or an archive without a row, which start-up deletes; an
 /// indexed version always has its archive.
+///
+/// With a PostgreSQL index several instances share the root folder. Start-up then removes only what no
+/// instance can still be working on: files in `incoming/` and archives without a row that were not
+/// modified for ``sharedGracePeriod`` (an instance links an archive, written when its upload ended, a
+/// moment before its row commits).
 public final class RepositoryStorage: Sendable {
     /// The root folder.
     public let root: URL
     /// The index.
-    public let index: RepositoryIndex
-    /// What start-up found and repaired.
-    public let recovery: RecoveryReport
+    let index: any RepositoryIndexing
+    private let recoveryReport = RecoveryBox()
     private let logger: Logger
 
-    /// What ``RepositoryStorage/init(root:logger:)`` found on disk.
+    /// How old an unindexed file in a shared root must be before start-up removes it: far longer than
+    /// the moment between linking an archive and committing its row, and than an upload's check.
+    public static let sharedGracePeriod: TimeInterval = 3600
+
+    /// What start-up found on disk and repaired.
     public struct RecoveryReport: Sendable, Hashable {
         /// Files removed from `incoming/`: uploads a previous run never finished.
         public var removedIncoming: [String]
@@ -38,13 +46,19 @@ public final class RepositoryStorage: Sendable {
         public var problems: [String]
     }
 
-    /// Opens the storage in `root`, creating what is missing, and repairs what a crash left behind.
+    /// What ``recover()`` found; empty until the server has started.
+    public var recovery: RecoveryReport { recoveryReport.value }
+
+    /// Opens the storage in `root`, creating what is missing. The database is not reached yet: the
+    /// server does that, and the start-up check, when it runs.
     ///
     /// - Parameters:
     ///   - root: The server's root folder.
+    ///   - database: Where the index lives.
     ///   - logger: Where start-up reports go; swift-log's task-local `Logger.current` by default.
-    /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the folders or the index cannot be opened.
-    public init(root: URL, logger: Logger = Logger.current) throws {
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the folders or the SQLite index cannot be
+    ///   opened; `TensorIOError.Code.invalidConfiguration` for an unusable PostgreSQL URL.
+    public init(root: URL, database: RepositoryDatabase = .sqlite, logger: Logger = Logger.current) throws {
         self.root = root.standardizedFileURL
         self.logger = logger
         let fileManager = FileManager.default
@@ -56,22 +70,41 @@ public final class RepositoryStorage: Sendable {
         } catch {
             throw TensorIOError(.io, "cannot open the repository in \(root.relativePath): \(SystemErrorText.reason(creatingFolder: archives, error: error))")
         }
-        do {
-            index = try RepositoryIndex(url: self.root.appendingPathComponent("index.sqlite"))
-        } catch let error as TensorIOError {
-            throw error
-        } catch {
-            throw TensorIOError(.io, "cannot open the repository in \(root.relativePath): \(SystemErrorText.reason(of: error))")
+        switch database {
+        case .sqlite:
+            do {
+                index = try RepositoryIndex(url: self.root.appendingPathComponent("index.sqlite"))
+            } catch let error as TensorIOError {
+                throw error
+            } catch {
+                throw TensorIOError(.io, "cannot open the repository in \(root.relativePath): \(SystemErrorText.reason(of: error))")
+            }
+        case .postgres(let url):
+            index = try PostgresIndex(url: url, logger: logger)
         }
+    }
 
+    /// Repairs what a crash left behind, with the index open: removes unfinished uploads and archives no
+    /// row names, and reports indexed versions whose archive is missing or of the wrong size.
+    ///
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the index cannot be read.
+    func recover() async throws {
+        let fileManager = FileManager.default
+        let archives = root.appendingPathComponent("archives")
+        // In a shared root another instance may be writing an upload or linking an archive right now.
+        let cutoff = index.isShared ? Date().addingTimeInterval(-Self.sharedGracePeriod) : nil
         var report = RecoveryReport(removedIncoming: [], removedOrphans: [], problems: [])
         for item in (try? fileManager.contentsOfDirectory(atPath: incoming.path)) ?? [] {
-            try? fileManager.removeItem(at: incoming.appendingPathComponent(item))
+            let url = incoming.appendingPathComponent(item)
+            if let cutoff, !Self.isOlder(url, than: cutoff) { continue }
+            try? fileManager.removeItem(at: url)
             report.removedIncoming.append(item)
         }
         let indexed: [(modelId: String, version: String, size: Int64)]
         do {
-            indexed = try index.allVersions()
+            indexed = try await index.allVersions()
+        } catch let error as TensorIOError {
+            throw error
         } catch {
             throw TensorIOError(.io, "cannot read the index in \(root.relativePath): \(SystemErrorText.reason(of: error))")
         }
@@ -79,7 +112,11 @@ public final class RepositoryStorage: Sendable {
         for model in (try? fileManager.contentsOfDirectory(atPath: archives.path)) ?? [] {
             let folder = archives.appendingPathComponent(model)
             for file in (try? fileManager.contentsOfDirectory(atPath: folder.path)) ?? [] where !known.contains("\(model)/\(file)") {
-                try? fileManager.removeItem(at: folder.appendingPathComponent(file))
+                let url = folder.appendingPathComponent(file)
+                // An archive is linked from its upload file, whose last write was at most one load check
+                // before: within the grace period another instance may be about to commit its row.
+                if let cutoff, !Self.isOlder(url, than: cutoff) { continue }
+                try? fileManager.removeItem(at: url)
                 report.removedOrphans.append("\(model)/\(file)")
             }
         }
@@ -92,7 +129,7 @@ public final class RepositoryStorage: Sendable {
                 report.problems.append("\(entry.modelId) version \(entry.version): archive has \(size?.int64Value ?? 0) bytes, the index says \(entry.size)")
             }
         }
-        recovery = report
+        recoveryReport.value = report
         if !report.removedIncoming.isEmpty {
             logger.notice("removed \(report.removedIncoming.count) unfinished upload(s) from incoming/")
         }
@@ -100,6 +137,14 @@ public final class RepositoryStorage: Sendable {
             logger.notice("removed \(report.removedOrphans.count) unacknowledged archive(s): \(report.removedOrphans.joined(separator: ", "))")
         }
         for problem in report.problems { logger.error("index and archives disagree: \(problem)") }
+    }
+
+    /// Whether the file was last modified before `cutoff`; false when that cannot be read.
+    private static func isOlder(_ url: URL, than cutoff: Date) -> Bool {
+        guard let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date else {
+            return false
+        }
+        return modified < cutoff
     }
 
     /// The folder for uploads in progress.
@@ -113,17 +158,21 @@ public final class RepositoryStorage: Sendable {
     /// A fresh path in `incoming/`.
     func newIncomingURL() -> URL { incoming.appendingPathComponent(UUID().uuidString) }
 
-    /// Checks an uploaded archive (already written and synced at `uploadURL`) — unpacks it, validates the
-    /// bundle, loads its model as `loadCheck` says — and stores it as a version.
+    /// An upload that passed every check, ready to be indexed.
+    struct CheckedUpload: Sendable {
+        var url: URL
+        var sha256: String
+        var size: Int64
+        var bundleName: String
+    }
+
+    /// Checks an uploaded archive (already written and synced at `uploadURL`): unpacks it, validates the
+    /// bundle and loads its model as `loadCheck` says. Blocks for up to the load check's time limit.
     ///
-    /// - Returns: The stored version; `nil` when the version exists already.
     /// - Throws: `TensorIOError`: `TensorIOError.Code.unsafeArchive`, `TensorIOError.Code.invalidArchive`,
     ///   `TensorIOError.Code.limitExceeded`, `TensorIOError.Code.invalidBundle`, what loading threw
     ///   (`TensorIOError.Code.layerMismatch`, `TensorIOError.Code.runtimeCrashed`…), `TensorIOError.Code.io`.
-    func store(
-        uploadAt uploadURL: URL, modelId: String, version: String, canonical: Bool, notes: String?, upgradeTo: String?,
-        limits: BundleArchive.Limits, loadCheck: LoadCheck
-    ) throws -> VersionDetails? {
+    func check(uploadAt uploadURL: URL, limits: BundleArchive.Limits, loadCheck: LoadCheck) throws -> CheckedUpload {
         let fileManager = FileManager.default
         let unpacked = uploadURL.appendingPathExtension("d")
         defer { try? fileManager.removeItem(at: unpacked) }
@@ -133,20 +182,23 @@ public final class RepositoryStorage: Sendable {
             .verify(loading: loadCheck, configuration: ModelConfiguration(logger: logger))
         let sha256 = try FileDigest.sha256(of: uploadURL)
         let size = ((try? fileManager.attributesOfItem(atPath: uploadURL.path))?[.size] as? NSNumber)?.int64Value ?? 0
+        return CheckedUpload(url: uploadURL, sha256: sha256, size: size, bundleName: bundleURL.lastPathComponent)
+    }
 
+    /// Stores a checked upload as a version: links it into `archives/` and indexes it, atomically.
+    ///
+    /// - Returns: The stored version; `nil` when the version exists already.
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.io`).
+    func store(
+        _ upload: CheckedUpload, modelId: String, version: String, canonical: Bool, notes: String?, upgradeTo: String?
+    ) async throws -> VersionDetails? {
         let destination = archiveURL(modelId: modelId, version: version)
-        let new = RepositoryIndex.NewVersion(
-            modelId: modelId, version: version, sha256: sha256, size: size, notes: notes, upgradeTo: upgradeTo,
-            bundleName: bundleURL.lastPathComponent, canonical: canonical)
+        let new = NewVersion(
+            modelId: modelId, version: version, sha256: upload.sha256, size: upload.size, notes: notes,
+            upgradeTo: upgradeTo, bundleName: upload.bundleName, canonical: canonical)
         do {
-            return try index.insert(new, place: {
-                try fileManager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-                guard link(uploadURL.path, destination.path) == 0 else {
-                    if errno == EEXIST { return false }
-                    throw TensorIOError(.io, "cannot store \(destination.path): \(SystemErrorText.reason(errno: errno))")
-                }
-                Self.syncFolder(destination.deletingLastPathComponent())
-                return true
+            return try await index.insert(new, place: {
+                try Self.place(upload.url, at: destination)
             }, undo: {
                 unlink(destination.path)
             })
@@ -155,6 +207,21 @@ public final class RepositoryStorage: Sendable {
         } catch {
             throw TensorIOError(.io, "cannot index \(modelId) version \(version): \(SystemErrorText.reason(of: error))")
         }
+    }
+
+    /// Links the upload into place. Runs inside the index's insert, where no other writer can be placing
+    /// the same version and its row does not exist yet: a file already there is an archive a crash left
+    /// without its row, so it is replaced rather than refused (refusing would answer 409 for a version
+    /// that does not exist, until the next start-up).
+    private static func place(_ upload: URL, at destination: URL) throws -> Bool {
+        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if link(upload.path, destination.path) != 0 {
+            guard errno == EEXIST, unlink(destination.path) == 0 || errno == ENOENT, link(upload.path, destination.path) == 0 else {
+                throw TensorIOError(.io, "cannot store \(destination.path): \(SystemErrorText.reason(errno: errno))")
+            }
+        }
+        syncFolder(destination.deletingLastPathComponent())
+        return true
     }
 
     /// Writes `chunks` to a new file in `incoming/`, refusing more than `maximumBytes`, and syncs it.
@@ -193,5 +260,16 @@ public final class RepositoryStorage: Sendable {
         guard descriptor >= 0 else { return }
         _ = fsync(descriptor)
         close(descriptor)
+    }
+}
+
+/// The start-up report, written once by ``RepositoryStorage/recover()`` and read by health checks.
+private final class RecoveryBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var report = RepositoryStorage.RecoveryReport(removedIncoming: [], removedOrphans: [], problems: [])
+
+    var value: RepositoryStorage.RecoveryReport {
+        get { lock.withLock { report } }
+        set { lock.withLock { report = newValue } }
     }
 }

@@ -1,0 +1,344 @@
+import Foundation
+import Logging
+import NIOSSL
+import PostgresNIO
+@_spi(Tools) import TensorIO
+import TensorIODelivery
+
+/// The index in PostgreSQL, for several server instances sharing one database and one archive folder.
+///
+/// The same rows as the SQLite ``RepositoryIndex``, in tables named `tensorio_model` and
+/// `tensorio_version` (so the database can hold other things). Writes that must not interleave across
+/// instances lock the model's row (`SELECT … FOR UPDATE`): two uploads of one version through two
+/// instances are serialized, and the second finds the first's row and answers 409. Every read goes to the
+/// database, so what one instance wrote is what the next request to any instance sees.
+final class PostgresIndex: RepositoryIndexing {
+    let isShared = true
+    private let client: PostgresClient
+    private let location: String
+    private let logger: Logger
+
+    /// How long start-up waits for the database before it gives up with an error.
+    static let connectTimeout: Duration = .seconds(20)
+
+    /// Makes the client; nothing connects until ``withOpenIndex(_:)``.
+    ///
+    /// - Parameters:
+    ///   - url: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]`.
+    ///   - logger: Where the client's background messages go.
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.invalidConfiguration`) naming what is wrong with the URL.
+    init(url: URL, logger: Logger) throws {
+        let settings = try PostgresURL(url)
+        var configuration = PostgresClient.Configuration(
+            host: settings.host, port: settings.port, username: settings.user, password: settings.password,
+            database: settings.database, tls: settings.tls)
+        configuration.options.connectTimeout = .seconds(10)
+        // Each instance serves many downloads at once, but the index queries are short: a handful of
+        // connections per instance keeps a shared database within its default 100 connections.
+        configuration.options.maximumConnections = 16
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        location = "\(settings.host):\(settings.port)/\(settings.database)"
+        self.logger = logger
+    }
+
+    func withOpenIndex<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result {
+        try await withThrowingTaskGroup(of: Result?.self) { group in
+            let client = self.client
+            group.addTask {
+                await client.run()
+                return nil
+            }
+            defer { group.cancelAll() }
+            try await migrate()
+            return try await body()
+        }
+    }
+
+    // MARK: Schema
+
+    /// Creates or upgrades the schema, once for all instances: a transaction-scoped advisory lock makes a
+    /// second instance starting at the same moment wait, then find the migrations applied.
+    private func migrate() async throws {
+        let migrations: [(name: String, statements: [PostgresQuery])] = [
+            ("v1", [
+                """
+                CREATE TABLE tensorio_model (
+                    id TEXT PRIMARY KEY COLLATE "C",
+                    canonical_version TEXT,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    updated_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE tensorio_version (
+                    sequence BIGSERIAL PRIMARY KEY,
+                    model_id TEXT NOT NULL REFERENCES tensorio_model(id),
+                    version TEXT NOT NULL,
+                    sha256 TEXT NOT NULL,
+                    size BIGINT NOT NULL,
+                    created_at DOUBLE PRECISION NOT NULL,
+                    notes TEXT,
+                    upgrade_to TEXT,
+                    bundle_name TEXT NOT NULL,
+                    UNIQUE (model_id, version)
+                )
+                """,
+            ]),
+        ]
+        do {
+            try await withDeadline(Self.connectTimeout) { [client, logger] in
+                try await client.withTransaction(logger: logger) { connection in
+                    try await connection.query("SELECT pg_advisory_xact_lock(7365436914)", logger: logger)
+                    try await connection.query("""
+                        CREATE TABLE IF NOT EXISTS tensorio_migration (name TEXT PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)
+                        """, logger: logger)
+                    var applied = Set<String>()
+                    for try await name in try await connection.query("SELECT name FROM tensorio_migration", logger: logger).decode(String.self) {
+                        applied.insert(name)
+                    }
+                    for migration in migrations where !applied.contains(migration.name) {
+                        for statement in migration.statements { try await connection.query(statement, logger: logger) }
+                        try await connection.query(
+                            "INSERT INTO tensorio_migration (name, applied_at) VALUES (\(migration.name), \(Date().timeIntervalSince1970))",
+                            logger: logger)
+                    }
+                }
+            }
+        } catch is DeadlineExceeded {
+            throw TensorIOError(.io, "cannot reach the PostgreSQL index at \(location) within \(Self.connectTimeout): is the server running, and does it accept this user from here?")
+        } catch {
+            throw TensorIOError(.io, "cannot open the PostgreSQL index at \(location): \(Self.describe(error))")
+        }
+    }
+
+    // MARK: Reads
+
+    func counts() async throws -> (models: Int, versions: Int) {
+        try await run("count models and versions") { client, logger in
+            let rows = try await client.query(
+                "SELECT (SELECT COUNT(*) FROM tensorio_model), (SELECT COUNT(*) FROM tensorio_version)", logger: logger)
+            for try await (models, versions) in rows.decode((Int, Int).self) { return (models, versions) }
+            return (0, 0)
+        }
+    }
+
+    func models(limit: Int, after: String?) async throws -> ModelPage {
+        try await run("list models") { client, logger in
+            let rows = try await client.query("""
+                SELECT \(unescaped: Self.modelColumns) FROM tensorio_model m
+                WHERE (\(after)::text IS NULL OR m.id > \(after)::text) ORDER BY m.id LIMIT \(limit + 1)
+                """, logger: logger)
+            var summaries: [ModelSummary] = []
+            for try await row in rows.decode(ModelRow.self) { summaries.append(Self.summary(row)) }
+            let page = Array(summaries.prefix(limit))
+            return ModelPage(models: page, next: summaries.count > limit ? page.last?.id : nil)
+        }
+    }
+
+    func model(_ id: String) async throws -> ModelSummary? {
+        try await run("read model \(id)") { client, logger in
+            try await Self.model(id, on: client, logger: logger)
+        }
+    }
+
+    func versions(of modelId: String) async throws -> VersionList? {
+        try await run("list the versions of \(modelId)") { client, logger in
+            try await client.withConnection { connection in
+                guard let model = try await Self.model(modelId, on: connection, logger: logger) else { return nil }
+                let rows = try await connection.query("""
+                    SELECT \(unescaped: Self.versionColumns) FROM tensorio_version v JOIN tensorio_model m ON m.id = v.model_id
+                    WHERE v.model_id = \(modelId) ORDER BY v.sequence
+                    """, logger: logger)
+                var versions: [VersionDetails] = []
+                for try await row in rows.decode(VersionRow.self) { versions.append(Self.details(row)) }
+                return VersionList(modelId: modelId, canonicalVersion: model.canonicalVersion, versions: versions)
+            }
+        }
+    }
+
+    func version(_ version: String, of modelId: String) async throws -> VersionDetails? {
+        try await run("read version \(version) of \(modelId)") { client, logger in
+            try await Self.version(version, of: modelId, on: client, logger: logger)
+        }
+    }
+
+    func allVersions() async throws -> [(modelId: String, version: String, size: Int64)] {
+        try await run("list every version") { client, logger in
+            var all: [(modelId: String, version: String, size: Int64)] = []
+            let rows = try await client.query("SELECT model_id, version, size FROM tensorio_version", logger: logger)
+            for try await (modelId, version, size) in rows.decode((String, String, Int64).self) {
+                all.append((modelId, version, size))
+            }
+            return all
+        }
+    }
+
+    // MARK: Writes
+
+    func insert(_ new: NewVersion, place: () throws -> Bool, undo: () -> Void) async throws -> VersionDetails? {
+        var placed = false
+        do {
+            return try await client.withTransaction(logger: logger) { connection -> VersionDetails? in
+                let now = Date().timeIntervalSince1970
+                try await connection.query("""
+                    INSERT INTO tensorio_model (id, canonical_version, created_at, updated_at)
+                    VALUES (\(new.modelId), NULL, \(now), \(now)) ON CONFLICT (id) DO NOTHING
+                    """, logger: logger)
+                // The model's row lock: uploads of this model through any instance wait here in turn.
+                var canonicalBefore: String?
+                let locked = try await connection.query(
+                    "SELECT canonical_version FROM tensorio_model WHERE id = \(new.modelId) FOR UPDATE", logger: logger)
+                for try await canonical in locked.decode(String?.self) { canonicalBefore = canonical }
+                let inserted = try await connection.query("""
+                    INSERT INTO tensorio_version (model_id, version, sha256, size, created_at, notes, upgrade_to, bundle_name)
+                    VALUES (\(new.modelId), \(new.version), \(new.sha256), \(new.size), \(now), \(new.notes), \(new.upgradeTo), \(new.bundleName))
+                    ON CONFLICT (model_id, version) DO NOTHING RETURNING sequence
+                    """, logger: logger)
+                var sequence: Int64?
+                for try await value in inserted.decode(Int64.self) { sequence = value }
+                guard sequence != nil else { return nil }
+                guard try place() else { throw NotPlaced() }
+                placed = true
+                let canonical = new.canonical || canonicalBefore == nil
+                try await connection.query("""
+                    UPDATE tensorio_model SET updated_at = \(now),
+                        canonical_version = CASE WHEN \(canonical) THEN \(new.version) ELSE canonical_version END
+                    WHERE id = \(new.modelId)
+                    """, logger: logger)
+                return try await Self.version(new.version, of: new.modelId, on: connection, logger: logger)
+            }
+        } catch is NotPlaced {
+            return nil
+        } catch {
+            if placed { undo() }
+            throw TensorIOError(.io, "cannot index \(new.modelId) version \(new.version) in PostgreSQL: \(Self.describe(error))")
+        }
+    }
+
+    func setCanonical(_ version: String, of modelId: String) async throws -> ModelSummary? {
+        try await run("move the canonical version of \(modelId)") { client, logger in
+            try await client.withTransaction(logger: logger) { connection -> ModelSummary? in
+                let updated = try await connection.query("""
+                    UPDATE tensorio_model SET canonical_version = \(version), updated_at = \(Date().timeIntervalSince1970)
+                    WHERE id = \(modelId)
+                      AND EXISTS (SELECT 1 FROM tensorio_version WHERE model_id = \(modelId) AND version = \(version))
+                    RETURNING id
+                    """, logger: logger)
+                var found = false
+                for try await _ in updated.decode(String.self) { found = true }
+                guard found else { return nil }
+                return try await Self.model(modelId, on: connection, logger: logger)
+            }
+        }
+    }
+
+    func setUpgradeTo(_ upgradeTo: String?, version: String, of modelId: String) async throws -> VersionDetails? {
+        try await run("set upgradeTo of \(modelId) version \(version)") { client, logger in
+            try await client.withTransaction(logger: logger) { connection -> VersionDetails? in
+                let updated = try await connection.query("""
+                    UPDATE tensorio_version SET upgrade_to = \(upgradeTo)
+                    WHERE model_id = \(modelId) AND version = \(version) RETURNING sequence
+                    """, logger: logger)
+                var found = false
+                for try await _ in updated.decode(Int64.self) { found = true }
+                guard found else { return nil }
+                try await connection.query(
+                    "UPDATE tensorio_model SET updated_at = \(Date().timeIntervalSince1970) WHERE id = \(modelId)", logger: logger)
+                return try await Self.version(version, of: modelId, on: connection, logger: logger)
+            }
+        }
+    }
+
+    // MARK: Rows
+
+    private typealias ModelRow = (String, String?, Double, Double, Int)
+    private static let modelColumns = """
+        m.id, m.canonical_version, m.created_at, m.updated_at,
+        (SELECT COUNT(*) FROM tensorio_version v WHERE v.model_id = m.id)
+        """
+
+    private typealias VersionRow = (Int64, String, String, String, Int64, Double, String?, String?, String, String?)
+    private static let versionColumns = """
+        v.sequence, v.model_id, v.version, v.sha256, v.size, v.created_at, v.notes, v.upgrade_to, v.bundle_name,
+        m.canonical_version
+        """
+
+    private static func model(_ id: String, on connection: some PostgresQuerying, logger: Logger) async throws -> ModelSummary? {
+        let rows = try await connection.query(
+            "SELECT \(unescaped: modelColumns) FROM tensorio_model m WHERE m.id = \(id)", logger: logger)
+        for try await row in rows.decode(ModelRow.self) { return summary(row) }
+        return nil
+    }
+
+    private static func version(
+        _ version: String, of modelId: String, on connection: some PostgresQuerying, logger: Logger
+    ) async throws -> VersionDetails? {
+        let rows = try await connection.query("""
+            SELECT \(unescaped: versionColumns) FROM tensorio_version v JOIN tensorio_model m ON m.id = v.model_id
+            WHERE v.model_id = \(modelId) AND v.version = \(version)
+            """, logger: logger)
+        for try await row in rows.decode(VersionRow.self) { return details(row) }
+        return nil
+    }
+
+    private static func summary(_ row: ModelRow) -> ModelSummary {
+        ModelSummary(
+            id: row.0, canonicalVersion: row.1, versionCount: row.4,
+            createdAt: Date(timeIntervalSince1970: row.2), updatedAt: Date(timeIntervalSince1970: row.3))
+    }
+
+    private static func details(_ row: VersionRow) -> VersionDetails {
+        VersionDetails(
+            modelId: row.1, version: row.2, sha256: row.3, size: row.4, createdAt: Date(timeIntervalSince1970: row.5),
+            notes: row.6, upgradeTo: row.7, canonical: row.2 == row.9, bundleName: row.8, sequence: row.0)
+    }
+
+    // MARK: Errors
+
+    /// Runs one index operation, turning PostgreSQL's errors into `TensorIOError` that say what failed.
+    private func run<Result>(
+        _ what: @autoclosure () -> String, _ body: (PostgresClient, Logger) async throws -> Result
+    ) async throws -> Result {
+        do {
+            return try await body(client, logger)
+        } catch {
+            throw TensorIOError(.io, "cannot \(what()) in the PostgreSQL index: \(Self.describe(error))")
+        }
+    }
+
+    /// PSQLError's own description hides everything (to keep secrets out of logs); the server's message
+    /// and SQL state are what an operator needs, and hold no credentials.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return SystemErrorText.reason(of: error) }
+        if let message = error.serverInfo?[.message] {
+            let state = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
+            return message + state
+        }
+        if let underlying = error.underlying { return "\(error.code): \(SystemErrorText.reason(of: underlying))" }
+        return "\(error.code)"
+    }
+
+    /// Thrown inside the insert's transaction to roll it back when the archive could not be placed.
+    private struct NotPlaced: Error {}
+}
+
+/// What both `PostgresClient` and `PostgresConnection` can run queries on.
+protocol PostgresQuerying: Sendable {
+    @discardableResult
+    func query(_ query: PostgresQuery, logger: Logger, file: String, line: Int) async throws -> PostgresRowSequence
+}
+
+extension PostgresQuerying {
+    @discardableResult
+    func query(_ query: PostgresQuery, logger: Logger, file: String = #fileID, line: Int = #line) async throws -> PostgresRowSequence {
+        try await self.query(query, logger: logger, file: file, line: line)
+    }
+}
+
+extension PostgresClient: PostgresQuerying {
+    func query(_ query: PostgresQuery, logger: Logger, file: String, line: Int) async throws -> PostgresRowSequence {
+        try await self.query(query, logger: Optional(logger), file: file, line: line)
+    }
+}
+
+extension PostgresConnection: PostgresQuerying {}

@@ -1,0 +1,52 @@
+import Foundation
+import TensorIODelivery
+
+/// What the server needs from its index of models and versions, whichever database holds it: SQLite on
+/// the server's own disk (``RepositoryIndex``, the default) or PostgreSQL shared by several server
+/// instances (``PostgresIndex``).
+///
+/// Every answer comes from the database at the time of the call (no cache), so that with several
+/// instances on one database an upload, a canonical move or a rule change through one instance is what
+/// the next request to any instance sees.
+protocol RepositoryIndexing: Sendable {
+    /// Whether other server instances may use the same index and archive folder at the same time. Start-up
+    /// recovery then removes only files old enough that no instance can still be placing them.
+    var isShared: Bool { get }
+
+    /// Runs `body` while the index is usable: a database client that needs a running connection pool
+    /// runs it around `body`, and creates or migrates the schema first.
+    func withOpenIndex<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result
+
+    func counts() async throws -> (models: Int, versions: Int)
+    func models(limit: Int, after: String?) async throws -> ModelPage
+    func model(_ id: String) async throws -> ModelSummary?
+    func versions(of modelId: String) async throws -> VersionList?
+    func version(_ version: String, of modelId: String) async throws -> VersionDetails?
+    /// Every indexed (model, version) with its archive size, for the start-up check.
+    func allVersions() async throws -> [(modelId: String, version: String, size: Int64)]
+
+    /// Inserts a version — and its model when new — and moves the canonical pointer when asked (or when
+    /// the model had none), atomically. `place` puts the archive in place while the new row is not yet
+    /// visible to anyone and no other writer can insert the same version; if the insert then fails,
+    /// `undo` removes the archive again.
+    ///
+    /// - Returns: The inserted version, or `nil` when it exists already.
+    func insert(_ new: NewVersion, place: () throws -> Bool, undo: () -> Void) async throws -> VersionDetails?
+
+    /// Moves the canonical pointer to an existing version; `nil` when the model or version does not exist.
+    func setCanonical(_ version: String, of modelId: String) async throws -> ModelSummary?
+    /// Sets or clears a version's `upgradeTo`; `nil` when the version does not exist.
+    func setUpgradeTo(_ upgradeTo: String?, version: String, of modelId: String) async throws -> VersionDetails?
+}
+
+/// A version about to be inserted into the index.
+struct NewVersion: Sendable {
+    var modelId: String
+    var version: String
+    var sha256: String
+    var size: Int64
+    var notes: String?
+    var upgradeTo: String?
+    var bundleName: String
+    var canonical: Bool
+}

@@ -1,0 +1,6 @@
+public import TensorIO
+
+extension TensorIOError.Code {
+    /// The server's configuration is unusable: a database URL that cannot be parsed, for example.
+    public static let invalidConfiguration = TensorIOError.Code("invalid-configuration")
+}

@@ -1,0 +1,165 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TensorIO
+import TensorIODelivery
+import Testing
+
+/// Two `tensorio serve` processes on one PostgreSQL database and one archive folder: what one does, the
+/// other answers at once. The database is the throwaway server `make test` starts on loopback
+/// (`scripts/with-postgres.sh`).
+@Suite("Repository servers sharing a PostgreSQL index", .enabled(if: PostgresTestDatabase.runs))
+struct PostgresIndexTests {
+    static let id = DeliveryCommandTests.id
+
+    /// Two servers on `folder/root` and one new database (returned with them).
+    static func startPair(in folder: URL) async throws -> (ServeProcess, ServeProcess, database: String) {
+        let database = try PostgresTestDatabase.make()
+        let tokenFile = try DeliveryCommandTests.tokenFile(in: folder)
+        let arguments = ["--token-file", tokenFile, "--database", database]
+        let root = folder.appendingPathComponent("root")
+        // Started together: both migrate the new database's schema at once.
+        async let first = ServeProcess.start(root: root, arguments: arguments, logs: folder)
+        async let second = ServeProcess.start(root: root, arguments: arguments, logs: folder)
+        let (a, b) = try await (first, second)
+        return (a, b, database)
+    }
+
+    /// What `body` returned or threw.
+    static func outcome<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
+        do { return .success(try await body()) } catch { return .failure(error) }
+    }
+
+    static func client(_ server: ServeProcess) -> RepositoryClient {
+        RepositoryClient(baseURL: server.url, token: DeliveryCommandTests.token, timeout: 60)
+    }
+
+    static func archive(version: String, in folder: URL) throws -> URL {
+        let bundle = try DeliveryCommandTests.bundle(version: version, in: folder)
+        let archive = folder.appendingPathComponent("v\(version).zip")
+        try BundleArchive.create(fromBundleAt: bundle, to: archive)
+        return archive
+    }
+
+    @Test("an upload to one server is seen by the other at once, archive and all; a canonical move too")
+    func uploadSeenByBoth() async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, _) = try await Self.startPair(in: folder)
+            defer { a.stop(); b.stop() }
+            let stored = try await Self.client(a).upload(archiveAt: try Self.archive(version: "1", in: folder), modelId: Self.id, version: "1")
+            let seen = try await Self.client(b).version("1", of: Self.id)
+            #expect(seen == stored)
+            #expect(try await Self.client(b).model(Self.id).canonicalVersion == "1")
+
+            let archiveURL = b.url.appendingPathComponent("v1/models/\(Self.id)/versions/1/archive")
+            let (bytes, _) = try await URLSession.shared.data(from: archiveURL)
+            let downloaded = folder.appendingPathComponent("from-b.zip")
+            try bytes.write(to: downloaded)
+            #expect(try FileDigest.sha256(of: downloaded) == stored.sha256)
+
+            _ = try await Self.client(b).upload(
+                archiveAt: try Self.archive(version: "2", in: folder), modelId: Self.id, version: "2", canonical: false)
+            #expect(try await Self.client(a).model(Self.id).canonicalVersion == "1")
+            _ = try await Self.client(b).setCanonical(modelId: Self.id, version: "2")
+            #expect(try await Self.client(a).model(Self.id).canonicalVersion == "2")
+            #expect(try await Self.client(a).versions(of: Self.id).versions.map(\.version) == ["1", "2"])
+            _ = try await Self.client(a).setUpgradeTo("2", version: "1", of: Self.id)
+            #expect(try await Self.client(b).version("1", of: Self.id).upgradeTo == "2")
+        }
+    }
+
+    @Test("the same version uploaded to both servers at once: one 201, one 409, one archive")
+    func concurrentUploads() async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, _) = try await Self.startPair(in: folder)
+            defer { a.stop(); b.stop() }
+            for version in ["1", "2", "3"] {
+                let archive = try Self.archive(version: version, in: folder)
+                async let first = Self.outcome { try await Self.client(a).upload(archiveAt: archive, modelId: Self.id, version: version) }
+                async let second = Self.outcome { try await Self.client(b).upload(archiveAt: archive, modelId: Self.id, version: version) }
+                let results = await [first, second]
+                let stored = results.compactMap { try? $0.get() }
+                let conflicts = results.filter {
+                    if case .failure(let error as TensorIOError) = $0 { return error.code == .conflict }
+                    return false
+                }
+                #expect(stored.count == 1 && conflicts.count == 1, "version \(version): \(results)")
+                // Both servers describe the one stored version, and its archive is the uploaded file.
+                #expect(try await Self.client(a).version(version, of: Self.id) == stored.first)
+                #expect(try await Self.client(b).version(version, of: Self.id) == stored.first)
+                let placed = folder.appendingPathComponent("root/archives/\(Self.id)/\(version).zip")
+                #expect(try FileDigest.sha256(of: placed) == FileDigest.sha256(of: archive))
+            }
+            #expect(try await Self.client(b).versions(of: Self.id).versions.count == 3)
+        }
+    }
+
+    @Test("a server starting beside a running one keeps the files the other may be writing")
+    func sharedRecoveryKeepsRecentFiles() async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, database) = try await Self.startPair(in: folder)
+            defer { a.stop() }
+            b.stop()
+            // What another instance is in the middle of: an upload being received, an archive linked a
+            // moment before its row commits.
+            let root = folder.appendingPathComponent("root")
+            let incoming = root.appendingPathComponent("incoming/in-progress")
+            try Data("partial".utf8).write(to: incoming)
+            let linked = root.appendingPathComponent("archives/\(Self.id)/9.zip")
+            try FileManager.default.createDirectory(at: linked.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("being indexed".utf8).write(to: linked)
+            let restarted = try await ServeProcess.start(
+                root: root, arguments: ["--database", database], logs: folder)
+            defer { restarted.stop() }
+            #expect(FileManager.default.fileExists(atPath: incoming.path))
+            #expect(FileManager.default.fileExists(atPath: linked.path))
+            #expect(try await Self.client(restarted).health().status == "SERVING")
+        }
+    }
+
+    @Test("a bad database URL or an unreachable database stops the server with one line")
+    func badDatabase() async throws {
+        try await withTemporaryDirectory { folder in
+            let root = folder.appendingPathComponent("root").path
+            var result = try await CLI.run(["serve", "--root", root, "--port", "0", "--database", "mysql://x@127.0.0.1/db"])
+            expectOneLineError(result, containing: ["postgres://"])
+            result = try await CLI.run(["serve", "--root", root, "--port", "0", "--database", "postgres://127.0.0.1/db"])
+            expectOneLineError(result, containing: ["names no user"])
+            // A port where nothing listens (this test's own, closed again).
+            let closedPort = try Self.closedPort()
+            result = try await CLI.run([
+                "serve", "--root", root, "--port", "0",
+                "--database", "postgres://tensorio@127.0.0.1:\(closedPort)/db?sslmode=disable",
+            ])
+            expectOneLineError(result, containing: ["cannot reach the PostgreSQL index at 127.0.0.1:\(closedPort)/db"])
+        }
+    }
+
+    /// A loopback port nothing listens on: bound by the system's choice, then closed.
+    static func closedPort() throws -> Int {
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw TestFailure("socket failed") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard bound else { throw TestFailure("bind failed") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

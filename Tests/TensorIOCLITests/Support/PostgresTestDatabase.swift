@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+/// A database of its own on the throwaway PostgreSQL server that `scripts/with-postgres.sh` starts for
+/// the test command (it exports `TENSORIO_TEST_POSTGRES_URL`).
+enum PostgresTestDatabase {
+    /// The server's maintenance database, or nil outside `with-postgres.sh`.
+    static let serverURL: String? = ProcessInfo.processInfo.environment["TENSORIO_TEST_POSTGRES_URL"]
+
+    /// Whether the PostgreSQL tests run: with a server, and always in CI, where a missing server is a
+    /// failure (`make test` starts one), not a reason to skip.
+    static var runs: Bool { serverURL != nil || ProcessInfo.processInfo.environment["CI"] != nil }
+
+    /// Creates an empty database and returns its URL.
+    static func make() throws -> String {
+        guard let serverURL, var components = URLComponents(string: serverURL) else {
+            throw TestFailure("no PostgreSQL server: run the tests through scripts/with-postgres.sh (make test does)")
+        }
+        let name = "tensorio_test_\(UUID().uuidString.prefix(8).lowercased())"
+        try psql(serverURL, "CREATE DATABASE \(name)")
+        components.path = "/\(name)"
+        return components.string!
+    }
+
+    /// Runs one SQL statement with `psql`.
+    static func psql(_ url: String, _ statement: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["psql", url, "-v", "ON_ERROR_STOP=1", "-q", "-c", statement]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        ServeProcess.waitForExit(process, within: .seconds(60))
+        guard process.terminationStatus == 0 else {
+            throw TestFailure("psql \(statement): \(String(decoding: message, as: UTF8.self))")
+        }
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

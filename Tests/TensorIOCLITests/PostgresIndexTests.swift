@@ -79,10 +79,11 @@ struct PostgresIndexTests {
         try await withTemporaryDirectory { folder in
             let (a, b, _) = try await Self.startPair(in: folder)
             defer { a.stop(); b.stop() }
+            let (clientA, clientB) = (Self.client(a), Self.client(b))
             for version in ["1", "2", "3"] {
                 let archive = try Self.archive(version: version, in: folder)
-                async let first = Self.outcome { try await Self.client(a).upload(archiveAt: archive, modelId: Self.id, version: version) }
-                async let second = Self.outcome { try await Self.client(b).upload(archiveAt: archive, modelId: Self.id, version: version) }
+                async let first = Self.outcome { try await clientA.upload(archiveAt: archive, modelId: Self.id, version: version) }
+                async let second = Self.outcome { try await clientB.upload(archiveAt: archive, modelId: Self.id, version: version) }
                 let results = await [first, second]
                 let stored = results.compactMap { try? $0.get() }
                 let conflicts = results.filter {

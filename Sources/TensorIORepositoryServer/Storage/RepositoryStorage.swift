@@ -118,7 +118,8 @@ public final class RepositoryStorage: Sendable {
     ///
     /// - Returns: The stored version; `nil` when the version exists already.
     /// - Throws: `TensorIOError`: `TensorIOError.Code.unsafeArchive`, `TensorIOError.Code.invalidArchive`,
-    ///   `TensorIOError.Code.limitExceeded`, `TensorIOError.Code.invalidBundle`, what loading threw
+    ///   `TensorIOError.Code.limitExceeded`, `TensorIOError.Code.invalidSignature` (a signature file that is
+    ///   malformed, names another model or version, or lists other files), `TensorIOError.Code.invalidBundle`, what loading threw
     ///   (`TensorIOError.Code.layerMismatch`, `TensorIOError.Code.runtimeCrashed`…), `TensorIOError.Code.io`.
     func store(
         uploadAt uploadURL: URL, modelId: String, version: String, canonical: Bool, notes: String?, upgradeTo: String?,
@@ -128,6 +129,9 @@ public final class RepositoryStorage: Sendable {
         let unpacked = uploadURL.appendingPathExtension("d")
         defer { try? fileManager.removeItem(at: unpacked) }
         let bundleURL = try BundleArchive.extract(uploadURL, into: unpacked, limits: limits, name: "the uploaded archive")
+        // A signature file must be well-formed and sign this very version and files; the server holds no
+        // publisher key, so whether the signer is trusted is for clients to decide.
+        try ReleaseVerifier.checkWithoutKey(bundleAt: bundleURL, modelId: modelId, version: version)
         try ModelBundleValidator(bundleAt: bundleURL, logger: logger).validate()
         try ModelBundle(at: bundleURL, logger: logger)
             .verify(loading: loadCheck, configuration: ModelConfiguration(logger: logger))

@@ -120,47 +120,54 @@ struct SigningCommandTests {
     @Test("verify checks a bundle folder and an archive offline: valid with the right key, one line otherwise")
     func verify() async throws {
         try await withTemporaryDirectory { folder in
-            let (server, tokenFile) = try await DeliveryCommandTests.startServer(in: folder)
-            defer { server.stop() }
             let publisher = try await Self.keygen("publisher", in: folder)
             let stranger = try await Self.keygen("stranger", in: folder)
-            let publisherId = try PublisherKey(contentsOf: URL(fileURLWithPath: publisher.publicKey)).id
-            let bundle = try DeliveryCommandTests.bundle(version: "1", in: folder)
-            #expect(try await CLI.run([
-                "push", bundle.path, "--to", server.url.absoluteString, "--token-file", tokenFile, "--sign", publisher.privateKey,
-            ]).status == 0)
-            let archive = folder.appendingPathComponent("root/archives/\(Self.id)/1.zip").path
-            let valid = "valid: \(Self.id) version 1, signed by key \(publisherId) (2 files)"
+            let key = try PublisherSigningKey(contentsOf: URL(fileURLWithPath: publisher.privateKey))
+            let unsigned = try DeliveryCommandTests.bundle(version: "1", in: folder)
+            let signed = folder.appendingPathComponent("signed").appendingPathComponent(unsigned.lastPathComponent)
+            try FileManager.default.createDirectory(at: signed.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: unsigned, to: signed)
+            try ReleaseSigner.sign(bundleAt: signed, modelId: Self.id, version: "1", with: key)
+            let archive = folder.appendingPathComponent("signed.zip").path
+            try BundleArchive.create(fromBundleAt: signed, to: URL(fileURLWithPath: archive))
+            let valid = "valid: \(Self.id) version 1, signed by key \(key.publicKey.id) (2 files)"
 
             expectSuccess(try await CLI.run(["verify", archive, "--key", publisher.publicKey]), stdout: valid)
+            expectSuccess(try await CLI.run(["verify", signed.path, "--key", publisher.publicKey]), stdout: valid)
             expectSuccess(
                 try await CLI.run(["verify", archive, "--key", stranger.publicKey, "--key", publisher.publicKey, "--id", Self.id, "--version", "1"]),
                 stdout: valid)
-            expectOneLineError(try await CLI.run(["verify", archive, "--key", stranger.publicKey]), containing: ["not trusted"])
+            expectOneLineError(
+                try await CLI.run(["verify", archive, "--key", stranger.publicKey]), containing: [key.publicKey.id, "not trusted"])
             expectOneLineError(
                 try await CLI.run(["verify", archive, "--key", publisher.publicKey, "--version", "2"]),
                 containing: ["signed for version 1, not 2"])
+            expectOneLineError(
+                try await CLI.run(["verify", unsigned.path, "--key", publisher.publicKey]), containing: ["not signed"])
 
-            // The unpacked folder: valid; then one byte changed, then unsigned.
-            let store = folder.appendingPathComponent("device").path
-            #expect(try await CLI.run(["pull", Self.id, "--from", server.url.absoluteString, "--into", store]).status == 0)
-            let installed = "\(store)/\(Self.id)/versions/1/\(Self.id).tiobundle"
-            expectSuccess(try await CLI.run(["verify", installed, "--key", publisher.publicKey]), stdout: valid)
-            let json = URL(fileURLWithPath: "\(installed)/model.json")
+            // One byte of the signed folder changed, then a file added.
+            let json = signed.appendingPathComponent("model.json")
             var bytes = try Data(contentsOf: json)
             bytes[bytes.count / 2] ^= 0x01
             try bytes.write(to: json)
             expectOneLineError(
-                try await CLI.run(["verify", installed, "--key", publisher.publicKey]),
+                try await CLI.run(["verify", signed.path, "--key", publisher.publicKey]),
                 containing: ["model.json differs from the signed one"])
+            expectSuccess(try await CLI.run(["verify", archive, "--key", publisher.publicKey]), stdout: valid)
+            try Data("x".utf8).write(to: signed.appendingPathComponent("extra.txt"))
+            bytes[bytes.count / 2] ^= 0x01
+            try bytes.write(to: json)
             expectOneLineError(
-                try await CLI.run(["verify", bundle.path, "--key", publisher.publicKey]), containing: ["not signed"])
+                try await CLI.run(["verify", signed.path, "--key", publisher.publicKey]),
+                containing: ["extra.txt is not in the signed manifest"])
 
-            expectUsageError(try await CLI.run(["verify", installed]), containing: ["--key"])
+            expectUsageError(try await CLI.run(["verify", archive]), containing: ["--key"])
             expectOneLineError(
                 try await CLI.run(["verify", folder.appendingPathComponent("nothing").path, "--key", publisher.publicKey]),
                 containing: ["does not exist"])
+            // Not a zip, and a key file that is not a key.
             expectOneLineError(try await CLI.run(["verify", publisher.publicKey, "--key", publisher.publicKey]))
+            expectOneLineError(try await CLI.run(["verify", archive, "--key", archive]), containing: ["not a JSON object"])
         }
     }
 }

@@ -261,9 +261,9 @@ struct SignedReleaseTests {
             (String(repeating: " ", count: PublisherKey.maximumFileBytes + 1), "limit"),
         ]
         for (text, expected) in cases {
-            #expect(throws: TensorIOError.self, "\(text.prefix(60))") { try PublisherKey(fileContents: Data(text.utf8)) }
             do {
-                _ = try PublisherKey(fileContents: Data(text.utf8))
+                let parsed = try PublisherKey(fileContents: Data(text.utf8))
+                Issue.record("accepted \(text.prefix(60)): \(parsed)")
             } catch let error as TensorIOError {
                 #expect(error.code == .invalidKey && error.message.contains(expected), "\(text.prefix(60)): \(error)")
             }
@@ -291,7 +291,7 @@ struct SignedReleaseTests {
         let many = "[" + (0...ReleaseManifest.maximumFiles).map { entry("\"f\($0)\"") }.joined(separator: ",") + "]"
         let cases: [(String, TensorIOError.Code, String)] = [
             ("", .invalidSignature, "not valid JSON"),
-            ("[1,2]", .invalidSignature, "wrong type"),
+            ("[1,2]", .invalidSignature, "not a JSON object"),
             ("{", .invalidSignature, "not valid JSON"),
             (file(format: "\"v0\""), .invalidSignature, "field \"format\""),
             (file(modelId: "\"../m\""), .invalidSignature, "field \"model_id\""),

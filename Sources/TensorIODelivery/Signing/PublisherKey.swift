@@ -53,11 +53,11 @@ public struct PublisherKey: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: `TensorIOError` (`TensorIOError.Code.invalidKey`) naming the field at fault.
     public init(fileContents: Data, name: String = "the public key file") throws {
         let fields = try KeyFile.decode(fileContents, name: name, format: Self.format, keyField: "public_key")
-        do {
-            try self.init(rawRepresentation: fields.key)
-        } catch let error as TensorIOError {
-            throw TensorIOError(.invalidKey, "\(name): field \"public_key\": \(error.message)")
+        guard fields.key.count == 32, (try? Curve25519.Signing.PublicKey(rawRepresentation: fields.key)) != nil else {
+            throw TensorIOError(.invalidKey, "\(name): field \"public_key\" must hold 32 bytes, not \(fields.key.count)")
         }
+        rawRepresentation = fields.key
+        id = Self.identifier(of: fields.key)
         guard fields.keyId == id else {
             throw TensorIOError(.invalidKey, "\(name): field \"key_id\" is \(fields.keyId) but the key's id is \(id)")
         }

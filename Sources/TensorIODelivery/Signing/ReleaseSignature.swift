@@ -132,6 +132,8 @@ public struct ReleaseSignature: Sendable, Hashable {
         switch error {
         case .keyNotFound(let key, let context):
             return "field \"\(field(context.codingPath + [key]))\" is missing"
+        case .typeMismatch(_, let context) where context.codingPath.isEmpty:
+            return "it is not a JSON object"
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             return "field \"\(field(context.codingPath))\" has the wrong type"
         case .dataCorrupted(let context):

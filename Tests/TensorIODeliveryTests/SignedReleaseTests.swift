@@ -26,7 +26,7 @@ struct SignedReleaseTests {
             let key = PublisherSigningKey()
             let client = server.client()
             let bundle = try Self.signedBundle(version: "1", key: key, in: folder)
-            try await client.upload(archiveAt: try Fixtures.archive(of: bundle, in: folder), modelId: Fixtures.modelId, version: "1")
+            _ = try await client.upload(archiveAt: try Fixtures.archive(of: bundle, in: folder), modelId: Fixtures.modelId, version: "1")
             let store = try Self.store(in: folder, trusting: [key.publicKey])
             let installed = try #require(try await client.install(modelId: Fixtures.modelId, into: store))
             #expect(installed.version == "1")
@@ -43,7 +43,7 @@ struct SignedReleaseTests {
         try await withServer { server, folder in
             let key = PublisherSigningKey()
             let client = server.client()
-            try await client.upload(
+            _ = try await client.upload(
                 archiveAt: try Fixtures.archive(of: try Self.signedBundle(version: "1", key: key, in: folder), in: folder),
                 modelId: Fixtures.modelId, version: "1")
             try await Fixtures.push(version: "2", to: client, in: folder)  // unsigned
@@ -70,7 +70,7 @@ struct SignedReleaseTests {
             let stranger = PublisherSigningKey()
             let client = server.client()
             for (version, key) in [("1", old), ("2", new), ("3", stranger)] {
-                try await client.upload(
+                _ = try await client.upload(
                     archiveAt: try Fixtures.archive(of: try Self.signedBundle(version: version, key: key, in: folder), in: folder),
                     modelId: Fixtures.modelId, version: version, canonical: false)
             }
@@ -214,9 +214,9 @@ struct SignedReleaseTests {
             let key = PublisherSigningKey()
             let client = server.client()
             let v1 = try Fixtures.archive(of: try Self.signedBundle(version: "1", key: key, in: folder), in: folder)
-            try await client.upload(archiveAt: v1, modelId: Fixtures.modelId, version: "1")
+            _ = try await client.upload(archiveAt: v1, modelId: Fixtures.modelId, version: "1")
             let replayed = await expectError(.invalidSignature) {
-                try await client.upload(archiveAt: v1, modelId: Fixtures.modelId, version: "2")
+                _ = try await client.upload(archiveAt: v1, modelId: Fixtures.modelId, version: "2")
             }
             #expect(replayed?.message.contains("HTTP 422") == true && replayed?.message.contains("signed for version 1, not 2") == true,
                     "\(String(describing: replayed))")
@@ -224,14 +224,14 @@ struct SignedReleaseTests {
             let changed = try Self.signedBundle(version: "2", key: key, in: folder)
             try Data("\n".utf8).append(toFile: changed.appendingPathComponent("model.json"))
             let mismatch = await expectError(.invalidSignature) {
-                try await client.upload(archiveAt: try Fixtures.archive(of: changed, in: folder), modelId: Fixtures.modelId, version: "2")
+                _ = try await client.upload(archiveAt: try Fixtures.archive(of: changed, in: folder), modelId: Fixtures.modelId, version: "2")
             }
             #expect(mismatch?.message.contains("model.json has") == true, "\(String(describing: mismatch))")
 
             let garbage = try Fixtures.bundle(version: "2", in: folder)
             try Data("{\"format\": 1}".utf8).write(to: garbage.appendingPathComponent(ReleaseSignature.fileName))
             let malformed = await expectError(.invalidSignature) {
-                try await client.upload(archiveAt: try Fixtures.archive(of: garbage, in: folder), modelId: Fixtures.modelId, version: "2")
+                _ = try await client.upload(archiveAt: try Fixtures.archive(of: garbage, in: folder), modelId: Fixtures.modelId, version: "2")
             }
             #expect(malformed?.message.contains("field \"format\"") == true, "\(String(describing: malformed))")
             let versions = try await client.versions(of: Fixtures.modelId)
@@ -323,7 +323,7 @@ struct SignedReleaseTests {
                 let parsed = try ReleaseSignature(fileContents: Data(text.utf8))
                 Issue.record("accepted \(text.prefix(80)): \(parsed)")
             } catch let error as TensorIOError {
-                #expect(error.code == code && error.message.contains(expected), "\(text.prefix(80)): \(error)")
+                #expect(error.code == code && error.message.contains(expected), "\(text.prefix(80))…\(text.suffix(150)): \(error)")
             }
         }
         // The well-formed one parses, and the canonical bytes are the documented text.

@@ -14,13 +14,15 @@ public struct PublisherSigningKey: Sendable {
     /// The file format's name, in the `format` field.
     public static let format = "tensorio-ed25519-private-key-v1"
 
-    private let key: Curve25519.Signing.PrivateKey
+    /// The raw 32-byte seed (swift-crypto's key type is not `Sendable`; this is, and remakes it cheaply).
+    private let seed: Data
     /// The public half, to give to clients.
     public let publicKey: PublisherKey
 
     /// A new random key.
     public init() {
-        key = Curve25519.Signing.PrivateKey()
+        let key = Curve25519.Signing.PrivateKey()
+        seed = key.rawRepresentation
         // 32 bytes from swift-crypto itself: cannot fail.
         publicKey = try! PublisherKey(rawRepresentation: key.publicKey.rawRepresentation)
     }
@@ -44,7 +46,7 @@ public struct PublisherSigningKey: Sendable {
         guard fields.key.count == 32, let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: fields.key) else {
             throw TensorIOError(.invalidKey, "\(name): field \"private_key\" must hold 32 bytes, not \(fields.key.count)")
         }
-        self.key = key
+        seed = key.rawRepresentation
         publicKey = try PublisherKey(rawRepresentation: key.publicKey.rawRepresentation)
         guard fields.keyId == publicKey.id else {
             throw TensorIOError(.invalidKey, "\(name): field \"key_id\" is \(fields.keyId) but the key's id is \(publicKey.id)")
@@ -53,13 +55,13 @@ public struct PublisherSigningKey: Sendable {
 
     /// The contents of this key's file (secret), as ``init(fileContents:name:)`` reads them.
     public var fileContents: Data {
-        KeyFile.encode(format: Self.format, keyId: publicKey.id, keyField: "private_key", key: key.rawRepresentation)
+        KeyFile.encode(format: Self.format, keyId: publicKey.id, keyField: "private_key", key: seed)
     }
 
     /// The Ed25519 signature of `message`.
     func signature(for message: Data) throws -> Data {
         do {
-            return try key.signature(for: message)
+            return try Curve25519.Signing.PrivateKey(rawRepresentation: seed).signature(for: message)
         } catch {
             throw TensorIOError(.io, "cannot sign: \(error)")
         }

@@ -38,6 +38,28 @@ public struct ReleaseManifest: Sendable, Hashable {
             self.size = size
             self.sha256 = sha256
         }
+
+        /// Reads an entry, naming `size` when it is not a whole number from 0 to 2^64 − 1 (Foundation's
+        /// decoder reports such numbers as invalid JSON without saying where).
+        ///
+        /// - Parameter decoder: The decoder.
+        /// - Throws: `DecodingError`.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            path = try container.decode(String.self, forKey: .path)
+            do {
+                size = try container.decode(UInt64.self, forKey: .size)
+            } catch let error as DecodingError {
+                guard case .dataCorrupted = error else { throw error }
+                throw DecodingError.dataCorruptedError(
+                    forKey: .size, in: container, debugDescription: "not a whole number of bytes")
+            } catch {
+                // swift-foundation throws its own internal error for a number out of range.
+                throw DecodingError.dataCorruptedError(
+                    forKey: .size, in: container, debugDescription: "not a whole number of bytes")
+            }
+            sha256 = try container.decode(String.self, forKey: .sha256)
+        }
     }
 
     /// The model id signed for.

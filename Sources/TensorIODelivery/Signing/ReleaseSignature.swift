@@ -153,9 +153,12 @@ private struct SignatureFile: Codable {
     var keyId: String
     var signature: String
 
+    // In the order of the properties: a missing field is reported in the file's documented order.
     enum CodingKeys: String, CodingKey {
-        case format, version, files, signature
+        case format
         case modelId = "model_id"
+        case version, files
         case keyId = "key_id"
+        case signature
     }
 }

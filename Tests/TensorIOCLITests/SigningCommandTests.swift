@@ -60,6 +60,11 @@ struct SigningCommandTests {
             expectSuccess(result, stdout: v1Path)
             #expect(FileManager.default.fileExists(atPath: "\(v1Path)/\(ReleaseSignature.fileName)"))
 
+            // An installed, signed bundle pushed again as another version keeps v1's signature: the server
+            // refuses it (422) rather than store a signature naming another version.
+            result = try await CLI.run(["push", v1Path, "--to", url, "--token-file", tokenFile, "--version", "6"])
+            expectOneLineError(result, containing: ["HTTP 422", "signed for version 1, not 6"])
+
             let other = folder.appendingPathComponent("other-device").path
             result = try await CLI.run(["pull", Self.id, "--from", url, "--into", other, "--trusted-key", stranger.publicKey])
             expectOneLineError(result, containing: [
@@ -101,11 +106,6 @@ struct SigningCommandTests {
             #expect(result.status == 0, "\(result)")
             result = try await CLI.run(["pull", Self.id, "--version", "5", "--from", url, "--into", other, "--trusted-key", publisher.publicKey])
             expectSuccess(result, stdout: "\(other)/\(Self.id)/versions/5/\(Self.id).tiobundle")
-
-            // An installed, signed bundle pushed again as another version keeps v1's signature: the server
-            // refuses it (422) rather than store a signature naming another version.
-            result = try await CLI.run(["push", v1Path, "--to", url, "--token-file", tokenFile, "--version", "6"])
-            expectOneLineError(result, containing: ["HTTP 422", "signed for version 1, not 6"])
 
             // Bad key files are one line too.
             expectOneLineError(

@@ -92,6 +92,28 @@ struct SignedReleaseTests {
         }
     }
 
+    @Test("latestModel keeps using the installed version when the update is refused, and says why")
+    func latestModelKeepsTheInstalledVersion() async throws {
+        try await withServer { server, folder in
+            let key = PublisherSigningKey()
+            let client = server.client()
+            _ = try await client.upload(
+                archiveAt: try Fixtures.archive(of: try Self.signedBundle(version: "1", key: key, in: folder), in: folder),
+                modelId: Fixtures.modelId, version: "1")
+            let store = try Self.store(in: folder, trusting: [key.publicKey])
+            let first = try await client.latestModel(id: Fixtures.modelId, store: store, fallback: nil)
+            #expect(first.updateError == nil && first.bundle.version == "1", "\(String(describing: first.updateError))")
+            // Version 2 signed by a key the device does not trust (a compromised upload path).
+            _ = try await client.upload(
+                archiveAt: try Fixtures.archive(of: try Self.signedBundle(version: "2", key: PublisherSigningKey(), in: folder), in: folder),
+                modelId: Fixtures.modelId, version: "2")
+            let second = try await client.latestModel(id: Fixtures.modelId, store: store, fallback: nil)
+            #expect(second.updateError?.code == .untrustedRelease, "\(String(describing: second.updateError))")
+            #expect(second.bundle.version == "1")
+            #expect(try store.current(Fixtures.modelId)?.version == "1")
+        }
+    }
+
     /// Installs signed v1 into a store trusting `key`, then offers `archive` as v2: it must be refused with
     /// a message containing `reason`, and v1 must stay current and usable.
     func expectRefused(

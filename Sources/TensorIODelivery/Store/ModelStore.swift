@@ -159,9 +159,8 @@ public struct ModelStore: Sendable {
     ///
     /// Checks the archive's SHA-256 against `expectedSHA256`, unpacks it with ``BundleArchive``'s checks
     /// into a temporary folder, verifies its release signature when the store has ``trustedKeys``,
-    /// validates the bundle with `ModelBundleValidator`, loads its model as
-    /// ``loadCheck`` says, moves it into place and only then swaps the current pointer. On any failure the
-    /// current version is untouched.
+    /// validates the bundle with `ModelBundleValidator`, loads its model as ``loadCheck`` says, moves it
+    /// into place and only then swaps the current pointer. On any failure the current version is untouched.
     ///
     /// - Parameters:
     ///   - archiveURL: A zip holding one bundle folder. It is left where it is.
@@ -176,11 +175,11 @@ public struct ModelStore: Sendable {
     ///   `TensorIOError.Code.invalidArchive`, `TensorIOError.Code.unsafeArchive`,
     ///   `TensorIOError.Code.limitExceeded` (the archive is past one of `limits`),
     ///   `TensorIOError.Code.untrustedRelease` (the store has ``trustedKeys`` and the unpacked bundle is not
-    ///   signed by one of them for `modelId` and `version`), `TensorIOError.Code.invalidBundle`, what loading the model threw (such as
-    ///   `TensorIOError.Code.layerMismatch` or `TensorIOError.Code.runtimeCrashed`, the message saying
-    ///   which version did not load), `TensorIOError.Code.conflict` (the same version is
-    ///   installed from a different archive), `TensorIOError.Code.invalidIdentifier` or
-    ///   `TensorIOError.Code.io`.
+    ///   signed by one of them for `modelId` and `version`), `TensorIOError.Code.invalidBundle`, what
+    ///   loading the model threw (such as `TensorIOError.Code.layerMismatch` or
+    ///   `TensorIOError.Code.runtimeCrashed`, the message saying which version did not load),
+    ///   `TensorIOError.Code.conflict` (the same version is installed from a different archive),
+    ///   `TensorIOError.Code.invalidIdentifier` or `TensorIOError.Code.io`.
     @discardableResult
     public func install(
         archiveAt archiveURL: URL, modelId: String, version: String, expectedSHA256: String? = nil,

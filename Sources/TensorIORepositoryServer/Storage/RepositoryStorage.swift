@@ -119,8 +119,8 @@ public final class RepositoryStorage: Sendable {
     /// - Returns: The stored version; `nil` when the version exists already.
     /// - Throws: `TensorIOError`: `TensorIOError.Code.unsafeArchive`, `TensorIOError.Code.invalidArchive`,
     ///   `TensorIOError.Code.limitExceeded`, `TensorIOError.Code.invalidSignature` (a signature file that is
-    ///   malformed, names another model or version, or lists other files), `TensorIOError.Code.invalidBundle`, what loading threw
-    ///   (`TensorIOError.Code.layerMismatch`, `TensorIOError.Code.runtimeCrashed`…), `TensorIOError.Code.io`.
+    ///   malformed, names another model or version, or lists other files), `TensorIOError.Code.invalidBundle`,
+    ///   what loading threw (`TensorIOError.Code.layerMismatch`, `TensorIOError.Code.runtimeCrashed`…), `TensorIOError.Code.io`.
     func store(
         uploadAt uploadURL: URL, modelId: String, version: String, canonical: Bool, notes: String?, upgradeTo: String?,
         limits: BundleArchive.Limits, loadCheck: LoadCheck

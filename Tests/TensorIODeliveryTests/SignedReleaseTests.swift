@@ -354,6 +354,36 @@ struct SignedReleaseTests {
             == "tensorio-release-signature-v1\nmodel m\nversion 1\nfile \(digest) 1 model.json\n")
     }
 
+    @Test("a folder with more files than a manifest may list is refused when signing and when verifying; a link is refused")
+    func boundedFolders() async throws {
+        try await withTemporaryDirectory { folder in
+            let key = PublisherSigningKey()
+            let bundle = try Self.signedBundle(version: "1", key: key, in: folder)
+            let many = bundle.appendingPathComponent("many")
+            try FileManager.default.createDirectory(at: many, withIntermediateDirectories: true)
+            for index in 0..<ReleaseManifest.maximumFiles {
+                FileManager.default.createFile(atPath: many.appendingPathComponent("\(index)").path, contents: nil)
+            }
+            let signing = await expectError(.limitExceeded) {
+                try ReleaseSigner.sign(bundleAt: bundle, modelId: Fixtures.modelId, version: "1", with: key)
+            }
+            #expect(signing?.message.contains("more than \(ReleaseManifest.maximumFiles) files") == true, "\(String(describing: signing))")
+            let verifying = await expectError(.untrustedRelease) {
+                try ReleaseVerifier.verify(bundleAt: bundle, trustedKeys: TrustedKeys([key.publicKey]))
+            }
+            #expect(verifying?.message.contains("more than \(ReleaseManifest.maximumFiles) files") == true, "\(String(describing: verifying))")
+
+            let linked = try Self.signedBundle(version: "1", key: key, in: folder)
+            try FileManager.default.createSymbolicLink(
+                at: linked.appendingPathComponent("link.json"), withDestinationURL: linked.appendingPathComponent("model.json"))
+            let link = await expectError(.untrustedRelease) {
+                try ReleaseVerifier.verify(bundleAt: linked, trustedKeys: TrustedKeys([key.publicKey]))
+            }
+            #expect(link?.message.contains("link.json") == true && link?.message.contains("not a plain file") == true,
+                    "\(String(describing: link))")
+        }
+    }
+
     @Test("a crafted signature file inside a bundle is refused by the store: never installed, nothing crashes")
     func craftedFileInStore() async throws {
         try await withTemporaryDirectory { folder in

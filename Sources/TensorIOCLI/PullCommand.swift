@@ -9,7 +9,8 @@ struct PullCommand: AsyncParsableCommand {
         abstract: "Download a model version into a local model store and make it current.",
         discussion: """
             Gets the canonical version (or --version), resuming an interrupted download, checks its SHA-256, \
-            unpacks and validates it, then makes it current; the version it replaces is kept for rollback. \
+            unpacks and validates it (with --trusted-key, checks that it is signed by one of those keys for \
+            this model and version), then makes it current; the version it replaces is kept for rollback. \
             Prints the installed bundle's path. A progress bar is drawn on stderr when it is a terminal.
             """
     )
@@ -28,10 +29,12 @@ struct PullCommand: AsyncParsableCommand {
 
     @OptionGroup var tokens: TokenOptions
     @OptionGroup var conditionOptions: ConditionOptions
+    @OptionGroup var trustOptions: TrustedKeyOptions
 
     func run() async throws {
         let client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve(), logger: ToolLog.logger)
-        let store = try ModelStore(directory: URL(fileURLWithPath: into), logger: ToolLog.logger)
+        let store = try ModelStore(
+            directory: URL(fileURLWithPath: into), logger: ToolLog.logger, trustedKeys: try trustOptions.resolve())
         var conditions = try conditionOptions.conditions(onlyIfNewer: false)
         if version == nil { conditions.onlyIfNewer = false }
         let (installed, _) = try await runDownload(

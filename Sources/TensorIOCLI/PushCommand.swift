@@ -10,7 +10,9 @@ struct PushCommand: AsyncParsableCommand {
         abstract: "Upload a bundle to a repository server as a new version.",
         discussion: """
             Validates the bundle, zips it and uploads it. The model id and version default to model.json's \
-            "id" and "version". Prints the stored version as one JSON object.
+            "id" and "version". With --sign KEY, a copy of the bundle is signed for that model id and \
+            version (tensorio-signature.json, listing every file's SHA-256) and the copy is uploaded; the \
+            bundle folder itself is not changed. Prints the stored version as one JSON object.
             """
     )
 
@@ -34,6 +36,9 @@ struct PushCommand: AsyncParsableCommand {
     @Option(name: .customLong("upgrade-to"), help: "The version that devices on this version should move to.")
     var upgradeTo: String?
 
+    @Option(help: "A publisher's private key file (from keygen): sign the version before uploading it.")
+    var sign: String?
+
     @Flag(name: .customLong("not-canonical"), help: "Do not make this version the canonical one (the first version always is).")
     var notCanonical = false
 
@@ -53,7 +58,21 @@ struct PushCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let archive = scratch.appendingPathComponent("bundle.zip")
-        try BundleArchive.create(fromBundleAt: bundleURL, to: archive)
+        if let sign {
+            let key = try PublisherSigningKey(contentsOf: URL(fileURLWithPath: sign))
+            // Sign a copy under the same folder name, so the user's bundle is left as it is.
+            let copy = scratch.appendingPathComponent("signed").appendingPathComponent(bundleURL.standardizedFileURL.lastPathComponent)
+            try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+            do {
+                try FileManager.default.copyItem(at: bundleURL, to: copy)
+            } catch {
+                throw CLIError("cannot copy \(bundle) to sign it: \(error.localizedDescription)")
+            }
+            try ReleaseSigner.sign(bundleAt: copy, modelId: modelId, version: versionId, with: key)
+            try BundleArchive.create(fromBundleAt: copy, to: archive)
+        } else {
+            try BundleArchive.create(fromBundleAt: bundleURL, to: archive)
+        }
 
         let client = RepositoryClient(baseURL: url, token: token, logger: ToolLog.logger)
         // A bar on a terminal while the archive goes up; the server then checks it before answering.

@@ -10,7 +10,8 @@ struct UpdateCommand: AsyncParsableCommand {
         discussion: """
             The recommended version is the installed version's upgradeTo, else the canonical version; by \
             default only a version uploaded after the installed one counts (--allow-older follows a server \
-            that moved its canonical version back). Prints "ID: updated FROM -> TO" or "ID: up to date \
+            that moved its canonical version back). With --trusted-key, a version not signed by one of those \
+            keys is refused and the installed one kept. Prints "ID: updated FROM -> TO" or "ID: up to date \
             (VERSION)", then the current bundle's path.
             """
     )
@@ -29,10 +30,12 @@ struct UpdateCommand: AsyncParsableCommand {
 
     @OptionGroup var tokens: TokenOptions
     @OptionGroup var conditionOptions: ConditionOptions
+    @OptionGroup var trustOptions: TrustedKeyOptions
 
     func run() async throws {
         let client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve(), logger: ToolLog.logger)
-        let store = try ModelStore(directory: URL(fileURLWithPath: into), logger: ToolLog.logger)
+        let store = try ModelStore(
+            directory: URL(fileURLWithPath: into), logger: ToolLog.logger, trustedKeys: try trustOptions.resolve())
         let before = try store.current(id)
         let (installed, upToDate) = try await runDownload(
             client: client, modelId: id, version: nil, store: store,

@@ -69,6 +69,8 @@ enum HTTPTransport {
         case (422, "runtime-crashed"?): code = .runtimeCrashed
         case (422, "runtime-failure"?): code = .runtimeFailure
         case (422, "unsupported"?): code = .unsupported
+        // A signature file that is malformed or signs another version or other files.
+        case (422, "invalid-signature"?): code = .invalidSignature
         default: code = .server
         }
         return TensorIOError(code, message)

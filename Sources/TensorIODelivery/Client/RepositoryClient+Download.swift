@@ -13,7 +13,10 @@ extension RepositoryClient {
     /// says ``DownloadEvent/upToDate(_:)``. The archive goes to a `.partial` file in the store, resumed
     /// after an interruption when the conditions allow, is checked against the server's size and SHA-256,
     /// unpacked, validated, and swapped in atomically. Cancelling the task iterating the stream stops the
-    /// transfer and keeps the partial file for next time.
+    /// transfer and keeps the partial file for next time. When `store` has ``ModelStore/trustedKeys``, the
+    /// unpacked version must be signed by one of them for `modelId` and its version, or the stream ends
+    /// with ``DownloadEvent/failed(_:)`` (`TensorIOError.Code.untrustedRelease`) and the current version
+    /// stays.
     ///
     /// - Parameters:
     ///   - modelId: A model identifier.

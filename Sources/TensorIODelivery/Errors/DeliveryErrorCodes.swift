@@ -22,3 +22,15 @@ extension TensorIOError.Code {
     /// The server answered something this client does not understand, or an unexpected status.
     public static let server = TensorIOError.Code("server")
 }
+
+extension TensorIOError.Code {
+    /// A release signature file (`tensorio-signature.json`) is malformed, or names another model or
+    /// version, or lists files that differ from the bundle's: the upload or the file is at fault.
+    public static let invalidSignature = TensorIOError.Code("invalid-signature")
+    /// A client given trusted publisher keys refused a version: it is unsigned, signed by a key it does
+    /// not trust, wrongly signed, signed for another model or version, or its files differ from the
+    /// signed manifest. Nothing was installed; the current version is kept.
+    public static let untrustedRelease = TensorIOError.Code("untrusted-release")
+    /// A publisher key file cannot be read or is malformed.
+    public static let invalidKey = TensorIOError.Code("invalid-key")
+}

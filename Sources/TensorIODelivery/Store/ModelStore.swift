@@ -27,6 +27,11 @@ public struct ModelStore: Sendable {
     public let loadCheck: LoadCheck
     /// Where notes on bundles and their models' load checks go (the runtime's messages included).
     public let logger: Logger
+    /// The publisher keys a new version must be signed by (docs/security.md), or `nil` to install
+    /// unsigned versions too. With keys, every install — from an archive or as a copy under another
+    /// version — is refused with `TensorIOError.Code.untrustedRelease` unless ``ReleaseVerifier`` accepts
+    /// the unpacked bundle for that model id and version; the current version is then kept.
+    public let trustedKeys: TrustedKeys?
 
     /// Opens (and creates) the store in `directory`, removing leftovers of unpacking that a dead process
     /// left behind.
@@ -39,14 +44,18 @@ public struct ModelStore: Sendable {
     ///     cannot be started.
     ///   - logger: Where notes on bundles and load checks go; swift-log's task-local `Logger.current` by
     ///     default.
+    ///   - trustedKeys: The publisher keys new versions must be signed by; `nil` (the default) installs
+    ///     unsigned versions too.
     /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the folder cannot be created.
     public init(
-        directory: URL, keep: Int = 2, loadCheck: LoadCheck = .isolated, logger: Logger = Logger.current
+        directory: URL, keep: Int = 2, loadCheck: LoadCheck = .isolated, logger: Logger = Logger.current,
+        trustedKeys: TrustedKeys? = nil
     ) throws {
         self.directory = directory.standardizedFileURL
         self.keep = max(2, keep)
         self.loadCheck = loadCheck
         self.logger = logger
+        self.trustedKeys = trustedKeys
         do {
             try FileManager.default.createDirectory(at: self.temporaryRoot, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: self.partialRoot, withIntermediateDirectories: true)
@@ -149,9 +158,9 @@ public struct ModelStore: Sendable {
     /// Installs a bundle archive as the current version of `modelId`.
     ///
     /// Checks the archive's SHA-256 against `expectedSHA256`, unpacks it with ``BundleArchive``'s checks
-    /// into a temporary folder, validates the bundle with `ModelBundleValidator`, loads its model as
-    /// ``loadCheck`` says, moves it into place and only then swaps the current pointer. On any failure the
-    /// current version is untouched.
+    /// into a temporary folder, verifies its release signature when the store has ``trustedKeys``,
+    /// validates the bundle with `ModelBundleValidator`, loads its model as ``loadCheck`` says, moves it
+    /// into place and only then swaps the current pointer. On any failure the current version is untouched.
     ///
     /// - Parameters:
     ///   - archiveURL: A zip holding one bundle folder. It is left where it is.
@@ -165,11 +174,12 @@ public struct ModelStore: Sendable {
     /// - Throws: `TensorIOError` with `TensorIOError.Code.checksumMismatch`,
     ///   `TensorIOError.Code.invalidArchive`, `TensorIOError.Code.unsafeArchive`,
     ///   `TensorIOError.Code.limitExceeded` (the archive is past one of `limits`),
-    ///   `TensorIOError.Code.invalidBundle`, what loading the model threw (such as
-    ///   `TensorIOError.Code.layerMismatch` or `TensorIOError.Code.runtimeCrashed`, the message saying
-    ///   which version did not load), `TensorIOError.Code.conflict` (the same version is
-    ///   installed from a different archive), `TensorIOError.Code.invalidIdentifier` or
-    ///   `TensorIOError.Code.io`.
+    ///   `TensorIOError.Code.untrustedRelease` (the store has ``trustedKeys`` and the unpacked bundle is not
+    ///   signed by one of them for `modelId` and `version`), `TensorIOError.Code.invalidBundle`, what
+    ///   loading the model threw (such as `TensorIOError.Code.layerMismatch` or
+    ///   `TensorIOError.Code.runtimeCrashed`, the message saying which version did not load),
+    ///   `TensorIOError.Code.conflict` (the same version is installed from a different archive),
+    ///   `TensorIOError.Code.invalidIdentifier` or `TensorIOError.Code.io`.
     @discardableResult
     public func install(
         archiveAt archiveURL: URL, modelId: String, version: String, expectedSHA256: String? = nil,
@@ -190,6 +200,7 @@ public struct ModelStore: Sendable {
             let staging = temporaryRoot.appendingPathComponent(UUID().uuidString)
             defer { try? fileManager.removeItem(at: staging) }
             let bundleURL = try BundleArchive.extract(archiveURL, into: staging, limits: limits)
+            try checkSignature(bundleURL, modelId: modelId, version: version)
             try ModelBundleValidator(bundleAt: bundleURL, logger: logger).validate()
             try Self.checkLoading(bundleURL, modelId: modelId, version: version, check: loadCheck, logger: logger)
             let record = InstallRecord(
@@ -236,7 +247,9 @@ public struct ModelStore: Sendable {
     /// `source` was installed from (the same SHA-256): its files are copied locally rather than
     /// downloaded again, and the store then points at `version`, as after ``install(archiveAt:modelId:version:expectedSHA256:createdAt:sequence:limits:)``.
     ///
-    /// The copy is not loaded again: the same archive passed the checks when `source` was installed.
+    /// The copy is not loaded again: the same archive passed the checks when `source` was installed. Its
+    /// signature is checked again when the store has ``trustedKeys``: it must name `version`, so a
+    /// signature of one version is never accepted for another.
     ///
     /// - Parameters:
     ///   - version: The version to make current.
@@ -245,7 +258,8 @@ public struct ModelStore: Sendable {
     ///   - sequence: The server's upload order for `version`.
     /// - Returns: The installed version, now current.
     /// - Throws: `TensorIOError` with `TensorIOError.Code.invalidIdentifier`, `TensorIOError.Code.conflict`
-    ///   (`version` is installed from a different archive and current) or `TensorIOError.Code.io`.
+    ///   (`version` is installed from a different archive and current),
+    ///   `TensorIOError.Code.untrustedRelease` or `TensorIOError.Code.io`.
     @discardableResult
     public func installCopy(
         version: String, of source: InstalledModel, createdAt: Date? = nil, sequence: Int64? = nil
@@ -263,12 +277,26 @@ public struct ModelStore: Sendable {
             } catch {
                 throw TensorIOError(.io, "cannot copy version \(source.version) of \(modelId): \(SystemErrorText.reason(of: error))")
             }
+            try checkSignature(
+                staging.appendingPathComponent(source.bundleURL.lastPathComponent), modelId: modelId, version: version)
             let record = InstallRecord(
                 modelId: modelId, version: version, sha256: source.sha256, createdAt: createdAt, sequence: sequence,
                 installedAt: Date(), bundleName: source.bundleURL.lastPathComponent)
             try DurableFile.write(
                 try RepositoryAPI.makeEncoder().encode(record), to: staging.appendingPathComponent("install.json"))
             return try makeCurrent(staging, modelId: modelId, version: version, sha256: source.sha256)
+        }
+    }
+
+    /// With ``trustedKeys``, refuses an unpacked bundle that ``ReleaseVerifier`` does not accept for
+    /// `modelId` and `version`, before anything else is done with it.
+    private func checkSignature(_ bundleURL: URL, modelId: String, version: String) throws {
+        guard let trustedKeys else { return }
+        do {
+            try ReleaseVerifier.verify(bundleAt: bundleURL, modelId: modelId, version: version, trustedKeys: trustedKeys)
+        } catch let error as TensorIOError {
+            throw TensorIOError(
+                error.code, "version \(version) of \(modelId) was not installed (the current version is kept): \(error.message)")
         }
     }
 

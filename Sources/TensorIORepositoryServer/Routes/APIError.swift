@@ -36,7 +36,7 @@ struct APIError: HTTPResponseError {
         // An archive or bundle past a limit (unpacked size, entries, ratio, time) is the upload's fault, and
         // so is a model that does not load: it disagrees with its layers, is broken, or crashed the runtime.
         case .invalidBundle, .invalidArchive, .unsafeArchive, .limitExceeded, .layerMismatch, .invalidModelFile,
-             .runtimeCrashed, .runtimeFailure, .unsupported:
+             .runtimeCrashed, .runtimeFailure, .unsupported, .invalidSignature:
             return APIError(status: .unprocessableContent, code: error.code.rawValue, message: error.description)
         case .invalidIdentifier: return APIError(status: .badRequest, code: error.code.rawValue, message: error.description)
         // The server cannot load models (no runtime, no tensorio-load-check) or is shutting down: try later.

@@ -170,13 +170,19 @@ public final class RepositoryStorage: Sendable {
     /// bundle and loads its model as `loadCheck` says. Blocks for up to the load check's time limit.
     ///
     /// - Throws: `TensorIOError`: `TensorIOError.Code.unsafeArchive`, `TensorIOError.Code.invalidArchive`,
-    ///   `TensorIOError.Code.limitExceeded`, `TensorIOError.Code.invalidBundle`, what loading threw
-    ///   (`TensorIOError.Code.layerMismatch`, `TensorIOError.Code.runtimeCrashed`…), `TensorIOError.Code.io`.
-    func check(uploadAt uploadURL: URL, limits: BundleArchive.Limits, loadCheck: LoadCheck) throws -> CheckedUpload {
+    ///   `TensorIOError.Code.limitExceeded`, `TensorIOError.Code.invalidSignature` (a signature file that is
+    ///   malformed, names another model or version, or lists other files), `TensorIOError.Code.invalidBundle`,
+    ///   what loading threw (`TensorIOError.Code.layerMismatch`, `TensorIOError.Code.runtimeCrashed`…), `TensorIOError.Code.io`.
+    func check(
+        uploadAt uploadURL: URL, modelId: String, version: String, limits: BundleArchive.Limits, loadCheck: LoadCheck
+    ) throws -> CheckedUpload {
         let fileManager = FileManager.default
         let unpacked = uploadURL.appendingPathExtension("d")
         defer { try? fileManager.removeItem(at: unpacked) }
         let bundleURL = try BundleArchive.extract(uploadURL, into: unpacked, limits: limits, name: "the uploaded archive")
+        // A signature file must be well-formed and sign this very version and files; the server holds no
+        // publisher key, so whether the signer is trusted is for clients to decide.
+        try ReleaseVerifier.checkWithoutKey(bundleAt: bundleURL, modelId: modelId, version: version)
         try ModelBundleValidator(bundleAt: bundleURL, logger: logger).validate()
         try ModelBundle(at: bundleURL, logger: logger)
             .verify(loading: loadCheck, configuration: ModelConfiguration(logger: logger))

@@ -6,7 +6,7 @@ import Darwin
 public import Foundation
 public import Logging
 @_spi(Tools) import TensorIO
-import TensorIODelivery
+public import TensorIODelivery
 
 /// The server's files under its root folder, and the rules that keep them consistent with the index.
 ///
@@ -27,6 +27,8 @@ public final class RepositoryStorage: Sendable {
     /// What start-up found and repaired.
     public let recovery: RecoveryReport
     private let logger: Logger
+    /// Names in `incoming/` that uploads of this process are using: never collected, whatever their age.
+    private let activeUploads: ActiveUploads
 
     /// What ``RepositoryStorage/init(root:logger:)`` found on disk.
     public struct RecoveryReport: Sendable, Hashable {
@@ -38,15 +40,28 @@ public final class RepositoryStorage: Sendable {
         public var problems: [String]
     }
 
+    /// How long a file under `archives/` or `incoming/` that no index row names is left alone by
+    /// ``collectGarbage(olderThan:)`` unless told otherwise: one hour, longer than any upload takes from
+    /// its last written byte to its commit (unpacking is bounded to 10 minutes, the load check to its time
+    /// limit). Another instance sharing the archive folder may be placing such a file right now.
+    public static let defaultGracePeriod: TimeInterval = 3600
+
     /// Opens the storage in `root`, creating what is missing, and repairs what a crash left behind.
     ///
     /// - Parameters:
     ///   - root: The server's root folder.
     ///   - logger: Where start-up reports go; swift-log's task-local `Logger.current` by default.
+    ///   - recoveryGracePeriod: At start-up, unindexed archives and unfinished uploads older than this many
+    ///     seconds are removed. 0 (the default) removes them all: right when this process is the only one
+    ///     using the folder, as with the SQLite index. Instances sharing one archive folder must give at
+    ///     least ``defaultGracePeriod``, or a starting instance could remove an archive that another one is
+    ///     committing.
     /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the folders or the index cannot be opened.
-    public init(root: URL, logger: Logger = Logger.current) throws {
+    public init(root: URL, logger: Logger = Logger.current, recoveryGracePeriod: TimeInterval = 0) throws {
         self.root = root.standardizedFileURL
         self.logger = logger
+        let activeUploads = ActiveUploads()
+        self.activeUploads = activeUploads
         let fileManager = FileManager.default
         let archives = self.root.appendingPathComponent("archives")
         let incoming = self.root.appendingPathComponent("incoming")
@@ -64,24 +79,20 @@ public final class RepositoryStorage: Sendable {
             throw TensorIOError(.io, "cannot open the repository in \(root.relativePath): \(SystemErrorText.reason(of: error))")
         }
 
-        var report = RecoveryReport(removedIncoming: [], removedOrphans: [], problems: [])
-        for item in (try? fileManager.contentsOfDirectory(atPath: incoming.path)) ?? [] {
-            try? fileManager.removeItem(at: incoming.appendingPathComponent(item))
-            report.removedIncoming.append(item)
+        let collected: GarbageReport
+        do {
+            collected = try Self.collectGarbage(
+                root: self.root, index: index, olderThan: recoveryGracePeriod, activeUploads: activeUploads)
+        } catch {
+            throw TensorIOError(.io, "cannot read the index in \(root.relativePath): \(SystemErrorText.reason(of: error))")
         }
+        var report = RecoveryReport(
+            removedIncoming: collected.removedIncoming, removedOrphans: collected.removedArchives, problems: [])
         let indexed: [(modelId: String, version: String, size: Int64)]
         do {
             indexed = try index.allVersions()
         } catch {
             throw TensorIOError(.io, "cannot read the index in \(root.relativePath): \(SystemErrorText.reason(of: error))")
-        }
-        let known = Set(indexed.map { "\($0.modelId)/\($0.version).zip" })
-        for model in (try? fileManager.contentsOfDirectory(atPath: archives.path)) ?? [] {
-            let folder = archives.appendingPathComponent(model)
-            for file in (try? fileManager.contentsOfDirectory(atPath: folder.path)) ?? [] where !known.contains("\(model)/\(file)") {
-                try? fileManager.removeItem(at: folder.appendingPathComponent(file))
-                report.removedOrphans.append("\(model)/\(file)")
-            }
         }
         for entry in indexed {
             let url = archives.appendingPathComponent(entry.modelId).appendingPathComponent("\(entry.version).zip")
@@ -140,10 +151,23 @@ public final class RepositoryStorage: Sendable {
             bundleName: bundleURL.lastPathComponent, canonical: canonical)
         do {
             return try index.insert(new, place: {
-                try fileManager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-                guard link(uploadURL.path, destination.path) == 0 else {
-                    if errno == EEXIST { return false }
-                    throw TensorIOError(.io, "cannot store \(destination.path): \(SystemErrorText.reason(errno: errno))")
+                // The modification time says when the archive was placed: garbage collection leaves
+                // unindexed archives younger than its grace period alone (another instance may be
+                // committing them).
+                _ = utimes(uploadURL.path, nil)
+                var linked = false
+                for _ in 0..<2 where !linked {
+                    try fileManager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    if link(uploadURL.path, destination.path) == 0 {
+                        linked = true
+                    } else if errno == EEXIST {
+                        return false
+                    } else if errno != ENOENT {  // ENOENT: another instance removed the empty folder; again
+                        throw TensorIOError(.io, "cannot store \(destination.path): \(SystemErrorText.reason(errno: errno))")
+                    }
+                }
+                guard linked else {
+                    throw TensorIOError(.io, "cannot store \(destination.path): its folder keeps disappearing")
                 }
                 Self.syncFolder(destination.deletingLastPathComponent())
                 return true
@@ -165,7 +189,9 @@ public final class RepositoryStorage: Sendable {
     func receive<S: AsyncSequence>(_ chunks: S, maximumBytes: Int64) async throws -> (URL, Int64)
     where S.Element == [UInt8] {
         let url = newIncomingURL()
+        activeUploads.insert(url.lastPathComponent)
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            activeUploads.remove(url.lastPathComponent)
             throw TensorIOError(.io, "cannot create \(url.path)")
         }
         do {
@@ -182,10 +208,141 @@ public final class RepositoryStorage: Sendable {
             try handle.synchronize()
             return (url, total)
         } catch {
-            try? FileManager.default.removeItem(at: url)
+            finishUpload(url)
             if let error = error as? TensorIOError { throw error }
             throw TensorIOError(.io, "the upload failed: \(SystemErrorText.reason(of: error))")
         }
+    }
+
+    /// Removes an upload's file in `incoming/` once its request is over, and forgets it.
+    func finishUpload(_ url: URL) {
+        try? FileManager.default.removeItem(at: url)
+        activeUploads.remove(url.lastPathComponent)
+    }
+
+    // MARK: Lifecycle
+
+    /// Deletes a version: its index row first, then its archive (see
+    /// `RepositoryIndex.deleteVersion(_:of:force:removeArchive:)` for why in that order).
+    ///
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the index cannot be written.
+    func deleteVersion(_ version: String, of modelId: String, force: Bool) throws -> RepositoryIndex.DeletionOutcome {
+        let url = archiveURL(modelId: modelId, version: version)
+        let logger = self.logger
+        do {
+            return try index.deleteVersion(version, of: modelId, force: force) {
+                if unlink(url.path) == 0 {
+                    Self.syncFolder(url.deletingLastPathComponent())
+                } else if errno != ENOENT {
+                    // The row is gone: the file is now garbage that the next collection removes.
+                    logger.warning("deleted \(modelId) version \(version) but could not remove \(url.path): \(SystemErrorText.reason(errno: errno))")
+                }
+            }
+        } catch {
+            throw TensorIOError(.io, "cannot delete \(modelId) version \(version) from the index: \(SystemErrorText.reason(of: error))")
+        }
+    }
+
+    /// Removes what no index row names: archives under `archives/` and unfinished uploads in `incoming/`,
+    /// when older than `olderThan` seconds and not in use by an upload of this process.
+    ///
+    /// Symbolic links are never followed nor removed (they are reported in `GarbageReport.skipped`),
+    /// nothing outside `archives/` and `incoming/` is touched, and one run reads at most
+    /// `GarbageReport.maximumEntries` directory entries. The archives are examined while the index's
+    /// writer is held, so no upload of this process can place one meanwhile.
+    ///
+    /// - Parameter olderThan: The grace period in seconds; see ``defaultGracePeriod``.
+    /// - Returns: What was removed and what was left alone.
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the index cannot be read.
+    public func collectGarbage(olderThan: TimeInterval = RepositoryStorage.defaultGracePeriod) throws -> GarbageReport {
+        let report: GarbageReport
+        do {
+            report = try Self.collectGarbage(root: root, index: index, olderThan: olderThan, activeUploads: activeUploads)
+        } catch {
+            throw TensorIOError(.io, "cannot read the index to collect garbage: \(SystemErrorText.reason(of: error))")
+        }
+        if !report.removedArchives.isEmpty || !report.removedIncoming.isEmpty {
+            logger.notice("collected garbage: \(report.removedArchives.count) unindexed archive(s), \(report.removedIncoming.count) unfinished upload(s)")
+        }
+        return report
+    }
+
+    private static func collectGarbage(
+        root: URL, index: RepositoryIndex, olderThan grace: TimeInterval, activeUploads: ActiveUploads
+    ) throws -> GarbageReport {
+        var report = GarbageReport(olderThan: Int(max(0, grace).rounded()))
+        var budget = GarbageReport.maximumEntries
+        let cutoff = Date().timeIntervalSince1970 - max(0, grace)
+        let fileManager = FileManager.default
+
+        let incoming = root.appendingPathComponent("incoming")
+        let uploads = DirectoryListing.names(in: incoming, budget: &budget)
+        report.complete = report.complete && uploads.complete
+        for name in uploads.names {
+            guard let entry = DirectoryListing.entry(incoming.appendingPathComponent(name)) else { continue }
+            guard entry.kind == .file || entry.kind == .folder else {
+                report.skipped.append("incoming/\(name)")
+                continue
+            }
+            // `<uuid>` is an upload's body, `<uuid>.d` its unpacked copy.
+            let upload = name.hasSuffix(".d") ? String(name.dropLast(2)) : name
+            if activeUploads.contains(upload) || entry.modified > cutoff {
+                report.keptRecent += 1
+            } else if (try? fileManager.removeItem(at: incoming.appendingPathComponent(name))) != nil {
+                report.removedIncoming.append(name)
+            }
+        }
+
+        let archives = root.appendingPathComponent("archives")
+        try index.withIndexedArchives { known in
+            let models = DirectoryListing.names(in: archives, budget: &budget)
+            report.complete = report.complete && models.complete
+            for model in models.names {
+                let folder = archives.appendingPathComponent(model)
+                guard let entry = DirectoryListing.entry(folder) else { continue }
+                switch entry.kind {
+                case .folder: break
+                case .file:
+                    // A stray file where model folders belong: no row names it.
+                    if entry.modified > cutoff {
+                        report.keptRecent += 1
+                    } else if unlink(folder.path) == 0 {
+                        report.removedArchives.append(model)
+                    }
+                    continue
+                case .symbolicLink, .other:
+                    report.skipped.append("archives/\(model)")
+                    continue
+                }
+                let files = DirectoryListing.names(in: folder, budget: &budget)
+                report.complete = report.complete && files.complete
+                var remaining = 0
+                for file in files.names {
+                    let url = folder.appendingPathComponent(file)
+                    let name = "\(model)/\(file)"
+                    guard let entry = DirectoryListing.entry(url) else { continue }
+                    guard entry.kind == .file else {
+                        report.skipped.append("archives/\(name)")
+                        remaining += 1
+                        continue
+                    }
+                    if known.contains(name) {
+                        remaining += 1
+                    } else if entry.modified > cutoff {
+                        report.keptRecent += 1
+                        remaining += 1
+                    } else if unlink(url.path) == 0 {
+                        report.removedArchives.append(name)
+                    } else {
+                        remaining += 1
+                    }
+                }
+                // An emptied model folder goes too (rmdir refuses a folder that is not empty). An upload
+                // of another instance that loses its folder this way creates it again.
+                if remaining == 0, files.complete { rmdir(folder.path) }
+            }
+        }
+        return report
     }
 
     private static func syncFolder(_ url: URL) {
@@ -194,4 +351,14 @@ public final class RepositoryStorage: Sendable {
         _ = fsync(descriptor)
         close(descriptor)
     }
+}
+
+/// The names in `incoming/` that uploads of this process are using.
+private final class ActiveUploads: @unchecked Sendable {
+    private let lock = NSLock()
+    private var names: Set<String> = []
+
+    func insert(_ name: String) { lock.withLock { _ = names.insert(name) } }
+    func remove(_ name: String) { lock.withLock { _ = names.remove(name) } }
+    func contains(_ name: String) -> Bool { lock.withLock { names.contains(name) } }
 }

@@ -1,6 +1,8 @@
-public import Foundation
 #if canImport(FoundationNetworking)
-public import FoundationNetworking
+import Foundation
+public import FoundationNetworking  // URLSessionConfiguration on Linux
+#else
+public import Foundation
 #endif
 
 /// When and how a model may be downloaded (after ML Kit's `ModelDownloadConditions`).
@@ -15,7 +17,7 @@ public import FoundationNetworking
 /// | ``allowsExpensiveNetworkAccess`` | `allowsExpensiveNetworkAccess` | not available: ignored |
 /// | ``allowsConstrainedNetworkAccess`` | `allowsConstrainedNetworkAccess` (Low Data Mode) | not available: ignored |
 /// | ``waitsForConnectivity`` | `waitsForConnectivity` | not available: ignored |
-/// | ``allowsBackgroundDownloading`` | `shouldUseExtendedBackgroundIdleMode` | set, no effect |
+/// | ``allowsBackgroundDownloading`` | `shouldUseExtendedBackgroundIdleMode` | not supported there: ignored |
 public struct DownloadConditions: Sendable, Hashable {
     /// The largest archive to download, in bytes; `nil` for no limit. A bigger version is refused before
     /// any byte is fetched (`TensorIOError.Code.tooLarge`).
@@ -76,8 +78,8 @@ public struct DownloadConditions: Sendable, Hashable {
     /// - Parameter configuration: The configuration to change.
     public func configure(_ configuration: URLSessionConfiguration) {
         configuration.allowsCellularAccess = allowsCellularAccess
-        configuration.shouldUseExtendedBackgroundIdleMode = allowsBackgroundDownloading
         #if canImport(Darwin)
+        configuration.shouldUseExtendedBackgroundIdleMode = allowsBackgroundDownloading
         configuration.allowsExpensiveNetworkAccess = allowsExpensiveNetworkAccess
         configuration.allowsConstrainedNetworkAccess = allowsConstrainedNetworkAccess
         configuration.waitsForConnectivity = waitsForConnectivity

@@ -187,7 +187,7 @@ public struct ModelStore: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: versionsFolder(modelId).path)) ?? []
         return names.filter { RepositoryIdentifier.isValid($0) }
             .compactMap { try? installed(modelId, version: $0) }
-            .sorted { $0.installedAt < $1.installedAt }
+            .sorted { ($0.installedAt, $0.version) < ($1.installedAt, $1.version) }
     }
 
     /// The installed version `version` of `modelId`.
@@ -206,7 +206,8 @@ public struct ModelStore: Sendable {
             let record = try RepositoryAPI.makeDecoder().decode(InstallRecord.self, from: data)
             return InstalledModel(
                 modelId: record.modelId, version: record.version, sha256: record.sha256, createdAt: record.createdAt,
-                sequence: record.sequence, installedAt: record.installedAt, bundleURL: folder.appendingPathComponent(record.bundleName))
+                sequence: record.sequence,
+                installedAt: record.installedAtPrecise.map(Date.init(timeIntervalSince1970:)) ?? record.installedAt, bundleURL: folder.appendingPathComponent(record.bundleName))
         } catch {
             throw TensorIOError(.io, "\(recordURL.path) is unreadable: \(SystemErrorText.reason(of: error))")
         }
@@ -270,9 +271,11 @@ public struct ModelStore: Sendable {
             let bundleURL = try BundleArchive.extract(archiveURL, into: staging, limits: limits)
             try ModelBundleValidator(bundleAt: bundleURL, logger: logger).validate()
             try Self.checkLoading(bundleURL, modelId: modelId, version: version, check: loadCheck, logger: logger)
+            let now = Date()
             let record = InstallRecord(
                 modelId: modelId, version: version, sha256: sha256, createdAt: createdAt, sequence: sequence,
-                installedAt: Date(), bundleName: bundleURL.lastPathComponent)
+                installedAt: now, bundleName: bundleURL.lastPathComponent,
+                installedAtPrecise: now.timeIntervalSince1970)
             try DurableFile.write(
                 try RepositoryAPI.makeEncoder().encode(record), to: staging.appendingPathComponent("install.json"))
 
@@ -341,9 +344,11 @@ public struct ModelStore: Sendable {
             } catch {
                 throw TensorIOError(.io, "cannot copy version \(source.version) of \(modelId): \(SystemErrorText.reason(of: error))")
             }
+            let now = Date()
             let record = InstallRecord(
                 modelId: modelId, version: version, sha256: source.sha256, createdAt: createdAt, sequence: sequence,
-                installedAt: Date(), bundleName: source.bundleURL.lastPathComponent)
+                installedAt: now, bundleName: source.bundleURL.lastPathComponent,
+                installedAtPrecise: now.timeIntervalSince1970)
             try DurableFile.write(
                 try RepositoryAPI.makeEncoder().encode(record), to: staging.appendingPathComponent("install.json"))
             return try makeCurrent(staging, modelId: modelId, version: version, sha256: source.sha256)

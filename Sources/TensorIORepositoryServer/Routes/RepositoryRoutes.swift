@@ -82,10 +82,16 @@ struct RepositoryRoutes: Sendable {
         guard let details = try storage.index.version(version, of: id) else {
             throw APIError.notFound("no version \(version) of model \(id)")
         }
-        return try ArchiveResponder(
-            url: storage.archiveURL(modelId: id, version: version), details: details,
-            bytesPerSecond: configuration.downloadBytesPerSecond
-        ).respond(to: request)
+        do {
+            return try ArchiveResponder(
+                url: storage.archiveURL(modelId: id, version: version), details: details,
+                bytesPerSecond: configuration.downloadBytesPerSecond
+            ).respond(to: request)
+        } catch let error as APIError where error.code == "io" {
+            // Deleted between reading its row and opening its file: the version is gone, not broken.
+            if try storage.index.version(version, of: id) == nil { throw APIError.notFound("no version \(version) of model \(id)") }
+            throw error
+        }
     }
 
     // MARK: Writes

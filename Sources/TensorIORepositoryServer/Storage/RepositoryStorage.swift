@@ -30,7 +30,7 @@ public final class RepositoryStorage: Sendable {
     /// Names in `incoming/` that uploads of this process are using: never collected, whatever their age.
     private let activeUploads: ActiveUploads
 
-    /// What ``RepositoryStorage/init(root:logger:)`` found on disk.
+    /// What ``RepositoryStorage/init(root:logger:recoveryGracePeriod:)`` found on disk.
     public struct RecoveryReport: Sendable, Hashable {
         /// Files removed from `incoming/`: uploads a previous run never finished.
         public var removedIncoming: [String]

@@ -169,6 +169,26 @@ struct VersionLifecycleTests {
         }
     }
 
+    @Test("directory listings stop at their budget and describe links without following them")
+    func boundedListing() async throws {
+        try await withTemporaryDirectory { folder in
+            for index in 0..<10 { try Data().write(to: folder.appendingPathComponent("f\(index)")) }
+            try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("link"), withDestinationURL: folder.appendingPathComponent("f0"))
+            var budget = 4
+            let partial = DirectoryListing.names(in: folder, budget: &budget)
+            #expect(partial.names.count == 4 && !partial.complete && budget == 0)
+            budget = 100
+            let whole = DirectoryListing.names(in: folder, budget: &budget)
+            #expect(whole.names.count == 11 && whole.complete && budget == 89)
+            #expect(DirectoryListing.entry(folder.appendingPathComponent("link"))?.kind == .symbolicLink)
+            #expect(DirectoryListing.entry(folder.appendingPathComponent("f1"))?.kind == .file)
+            #expect(DirectoryListing.entry(folder)?.kind == .folder)
+            #expect(DirectoryListing.entry(folder.appendingPathComponent("missing")) == nil)
+            budget = 10
+            #expect(DirectoryListing.names(in: folder.appendingPathComponent("missing"), budget: &budget).names.isEmpty)
+        }
+    }
+
     @Test("start-up recovery keeps unindexed files younger than its grace period, for instances sharing a folder")
     func recoveryGracePeriod() async throws {
         try await withTemporaryDirectory { folder in

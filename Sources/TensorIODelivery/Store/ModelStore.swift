@@ -118,11 +118,12 @@ public struct ModelStore: Sendable {
             var versions = Set<String>()
             for name in names.names {
                 for suffix in [".zip.etag", ".zip", ".lock"] where name.hasSuffix(suffix) {
-                    versions.insert(String(name.dropLast(suffix.count)))
+                    let version = String(name.dropLast(suffix.count))
+                    if RepositoryIdentifier.isValid(version) { versions.insert(version) }
                     break
                 }
             }
-            for version in versions where RepositoryIdentifier.isValid(version) {
+            for version in versions {
                 let lockURL = folder.appendingPathComponent("\(version).lock")
                 // Held: a download of this version is running; its files are not ours to judge.
                 guard DirectoryListing.entry(lockURL).map({ $0.kind == .file }) ?? true,

@@ -18,7 +18,9 @@ public import TensorIODelivery
 /// An upload is streamed to `incoming/`, synced, checked, then linked into `archives/` (never replacing a
 /// file), and only then indexed, in one transaction; the server acknowledges after the commit. So a crash
 /// at any point leaves either nothing visible, or an archive without a row, which start-up deletes; an
-/// indexed version always has its archive.
+/// indexed version always has its archive. Deleting a version goes the other way round — the row, then
+/// the archive — so that it too can only leave an archive without a row, which
+/// ``collectGarbage(olderThan:)`` (or the next start-up) removes.
 public final class RepositoryStorage: Sendable {
     /// The root folder.
     public let root: URL

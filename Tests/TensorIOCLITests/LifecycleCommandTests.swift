@@ -29,7 +29,7 @@ struct LifecycleCommandTests {
             defer { server.stop() }
             let url = server.url.absoluteString
             let store = folder.appendingPathComponent("device").path
-            for round in 1...4 {
+            for round in 1...6 {
                 let version = String(round)
                 let push = try await CLI.run([
                     "push", try Self.paddedBundle(version: version, in: folder).path, "--to", url, "--token-file", tokenFile,

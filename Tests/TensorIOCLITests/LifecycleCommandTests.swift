@@ -1,4 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
+import TensorIODelivery
 import Testing
 
 /// `tensorio delete`, `tensorio collect-garbage`, and two `tensorio pull` processes at once, against a real
@@ -48,6 +54,41 @@ struct LifecycleCommandTests {
                 let left = (try? FileManager.default.contentsOfDirectory(atPath: "\(store)/.partial/\(Self.id)")) ?? []
                 #expect(left.isEmpty, "round \(round): \(left)")
             }
+        }
+    }
+
+    @Test("a partial download is kept while its tensorio pull lives, removed as stale once it was killed")
+    func killedPullLeavesStalePartial() async throws {
+        try await withTemporaryDirectory { folder in
+            let tokenFile = try DeliveryCommandTests.tokenFile(in: folder)
+            // 100 kB/s: the 1 MB download lasts about 10 s, far longer than the checks below.
+            let server = try await ServeProcess.start(
+                root: folder.appendingPathComponent("root"), arguments: ["--token-file", tokenFile, "--download-rate", "100000"],
+                logs: folder)
+            defer { server.stop() }
+            let url = server.url.absoluteString
+            let push = try await CLI.run(["push", try Self.paddedBundle(version: "1", in: folder).path, "--to", url, "--token-file", tokenFile])
+            #expect(push.status == 0, "\(push)")
+            let directory = folder.appendingPathComponent("device")
+            let partial = directory.appendingPathComponent(".partial/\(Self.id)/1.zip")
+            let pull = try CLI.start(["pull", Self.id, "--from", url, "--into", directory.path])
+            let deadline = ContinuousClock.now + .seconds(60)
+            while pull.process.isRunning, ContinuousClock.now < deadline,
+                  ((try? FileManager.default.attributesOfItem(atPath: partial.path))?[.size] as? NSNumber)?.intValue ?? 0 == 0 {
+                usleep(20_000)
+            }
+            #expect(pull.process.isRunning, "the pull ended before its download was seen")
+            // Held by a live process: kept, whatever its age.
+            let store = try ModelStore(directory: directory, partialLifetime: 0)
+            #expect(FileManager.default.fileExists(atPath: partial.path))
+            #expect(store.removeStalePartialDownloads(olderThan: 0).isEmpty)
+
+            kill(pull.process.processIdentifier, SIGKILL)
+            let killed = try await pull.result()
+            #expect(!killed.exited, "\(killed)")
+            // Its lock died with it: the partial file is anyone's now, and stale with no lifetime.
+            #expect(store.removeStalePartialDownloads(olderThan: 0) == ["\(Self.id)/1.zip", "\(Self.id)/1.zip.etag"].sorted())
+            #expect(!FileManager.default.fileExists(atPath: partial.path))
         }
     }
 

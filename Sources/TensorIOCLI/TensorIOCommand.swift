@@ -12,7 +12,8 @@ struct TensorIOCommand: AsyncParsableCommand {
         subcommands: [
             InitCommand.self, ValidateCommand.self, InspectCommand.self, RunCommand.self, ClassifyCommand.self, EvalCommand.self,
             BenchCommand.self, TrainCommand.self, ServeCommand.self, PushCommand.self, ModelsCommand.self,
-            PullCommand.self, UpdateCommand.self, RollbackCommand.self, KeygenCommand.self, VerifyCommand.self,
+            PullCommand.self, UpdateCommand.self, RollbackCommand.self, DeleteCommand.self, CollectGarbageCommand.self,
+            KeygenCommand.self, VerifyCommand.self,
         ]
     )
 }

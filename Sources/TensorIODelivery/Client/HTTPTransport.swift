@@ -9,14 +9,30 @@ import TensorIO
 enum HTTPTransport {
     /// A session of its own for one exchange, delivering to `delegate` on a serial queue; no cache, no
     /// cookies. The caller invalidates it (`finishTasksAndInvalidate`) when the exchange ends.
-    static func session(delegate: any URLSessionDelegate) -> URLSession {
+    ///
+    /// - Parameters:
+    ///   - delegate: Receives the session's events.
+    ///   - conditions: The download conditions whose network settings the session carries (an archive's
+    ///     transfer); `nil` for the platform's defaults.
+    static func session(delegate: any URLSessionDelegate, conditions: DownloadConditions? = nil) -> URLSession {
+        URLSession(configuration: configuration(conditions: conditions), delegate: delegate, delegateQueue: serialQueue())
+    }
+
+    /// The configuration of every session the client makes: ephemeral, no cache, no cookies, and the
+    /// network settings of `conditions` when given.
+    static func configuration(conditions: DownloadConditions?) -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        conditions?.configure(configuration)
+        return configuration
+    }
+
+    private static func serialQueue() -> OperationQueue {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
-        return URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+        return queue
     }
 
     /// Sends `request` and collects the answer: at most ``BoundedAnswer/maximumBytes``, within twice the

@@ -140,6 +140,14 @@ extension RepositoryClient {
             throw TensorIOError(.server, "the server gave no valid SHA-256 for version \(details.version) of \(modelId)")
         }
 
+        // One downloader per version and store: the lock's holder owns the partial file (see DownloadLock).
+        let lock = try await DownloadLock.acquire(store.downloadLockURL(modelId: modelId, version: details.version))
+        defer { lock.release() }
+        if let now = try store.current(modelId), now.version == details.version, now.sha256 == details.sha256 {
+            emit(.upToDate(now))  // installed by the downloader this one waited for
+            return
+        }
+
         let partial = store.partialURL(modelId: modelId, version: details.version)
         let etagURL = partial.appendingPathExtension("etag")
         let etag = RepositoryAPI.entityTag(sha256: details.sha256)
@@ -162,7 +170,7 @@ extension RepositoryClient {
         while true {
             attempts += 1
             if offset >= total, total > 0 { break }  // everything is on disk already
-            let fetch = ResumableFetch(partialURL: partial, expectedSize: total) { reporter.report($0) }
+            let fetch = ResumableFetch(partialURL: partial, expectedSize: total, conditions: conditions) { reporter.report($0) }
             switch try await fetch.run(request, offset: offset, etag: etag) {
             case .complete:
                 break

@@ -237,7 +237,7 @@ public struct RepositoryClient: Sendable {
         return try decode(data, response, request: request)
     }
 
-    private func decode<T: Decodable>(_ data: Data, _ response: HTTPURLResponse, request: URLRequest) throws -> T {
+    func decode<T: Decodable>(_ data: Data, _ response: HTTPURLResponse, request: URLRequest) throws -> T {
         guard (200..<300).contains(response.statusCode) else {
             throw HTTPTransport.error(status: response.statusCode, body: data, request: request)
         }

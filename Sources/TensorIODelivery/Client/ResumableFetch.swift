@@ -21,6 +21,7 @@ final class ResumableFetch: NSObject, URLSessionDataDelegate, @unchecked Sendabl
     private let partialURL: URL
     private let expectedSize: Int64
     private let progress: @Sendable (Int64) -> Void
+    private let conditions: DownloadConditions?
     private let lock = NSLock()
     private var handle: FileHandle?
     private var received: Int64 = 0
@@ -30,7 +31,16 @@ final class ResumableFetch: NSObject, URLSessionDataDelegate, @unchecked Sendabl
     private var continuation: CheckedContinuation<Outcome, any Error>?
     private var request: URLRequest?
 
-    init(partialURL: URL, expectedSize: Int64, progress: @escaping @Sendable (Int64) -> Void) {
+    /// - Parameters:
+    ///   - partialURL: The partial file; the caller holds its version's ``DownloadLock``.
+    ///   - expectedSize: The archive's size as the server announced it.
+    ///   - conditions: Whose network settings the transfer's session carries.
+    ///   - progress: Told the bytes on disk as they arrive.
+    init(
+        partialURL: URL, expectedSize: Int64, conditions: DownloadConditions? = nil,
+        progress: @escaping @Sendable (Int64) -> Void
+    ) {
+        self.conditions = conditions
         self.partialURL = partialURL
         self.expectedSize = expectedSize
         self.progress = progress
@@ -45,7 +55,7 @@ final class ResumableFetch: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         }
         self.request = request
         self.received = offset
-        let session = HTTPTransport.session(delegate: self)
+        let session = HTTPTransport.session(delegate: self, conditions: conditions)
         defer { session.finishTasksAndInvalidate() }
         let box = TaskBox()
         return try await withTaskCancellationHandler {

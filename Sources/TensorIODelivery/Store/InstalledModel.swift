@@ -41,6 +41,10 @@ struct InstallRecord: Codable, Sendable {
     var sequence: Int64?
     var installedAt: Date
     var bundleName: String
+    /// ``installedAt`` in seconds since 1970 with its fraction: the API's dates have whole seconds, and
+    /// installs within one second must still sort in order (the store keeps the newest ones). Absent in
+    /// records written before it was added.
+    var installedAtPrecise: TimeInterval?
 }
 
 /// `<store>/<model>/current.json`: the pointer, replaced whole with a rename.

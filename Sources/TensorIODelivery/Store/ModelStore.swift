@@ -11,9 +11,15 @@ public import Logging
 /// <model>/versions/<version>/install.json       where it came from (SHA-256, dates)
 /// <model>/current.json                          {"current": "2", "previous": "1"}, replaced with rename
 /// .partial/<model>/<version>.zip                interrupted downloads, resumed later
+/// .partial/<model>/<version>.zip.etag           the archive's entity tag, so a resume never mixes archives
+/// .partial/<model>/<version>.lock               flock held by the one downloader of that version
 /// .tmp/                                         unpacking in progress; swept when a store opens
 /// .lock                                         flock held while the store changes
 /// ```
+/// A download of a version holds that version's lock from before it touches the partial file until the
+/// version is installed: a second downloader of the same version — another process, or another task —
+/// waits, then finds it installed and downloads nothing. A partial file that no downloader holds and that
+/// is older than ``partialLifetime`` is removed when a store opens (``removeStalePartialDownloads(olderThan:)``).
 /// Installing unpacks into `.tmp`, validates the bundle, loads its model (by default in a separate process,
 /// see `LoadCheck`), renames the folder into `versions/`, and only then replaces `current.json`: whatever
 /// fails — a bundle that disagrees with its model or crashes the runtime included — and wherever a process
@@ -21,8 +27,14 @@ public import Logging
 public struct ModelStore: Sendable {
     /// The store's folder.
     public let directory: URL
-    /// How many versions to keep per model: the current one and `keep - 1` before it (at least 2).
+    /// How many versions to keep per model: the current one and `keep - 1` before it (at least 2). The
+    /// oldest installed others are removed after each install; the current and the previous version never.
     public let keep: Int
+    /// How long, in seconds, an interrupted download that no downloader holds is kept for resuming.
+    public let partialLifetime: TimeInterval
+
+    /// The default ``partialLifetime``: 7 days.
+    public static let defaultPartialLifetime: TimeInterval = 7 * 24 * 3600
     /// How an installed bundle's model is loaded before the version becomes current.
     public let loadCheck: LoadCheck
     /// Where notes on bundles and their models' load checks go (the runtime's messages included).
@@ -34,11 +46,12 @@ public struct ModelStore: Sendable {
     public let trustedKeys: TrustedKeys?
 
     /// Opens (and creates) the store in `directory`, removing leftovers of unpacking that a dead process
-    /// left behind.
+    /// left behind, and interrupted downloads older than `partialLifetime` that no downloader holds.
     ///
     /// - Parameters:
     ///   - directory: The store's folder.
     ///   - keep: Versions kept per model, current included; at least 2 so that rollback works.
+    ///   - partialLifetime: Seconds an interrupted download is kept for resuming (default 7 days).
     ///   - loadCheck: How a new version's model is loaded before it becomes current: in a child process
     ///     (the default: a model from a server is untrusted), or `LoadCheck.inProcess` where processes
     ///     cannot be started.
@@ -48,11 +61,12 @@ public struct ModelStore: Sendable {
     ///     unsigned versions too.
     /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the folder cannot be created.
     public init(
-        directory: URL, keep: Int = 2, loadCheck: LoadCheck = .isolated, logger: Logger = Logger.current,
-        trustedKeys: TrustedKeys? = nil
+        directory: URL, keep: Int = 2, partialLifetime: TimeInterval = ModelStore.defaultPartialLifetime,
+        loadCheck: LoadCheck = .isolated, logger: Logger = Logger.current, trustedKeys: TrustedKeys? = nil
     ) throws {
         self.directory = directory.standardizedFileURL
         self.keep = max(2, keep)
+        self.partialLifetime = max(0, partialLifetime)
         self.loadCheck = loadCheck
         self.logger = logger
         self.trustedKeys = trustedKeys
@@ -68,6 +82,7 @@ public struct ModelStore: Sendable {
                 try? FileManager.default.removeItem(at: temporaryRoot.appendingPathComponent(item))
             }
         }
+        removeStalePartialDownloads(olderThan: self.partialLifetime)
     }
 
     var temporaryRoot: URL { directory.appendingPathComponent(".tmp") }
@@ -81,6 +96,69 @@ public struct ModelStore: Sendable {
     /// Where an interrupted download of `version` is kept.
     func partialURL(modelId: String, version: String) -> URL {
         partialRoot.appendingPathComponent(modelId).appendingPathComponent("\(version).zip")
+    }
+
+    /// The lock file whose holder owns the partial download of `version` (see ``DownloadLock``).
+    func downloadLockURL(modelId: String, version: String) -> URL {
+        partialRoot.appendingPathComponent(modelId).appendingPathComponent("\(version).lock")
+    }
+
+    // MARK: Partial downloads
+
+    /// Removes interrupted downloads that no downloader holds and that were last written more than `age`
+    /// seconds ago (with their `.etag` files), leftover lock files, and emptied model folders in `.partial/`.
+    ///
+    /// A partial file being downloaded — by this process or another — is never removed: its version's
+    /// lock is tried first. Symbolic links are neither followed nor removed, and at most 100,000 entries
+    /// are examined.
+    ///
+    /// - Parameter age: Seconds; `nil` for ``partialLifetime``.
+    /// - Returns: The removed files, relative to `.partial/`.
+    @discardableResult
+    public func removeStalePartialDownloads(olderThan age: TimeInterval? = nil) -> [String] {
+        let cutoff = Date().timeIntervalSince1970 - max(0, age ?? partialLifetime)
+        var budget = 100_000
+        var removed: [String] = []
+        for model in DirectoryListing.names(in: partialRoot, budget: &budget).names {
+            let folder = partialRoot.appendingPathComponent(model)
+            guard DirectoryListing.entry(folder)?.kind == .folder else { continue }
+            let names = DirectoryListing.names(in: folder, budget: &budget)
+            var versions = Set<String>()
+            for name in names.names {
+                for suffix in [".zip.etag", ".zip", ".lock"] where name.hasSuffix(suffix) {
+                    let version = String(name.dropLast(suffix.count))
+                    if RepositoryIdentifier.isValid(version) { versions.insert(version) }
+                    break
+                }
+            }
+            for version in versions {
+                let lockURL = folder.appendingPathComponent("\(version).lock")
+                // Held: a download of this version is running; its files are not ours to judge.
+                guard DirectoryListing.entry(lockURL).map({ $0.kind == .file }) ?? true,
+                      let lock = try? DownloadLock.acquireIfFree(lockURL)
+                else { continue }
+                let archive = folder.appendingPathComponent("\(version).zip")
+                let tag = folder.appendingPathComponent("\(version).zip.etag")
+                let archiveEntry = DirectoryListing.entry(archive)
+                let stale = archiveEntry.map { $0.kind == .file && $0.modified <= cutoff } ?? true
+                if stale {
+                    for file in [archive, tag] where DirectoryListing.entry(file)?.kind == .file && unlink(file.path) == 0 {
+                        removed.append("\(model)/\(file.lastPathComponent)")
+                    }
+                }
+                lock.release()
+            }
+            // Leftovers of atomic writes and anything else unknown, once old enough.
+            let known = Set(versions.flatMap { ["\($0).zip", "\($0).zip.etag", "\($0).lock"] })
+            for name in names.names where !known.contains(name) {
+                let url = folder.appendingPathComponent(name)
+                if let entry = DirectoryListing.entry(url), entry.kind == .file, entry.modified <= cutoff, unlink(url.path) == 0 {
+                    removed.append("\(model)/\(name)")
+                }
+            }
+            if names.complete { rmdir(folder.path) }  // only when empty
+        }
+        return removed
     }
 
     // MARK: Reading
@@ -118,7 +196,7 @@ public struct ModelStore: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: versionsFolder(modelId).path)) ?? []
         return names.filter { RepositoryIdentifier.isValid($0) }
             .compactMap { try? installed(modelId, version: $0) }
-            .sorted { $0.installedAt < $1.installedAt }
+            .sorted { ($0.installedAt, $0.version) < ($1.installedAt, $1.version) }
     }
 
     /// The installed version `version` of `modelId`.
@@ -137,7 +215,8 @@ public struct ModelStore: Sendable {
             let record = try RepositoryAPI.makeDecoder().decode(InstallRecord.self, from: data)
             return InstalledModel(
                 modelId: record.modelId, version: record.version, sha256: record.sha256, createdAt: record.createdAt,
-                sequence: record.sequence, installedAt: record.installedAt, bundleURL: folder.appendingPathComponent(record.bundleName))
+                sequence: record.sequence,
+                installedAt: record.installedAtPrecise.map(Date.init(timeIntervalSince1970:)) ?? record.installedAt, bundleURL: folder.appendingPathComponent(record.bundleName))
         } catch {
             throw TensorIOError(.io, "\(recordURL.path) is unreadable: \(SystemErrorText.reason(of: error))")
         }
@@ -203,9 +282,11 @@ public struct ModelStore: Sendable {
             try checkSignature(bundleURL, modelId: modelId, version: version)
             try ModelBundleValidator(bundleAt: bundleURL, logger: logger).validate()
             try Self.checkLoading(bundleURL, modelId: modelId, version: version, check: loadCheck, logger: logger)
+            let now = Date()
             let record = InstallRecord(
                 modelId: modelId, version: version, sha256: sha256, createdAt: createdAt, sequence: sequence,
-                installedAt: Date(), bundleName: bundleURL.lastPathComponent)
+                installedAt: now, bundleName: bundleURL.lastPathComponent,
+                installedAtPrecise: now.timeIntervalSince1970)
             try DurableFile.write(
                 try RepositoryAPI.makeEncoder().encode(record), to: staging.appendingPathComponent("install.json"))
 
@@ -279,9 +360,11 @@ public struct ModelStore: Sendable {
             }
             try checkSignature(
                 staging.appendingPathComponent(source.bundleURL.lastPathComponent), modelId: modelId, version: version)
+            let now = Date()
             let record = InstallRecord(
                 modelId: modelId, version: version, sha256: source.sha256, createdAt: createdAt, sequence: sequence,
-                installedAt: Date(), bundleName: source.bundleURL.lastPathComponent)
+                installedAt: now, bundleName: source.bundleURL.lastPathComponent,
+                installedAtPrecise: now.timeIntervalSince1970)
             try DurableFile.write(
                 try RepositoryAPI.makeEncoder().encode(record), to: staging.appendingPathComponent("install.json"))
             return try makeCurrent(staging, modelId: modelId, version: version, sha256: source.sha256)

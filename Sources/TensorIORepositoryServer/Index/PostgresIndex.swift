@@ -249,6 +249,86 @@ final class PostgresIndex: RepositoryIndexing {
         }
     }
 
+    // MARK: Lifecycle
+
+    func deleteVersion(
+        _ version: String, of modelId: String, force: Bool, removeArchive: () -> Void
+    ) async throws -> RepositoryIndex.DeletionOutcome {
+        try await run("delete version \(version) of \(modelId)") { client, logger in
+            try await client.withTransaction(logger: logger) { connection -> RepositoryIndex.DeletionOutcome in
+                // The model's row lock, as uploads take it: no upload of this version can place its archive
+                // until this deletion has committed.
+                var exists = false
+                let locked = try await connection.query(
+                    "SELECT id FROM tensorio_model WHERE id = \(modelId) FOR UPDATE", logger: logger)
+                for try await _ in locked.decode(String.self) { exists = true }
+                guard exists, let details = try await Self.version(version, of: modelId, on: connection, logger: logger) else {
+                    return .notFound
+                }
+                let reasons = try await Self.versionUseReasons(version, of: modelId, on: connection, logger: logger)
+                if !reasons.isEmpty, !force { return .inUse(reasons) }
+                let cleared = try await Self.versionsUpgrading(to: version, of: modelId, on: connection, logger: logger)
+                try await connection.query("""
+                    UPDATE tensorio_version SET upgrade_to = NULL WHERE model_id = \(modelId) AND upgrade_to = \(version)
+                    """, logger: logger)
+                try await connection.query(
+                    "DELETE FROM tensorio_version WHERE model_id = \(modelId) AND version = \(version)", logger: logger)
+                try await connection.query("""
+                    UPDATE tensorio_model SET updated_at = \(Date().timeIntervalSince1970),
+                        canonical_version = CASE WHEN canonical_version = \(version) THEN NULL ELSE canonical_version END
+                    WHERE id = \(modelId)
+                    """, logger: logger)
+                guard let model = try await Self.model(modelId, on: connection, logger: logger) else {
+                    throw TensorIOError(.io, "model \(modelId) vanished while its version was deleted")
+                }
+                // Inside the transaction, under the lock: RepositoryStorage only moves the archive aside here
+                // and moves it back if the commit fails.
+                removeArchive()
+                return .deleted(VersionDeletion(
+                    deleted: details, model: model, forced: force && !reasons.isEmpty, clearedUpgradeTo: cleared))
+            }
+        }
+    }
+
+    func withIndexedArchives(_ body: (Set<String>) throws -> Void) async throws {
+        try await run("list the indexed archives") { client, logger in
+            try await client.withTransaction(logger: logger) { connection in
+                // SHARE mode waits for every uncommitted insert (an upload whose archive may already be
+                // linked) and holds off new ones until the collection is done, on every instance.
+                try await connection.query("LOCK TABLE tensorio_version IN SHARE MODE", logger: logger)
+                var names = Set<String>()
+                let rows = try await connection.query("SELECT model_id, version FROM tensorio_version", logger: logger)
+                for try await (modelId, version) in rows.decode((String, String).self) { names.insert("\(modelId)/\(version).zip") }
+                try body(names)
+            }
+        }
+    }
+
+    /// Every reason a version is in use (the PostgreSQL side of `RepositoryIndex.versionUseReasons`).
+    private static func versionUseReasons(
+        _ version: String, of modelId: String, on connection: some PostgresQuerying, logger: Logger
+    ) async throws -> [RepositoryIndex.VersionUse] {
+        var reasons: [RepositoryIndex.VersionUse] = []
+        let canonical = try await connection.query(
+            "SELECT canonical_version FROM tensorio_model WHERE id = \(modelId)", logger: logger)
+        for try await value in canonical.decode(String?.self) where value == version { reasons.append(.canonical) }
+        let upgrading = try await versionsUpgrading(to: version, of: modelId, on: connection, logger: logger)
+        if !upgrading.isEmpty { reasons.append(.upgradeTarget(of: upgrading)) }
+        return reasons
+    }
+
+    private static func versionsUpgrading(
+        to version: String, of modelId: String, on connection: some PostgresQuerying, logger: Logger
+    ) async throws -> [String] {
+        let rows = try await connection.query("""
+            SELECT version FROM tensorio_version
+            WHERE model_id = \(modelId) AND upgrade_to = \(version) AND version <> \(version) ORDER BY sequence
+            """, logger: logger)
+        var versions: [String] = []
+        for try await value in rows.decode(String.self) { versions.append(value) }
+        return versions
+    }
+
     // MARK: Rows
 
     private typealias ModelRow = (String, String?, Double, Double, Int)

@@ -165,6 +165,103 @@ public final class RepositoryIndex: RepositoryIndexing {
         }
     }
 
+    // MARK: Lifecycle: deleting versions, collecting garbage (issue 13)
+
+    /// Why a version is in use, so that deleting it needs `force`.
+    enum VersionUse: Sendable, Hashable, CustomStringConvertible {
+        /// It is the model's canonical version.
+        case canonical
+        /// These versions' `upgradeTo` names it.
+        case upgradeTarget(of: [String])
+
+        var description: String {
+            switch self {
+            case .canonical: "it is the canonical version"
+            case .upgradeTarget(let versions):
+                "the upgradeTo of version\(versions.count == 1 ? "" : "s") \(versions.joined(separator: ", ")) names it"
+            }
+        }
+    }
+
+    /// Every reason `version` of `modelId` is in use — the one place that answers "may this version go?".
+    /// Empty when it may be deleted without `force`.
+    static func versionUseReasons(_ db: Database, version: String, of modelId: String) throws -> [VersionUse] {
+        var reasons: [VersionUse] = []
+        let canonical = try String.fetchOne(db, sql: "SELECT canonicalVersion FROM model WHERE id = ?", arguments: [modelId])
+        if canonical == version { reasons.append(.canonical) }
+        let upgrading = try String.fetchAll(db, sql: """
+            SELECT version FROM version WHERE modelId = ? AND upgradeTo = ? AND version != ? ORDER BY sequence
+            """, arguments: [modelId, version, version])
+        if !upgrading.isEmpty { reasons.append(.upgradeTarget(of: upgrading)) }
+        // Rollout rules (issue 13, branch `rollouts`): a rule that assigns this version to devices is a use
+        // too; add its case and its query here.
+        return reasons
+    }
+
+    /// What ``deleteVersion(_:of:force:removeArchive:)`` did.
+    enum DeletionOutcome: Sendable {
+        /// No such version (or model).
+        case notFound
+        /// Refused: the version is in use and `force` was not given.
+        case inUse([VersionUse])
+        /// The row is gone (and `removeArchive` ran).
+        case deleted(VersionDeletion)
+    }
+
+    /// Deletes a version's row unless it is in use (or `force`), then — after the commit, still serialized
+    /// with every other write of this process — runs `removeArchive`.
+    ///
+    /// Row first, file second: a crash between the two leaves an archive that no row names, which the
+    /// garbage collection (at start-up, or on demand) removes; the other order could leave a row whose
+    /// archive is gone. A forced delete of the canonical version leaves the model with no canonical
+    /// version (devices keep what they have; the next upload becomes canonical), and clears the
+    /// `upgradeTo` of the versions that named it. The model row stays, even with no versions left.
+    func deleteVersion(
+        _ version: String, of modelId: String, force: Bool, removeArchive: () -> Void
+    ) throws -> DeletionOutcome {
+        try pool.writeWithoutTransaction { db in
+            var outcome = DeletionOutcome.notFound
+            try db.inTransaction {
+                guard let details = try Self.version(db, version, of: modelId) else { return .commit }
+                let reasons = try Self.versionUseReasons(db, version: version, of: modelId)
+                if !reasons.isEmpty, !force {
+                    outcome = .inUse(reasons)
+                    return .commit
+                }
+                let cleared = try String.fetchAll(db, sql: """
+                    SELECT version FROM version WHERE modelId = ? AND upgradeTo = ? AND version != ? ORDER BY sequence
+                    """, arguments: [modelId, version, version])
+                try db.execute(
+                    sql: "UPDATE version SET upgradeTo = NULL WHERE modelId = ? AND upgradeTo = ?", arguments: [modelId, version])
+                try db.execute(sql: "DELETE FROM version WHERE modelId = ? AND version = ?", arguments: [modelId, version])
+                try db.execute(sql: """
+                    UPDATE model SET updatedAt = ?,
+                        canonicalVersion = CASE WHEN canonicalVersion = ? THEN NULL ELSE canonicalVersion END
+                    WHERE id = ?
+                    """, arguments: [Date().timeIntervalSince1970, version, modelId])
+                guard let model = try Self.model(db, modelId) else { return .rollback }
+                outcome = .deleted(VersionDeletion(deleted: details, model: model, forced: force && !reasons.isEmpty, clearedUpgradeTo: cleared))
+                return .commit
+            }
+            if case .deleted = outcome { removeArchive() }
+            return outcome
+        }
+    }
+
+    /// Runs `body` with the archive paths the index names (`<model>/<version>.zip`), serialized with every
+    /// write of this process: no upload of this server places an archive while `body` runs.
+    func withIndexedArchives<T>(_ body: (Set<String>) throws -> T) throws -> T {
+        try pool.writeWithoutTransaction { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT modelId, version FROM version")
+            let names = rows.map { row -> String in
+                let modelId: String = row["modelId"]
+                let version: String = row["version"]
+                return "\(modelId)/\(version).zip"
+            }
+            return try body(Set(names))
+        }
+    }
+
     // MARK: Rows
 
     private static func model(_ db: Database, _ id: String) throws -> ModelSummary? {

@@ -37,6 +37,16 @@ protocol RepositoryIndexing: Sendable {
     func setCanonical(_ version: String, of modelId: String) async throws -> ModelSummary?
     /// Sets or clears a version's `upgradeTo`; `nil` when the version does not exist.
     func setUpgradeTo(_ upgradeTo: String?, version: String, of modelId: String) async throws -> VersionDetails?
+
+    /// Deletes a version's row unless it is in use (or `force`), and runs `removeArchive` while no other
+    /// writer can place or delete that version (see `RepositoryIndex.deleteVersion(_:of:force:removeArchive:)`).
+    func deleteVersion(
+        _ version: String, of modelId: String, force: Bool, removeArchive: () -> Void
+    ) async throws -> RepositoryIndex.DeletionOutcome
+
+    /// Runs `body` with the archive paths the index names (`<model>/<version>.zip`) while no upload, of
+    /// this instance or another on the same database, can place an archive.
+    func withIndexedArchives(_ body: (Set<String>) throws -> Void) async throws
 }
 
 /// A version about to be inserted into the index.

@@ -21,6 +21,9 @@ struct RepositoryRoutes: Sendable {
         v1.post("models/:id/versions/:version") { request, context in try await self.upload(request, context) }
         v1.put("models/:id/canonical") { request, context in try await self.setCanonical(request, context) }
         v1.patch("models/:id/versions/:version") { request, context in try await self.patchVersion(request, context) }
+        // Lifecycle (issue 13): deleting versions, collecting garbage.
+        v1.delete("models/:id/versions/:version") { request, context in try await self.deleteVersion(request, context) }
+        v1.post("admin/collect-garbage") { request, _ in try await self.collectGarbage(request) }
     }
 
     // MARK: Reads
@@ -79,10 +82,16 @@ struct RepositoryRoutes: Sendable {
         guard let details = try await storage.index.version(version, of: id) else {
             throw APIError.notFound("no version \(version) of model \(id)")
         }
-        return try ArchiveResponder(
-            url: storage.archiveURL(modelId: id, version: version), details: details,
-            bytesPerSecond: configuration.downloadBytesPerSecond
-        ).respond(to: request)
+        do {
+            return try ArchiveResponder(
+                url: storage.archiveURL(modelId: id, version: version), details: details,
+                bytesPerSecond: configuration.downloadBytesPerSecond
+            ).respond(to: request)
+        } catch let error as APIError where error.code == "io" {
+            // Deleted between reading its row and opening its file: the version is gone, not broken.
+            if try await storage.index.version(version, of: id) == nil { throw APIError.notFound("no version \(version) of model \(id)") }
+            throw error
+        }
     }
 
     // MARK: Writes
@@ -116,7 +125,7 @@ struct RepositoryRoutes: Sendable {
         } catch let error as TensorIOError {
             throw APIError.from(error)
         }
-        defer { try? FileManager.default.removeItem(at: uploadURL) }
+        defer { storage.finishUpload(uploadURL) }
         let limits = BundleArchive.Limits(maximumUnpackedBytes: configuration.maximumUnpackedBytes)
         let loadCheck = configuration.loadCheck
         let stored: VersionDetails?
@@ -166,6 +175,56 @@ struct RepositoryRoutes: Sendable {
             throw APIError.notFound("no version \(version) of model \(id)")
         }
         return try json(details)
+    }
+
+    // MARK: Lifecycle
+
+    private func deleteVersion(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        try authorize(request, write: true)
+        let (id, version) = (try modelId(context), try versionId(context))
+        let force = try flag(request, "force")
+        let outcome: RepositoryIndex.DeletionOutcome
+        do {
+            outcome = try await storage.deleteVersion(version, of: id, force: force)
+        } catch let error as TensorIOError {
+            throw APIError.from(error)
+        }
+        switch outcome {
+        case .notFound:
+            throw APIError.notFound("no version \(version) of model \(id)")
+        case .inUse(let reasons):
+            throw APIError(
+                status: .conflict, code: "version-in-use",
+                message: "version \(version) of model \(id) is in use: \(reasons.map(\.description).joined(separator: "; ")); move those first, or delete it anyway with force=true")
+        case .deleted(let deletion):
+            return try json(deletion)
+        }
+    }
+
+    private func collectGarbage(_ request: Request) async throws -> Response {
+        try authorize(request, write: true)
+        var olderThan = RepositoryStorage.defaultGracePeriod
+        if let text = request.uri.queryParameters.get("olderThan") {
+            // Up to ten years: any grace period an operator means, and no overflow when subtracted from now.
+            guard let seconds = Int(text), (0...315_360_000).contains(seconds) else {
+                throw APIError.badRequest("olderThan must be a whole number of seconds from 0 to 315360000, not \"\(text)\"")
+            }
+            olderThan = TimeInterval(seconds)
+        }
+        let report: GarbageReport
+        do {
+            report = try await storage.collectGarbage(olderThan: olderThan)
+        } catch let error as TensorIOError {
+            throw APIError.from(error)
+        }
+        return try json(report)
+    }
+
+    /// A `true`/`false` query parameter, `false` when absent.
+    private func flag(_ request: Request, _ name: String) throws -> Bool {
+        guard let text = request.uri.queryParameters.get(name) else { return false }
+        guard let value = Bool(text) else { throw APIError.badRequest("\(name) must be true or false, not \"\(text)\"") }
+        return value
     }
 
     // MARK: Helpers

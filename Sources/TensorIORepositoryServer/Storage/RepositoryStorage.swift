@@ -6,7 +6,7 @@ import Darwin
 public import Foundation
 public import Logging
 @_spi(Tools) import TensorIO
-import TensorIODelivery
+public import TensorIODelivery
 
 /// The server's files under its root folder, and the rules that keep them consistent with the index.
 ///
@@ -18,23 +18,23 @@ import TensorIODelivery
 /// An upload is streamed to `incoming/`, synced, checked, then linked into `archives/` (never replacing a
 /// file), and only then indexed, in one transaction; the server acknowledges after the commit. So a crash
 /// at any point leaves either nothing visible, or an archive without a row, which start-up deletes; an
-/// indexed version always has its archive.
+/// indexed version always has its archive. Deleting a version goes the other way round — the row, then
+/// the archive — so that it too can only leave an archive without a row, which
+/// ``collectGarbage(olderThan:)`` (or the next start-up) removes.
 ///
-/// With a PostgreSQL index several instances share the root folder. Start-up then removes only what no
-/// instance can still be working on: files in `incoming/` and archives without a row that were not
-/// modified for ``sharedGracePeriod`` (an instance links an archive, written when its upload ended, a
-/// moment before its row commits).
+/// With a PostgreSQL index several instances share the root folder: start-up then removes only unindexed
+/// files older than ``defaultGracePeriod`` (another instance may be placing them), and a garbage
+/// collection never removes another instance's upload in `incoming/` younger than that.
 public final class RepositoryStorage: Sendable {
     /// The root folder.
     public let root: URL
     /// The index.
     let index: any RepositoryIndexing
     private let recoveryReport = RecoveryBox()
+    private let recoveryGracePeriod: TimeInterval
     private let logger: Logger
-
-    /// How old an unindexed file in a shared root must be before start-up removes it: far longer than
-    /// the moment between linking an archive and committing its row, and than an upload's check.
-    public static let sharedGracePeriod: TimeInterval = 3600
+    /// Names in `incoming/` that uploads of this process are using: never collected, whatever their age.
+    private let activeUploads: ActiveUploads
 
     /// What start-up found on disk and repaired.
     public struct RecoveryReport: Sendable, Hashable {
@@ -46,21 +46,36 @@ public final class RepositoryStorage: Sendable {
         public var problems: [String]
     }
 
-    /// What ``recover()`` found; empty until the server has started.
+    /// How long a file under `archives/` or `incoming/` that no index row names is left alone by
+    /// ``collectGarbage(olderThan:)`` unless told otherwise: one hour, longer than any upload takes from
+    /// its last written byte to its commit (unpacking is bounded to 10 minutes, the load check to its time
+    /// limit). Another instance sharing the archive folder may be placing such a file right now.
+    public static let defaultGracePeriod: TimeInterval = 3600
+
+    /// What start-up found and repaired (``RepositoryServer`` runs the check once the index is open);
+    /// empty before.
     public var recovery: RecoveryReport { recoveryReport.value }
 
-    /// Opens the storage in `root`, creating what is missing. The database is not reached yet: the
-    /// server does that, and the start-up check, when it runs.
+    /// Opens the storage in `root`, creating what is missing. The database is not reached yet: the server
+    /// does that, and the start-up check, when it runs.
     ///
     /// - Parameters:
     ///   - root: The server's root folder.
     ///   - database: Where the index lives.
     ///   - logger: Where start-up reports go; swift-log's task-local `Logger.current` by default.
+    ///   - recoveryGracePeriod: At start-up, unindexed archives and unfinished uploads older than this many
+    ///     seconds are removed. `nil` (the default) means 0 with the SQLite index, where this process is
+    ///     the only one using the folder, and ``defaultGracePeriod`` with PostgreSQL, where instances share
+    ///     the folder and a starting one must not remove an archive another one is committing.
     /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the folders or the SQLite index cannot be
     ///   opened; `TensorIOError.Code.invalidConfiguration` for an unusable PostgreSQL URL.
-    public init(root: URL, database: RepositoryDatabase = .sqlite, logger: Logger = Logger.current) throws {
+    public init(
+        root: URL, database: RepositoryDatabase = .sqlite, logger: Logger = Logger.current,
+        recoveryGracePeriod: TimeInterval? = nil
+    ) throws {
         self.root = root.standardizedFileURL
         self.logger = logger
+        activeUploads = ActiveUploads()
         let fileManager = FileManager.default
         let archives = self.root.appendingPathComponent("archives")
         let incoming = self.root.appendingPathComponent("incoming")
@@ -82,24 +97,28 @@ public final class RepositoryStorage: Sendable {
         case .postgres(let url):
             index = try PostgresIndex(url: url, logger: logger)
         }
+        self.recoveryGracePeriod = recoveryGracePeriod ?? (index.isShared ? Self.defaultGracePeriod : 0)
     }
 
     /// Repairs what a crash left behind, with the index open: removes unfinished uploads and archives no
-    /// row names, and reports indexed versions whose archive is missing or of the wrong size.
+    /// row names (older than the recovery grace period), and reports indexed versions whose archive is
+    /// missing or of the wrong size.
     ///
     /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the index cannot be read.
     func recover() async throws {
         let fileManager = FileManager.default
         let archives = root.appendingPathComponent("archives")
-        // In a shared root another instance may be writing an upload or linking an archive right now.
-        let cutoff = index.isShared ? Date().addingTimeInterval(-Self.sharedGracePeriod) : nil
-        var report = RecoveryReport(removedIncoming: [], removedOrphans: [], problems: [])
-        for item in (try? fileManager.contentsOfDirectory(atPath: incoming.path)) ?? [] {
-            let url = incoming.appendingPathComponent(item)
-            if let cutoff, !Self.isOlder(url, than: cutoff) { continue }
-            try? fileManager.removeItem(at: url)
-            report.removedIncoming.append(item)
+        let collected: GarbageReport
+        do {
+            collected = try await Self.collectGarbage(
+                root: root, index: index, olderThan: recoveryGracePeriod, activeUploads: activeUploads)
+        } catch let error as TensorIOError {
+            throw error
+        } catch {
+            throw TensorIOError(.io, "cannot read the index in \(root.relativePath): \(SystemErrorText.reason(of: error))")
         }
+        var report = RecoveryReport(
+            removedIncoming: collected.removedIncoming, removedOrphans: collected.removedArchives, problems: [])
         let indexed: [(modelId: String, version: String, size: Int64)]
         do {
             indexed = try await index.allVersions()
@@ -107,18 +126,6 @@ public final class RepositoryStorage: Sendable {
             throw error
         } catch {
             throw TensorIOError(.io, "cannot read the index in \(root.relativePath): \(SystemErrorText.reason(of: error))")
-        }
-        let known = Set(indexed.map { "\($0.modelId)/\($0.version).zip" })
-        for model in (try? fileManager.contentsOfDirectory(atPath: archives.path)) ?? [] {
-            let folder = archives.appendingPathComponent(model)
-            for file in (try? fileManager.contentsOfDirectory(atPath: folder.path)) ?? [] where !known.contains("\(model)/\(file)") {
-                let url = folder.appendingPathComponent(file)
-                // An archive is linked from its upload file, whose last write was at most one load check
-                // before: within the grace period another instance may be about to commit its row.
-                if let cutoff, !Self.isOlder(url, than: cutoff) { continue }
-                try? fileManager.removeItem(at: url)
-                report.removedOrphans.append("\(model)/\(file)")
-            }
         }
         for entry in indexed {
             let url = archives.appendingPathComponent(entry.modelId).appendingPathComponent("\(entry.version).zip")
@@ -137,14 +144,6 @@ public final class RepositoryStorage: Sendable {
             logger.notice("removed \(report.removedOrphans.count) unacknowledged archive(s): \(report.removedOrphans.joined(separator: ", "))")
         }
         for problem in report.problems { logger.error("index and archives disagree: \(problem)") }
-    }
-
-    /// Whether the file was last modified before `cutoff`; false when that cannot be read.
-    private static func isOlder(_ url: URL, than cutoff: Date) -> Bool {
-        guard let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date else {
-            return false
-        }
-        return modified < cutoff
     }
 
     /// The folder for uploads in progress.
@@ -218,16 +217,25 @@ public final class RepositoryStorage: Sendable {
     /// Links the upload into place. Runs inside the index's insert, where no other writer can be placing
     /// the same version and its row does not exist yet: a file already there is an archive a crash left
     /// without its row, so it is replaced rather than refused (refusing would answer 409 for a version
-    /// that does not exist, until the next start-up).
+    /// that does not exist, until the next garbage collection).
     private static func place(_ upload: URL, at destination: URL) throws -> Bool {
-        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-        if link(upload.path, destination.path) != 0 {
-            guard errno == EEXIST, unlink(destination.path) == 0 || errno == ENOENT, link(upload.path, destination.path) == 0 else {
-                throw TensorIOError(.io, "cannot store \(destination.path): \(SystemErrorText.reason(errno: errno))")
+        // The modification time says when the archive was placed: garbage collection leaves unindexed
+        // archives younger than its grace period alone (another instance may be committing them).
+        _ = utimes(upload.path, nil)
+        let folder = destination.deletingLastPathComponent()
+        for _ in 0..<3 {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            if link(upload.path, destination.path) == 0 {
+                syncFolder(folder)
+                return true
+            }
+            switch errno {
+            case EEXIST: unlink(destination.path)  // the crash's leftover; link again
+            case ENOENT: continue  // a garbage collection removed the emptied folder; make it again
+            default: throw TensorIOError(.io, "cannot store \(destination.path): \(SystemErrorText.reason(errno: errno))")
             }
         }
-        syncFolder(destination.deletingLastPathComponent())
-        return true
+        throw TensorIOError(.io, "cannot store \(destination.path): it keeps appearing or its folder disappearing")
     }
 
     /// Writes `chunks` to a new file in `incoming/`, refusing more than `maximumBytes`, and syncs it.
@@ -238,7 +246,9 @@ public final class RepositoryStorage: Sendable {
     func receive<S: AsyncSequence>(_ chunks: S, maximumBytes: Int64) async throws -> (URL, Int64)
     where S.Element == [UInt8] {
         let url = newIncomingURL()
+        activeUploads.insert(url.lastPathComponent)
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            activeUploads.remove(url.lastPathComponent)
             throw TensorIOError(.io, "cannot create \(url.path)")
         }
         do {
@@ -255,10 +265,154 @@ public final class RepositoryStorage: Sendable {
             try handle.synchronize()
             return (url, total)
         } catch {
-            try? FileManager.default.removeItem(at: url)
+            finishUpload(url)
             if let error = error as? TensorIOError { throw error }
             throw TensorIOError(.io, "the upload failed: \(SystemErrorText.reason(of: error))")
         }
+    }
+
+    /// Removes an upload's file in `incoming/` once its request is over, and forgets it.
+    func finishUpload(_ url: URL) {
+        try? FileManager.default.removeItem(at: url)
+        activeUploads.remove(url.lastPathComponent)
+    }
+
+    // MARK: Lifecycle
+
+    /// Deletes a version: its index row first, then its archive (see
+    /// `RepositoryIndex.deleteVersion(_:of:force:removeArchive:)` for why in that order). Inside the index's
+    /// write the archive is only moved aside into `incoming/` (one rename); it is removed once the
+    /// deletion has committed, and moved back if the commit fails, so a failed commit never leaves a row
+    /// without its archive.
+    ///
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the index cannot be written.
+    func deleteVersion(_ version: String, of modelId: String, force: Bool) async throws -> RepositoryIndex.DeletionOutcome {
+        let url = archiveURL(modelId: modelId, version: version)
+        let aside = newIncomingURL().appendingPathExtension("deleted")
+        let logger = self.logger
+        let outcome: RepositoryIndex.DeletionOutcome
+        do {
+            outcome = try await index.deleteVersion(version, of: modelId, force: force) {
+                if rename(url.path, aside.path) != 0, errno != ENOENT {
+                    // The row goes anyway: the file is garbage that the next collection removes.
+                    logger.warning("deleting \(modelId) version \(version): cannot move \(url.path) aside: \(SystemErrorText.reason(errno: errno))")
+                }
+            }
+        } catch {
+            if FileManager.default.fileExists(atPath: aside.path) { rename(aside.path, url.path) }
+            if let error = error as? TensorIOError { throw error }
+            throw TensorIOError(.io, "cannot delete \(modelId) version \(version) from the index: \(SystemErrorText.reason(of: error))")
+        }
+        if unlink(aside.path) == 0 { Self.syncFolder(incoming) }
+        Self.syncFolder(url.deletingLastPathComponent())
+        return outcome
+    }
+
+    /// Removes what no index row names: archives under `archives/` and unfinished uploads in `incoming/`,
+    /// when older than `olderThan` seconds and not in use by an upload of this process.
+    ///
+    /// Symbolic links are never followed nor removed (they are reported in `GarbageReport.skipped`),
+    /// nothing outside `archives/` and `incoming/` is touched, and one run reads at most
+    /// `GarbageReport.maximumEntries` directory entries. The archives are examined while the index's
+    /// writer is held, so no upload of this process can place one meanwhile.
+    ///
+    /// - Parameter olderThan: The grace period in seconds; see ``defaultGracePeriod``.
+    /// - Returns: What was removed and what was left alone.
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the index cannot be read.
+    public func collectGarbage(olderThan: TimeInterval = RepositoryStorage.defaultGracePeriod) async throws -> GarbageReport {
+        let report: GarbageReport
+        do {
+            report = try await Self.collectGarbage(root: root, index: index, olderThan: olderThan, activeUploads: activeUploads)
+        } catch let error as TensorIOError {
+            throw error
+        } catch {
+            throw TensorIOError(.io, "cannot read the index to collect garbage: \(SystemErrorText.reason(of: error))")
+        }
+        if !report.removedArchives.isEmpty || !report.removedIncoming.isEmpty {
+            logger.notice("collected garbage: \(report.removedArchives.count) unindexed archive(s), \(report.removedIncoming.count) unfinished upload(s)")
+        }
+        return report
+    }
+
+    private static func collectGarbage(
+        root: URL, index: any RepositoryIndexing, olderThan grace: TimeInterval, activeUploads: ActiveUploads
+    ) async throws -> GarbageReport {
+        var report = GarbageReport(olderThan: Int(max(0, grace).rounded()))
+        var budget = GarbageReport.maximumEntries
+        let cutoff = Date().timeIntervalSince1970 - max(0, grace)
+        // Uploads of other instances sharing the folder are not in `activeUploads`: their files in
+        // `incoming/` (written, then checked for up to a load check's time) keep the default grace.
+        let incomingCutoff = index.isShared ? min(cutoff, Date().timeIntervalSince1970 - defaultGracePeriod) : cutoff
+        let fileManager = FileManager.default
+
+        let incoming = root.appendingPathComponent("incoming")
+        let uploads = DirectoryListing.names(in: incoming, budget: &budget)
+        report.complete = report.complete && uploads.complete
+        for name in uploads.names {
+            guard let entry = DirectoryListing.entry(incoming.appendingPathComponent(name)) else { continue }
+            guard entry.kind == .file || entry.kind == .folder else {
+                report.skipped.append("incoming/\(name)")
+                continue
+            }
+            // `<uuid>` is an upload's body, `<uuid>.d` its unpacked copy.
+            let upload = name.hasSuffix(".d") ? String(name.dropLast(2)) : name
+            if activeUploads.contains(upload) || entry.modified > incomingCutoff {
+                report.keptRecent += 1
+            } else if (try? fileManager.removeItem(at: incoming.appendingPathComponent(name))) != nil {
+                report.removedIncoming.append(name)
+            }
+        }
+
+        let archives = root.appendingPathComponent("archives")
+        try await index.withIndexedArchives { known in
+            let models = DirectoryListing.names(in: archives, budget: &budget)
+            report.complete = report.complete && models.complete
+            for model in models.names {
+                let folder = archives.appendingPathComponent(model)
+                guard let entry = DirectoryListing.entry(folder) else { continue }
+                switch entry.kind {
+                case .folder: break
+                case .file:
+                    // A stray file where model folders belong: no row names it.
+                    if entry.modified > cutoff {
+                        report.keptRecent += 1
+                    } else if unlink(folder.path) == 0 {
+                        report.removedArchives.append(model)
+                    }
+                    continue
+                case .symbolicLink, .other:
+                    report.skipped.append("archives/\(model)")
+                    continue
+                }
+                let files = DirectoryListing.names(in: folder, budget: &budget)
+                report.complete = report.complete && files.complete
+                var remaining = 0
+                for file in files.names {
+                    let url = folder.appendingPathComponent(file)
+                    let name = "\(model)/\(file)"
+                    guard let entry = DirectoryListing.entry(url) else { continue }
+                    guard entry.kind == .file else {
+                        report.skipped.append("archives/\(name)")
+                        remaining += 1
+                        continue
+                    }
+                    if known.contains(name) {
+                        remaining += 1
+                    } else if entry.modified > cutoff {
+                        report.keptRecent += 1
+                        remaining += 1
+                    } else if unlink(url.path) == 0 {
+                        report.removedArchives.append(name)
+                    } else {
+                        remaining += 1
+                    }
+                }
+                // An emptied model folder goes too (rmdir refuses a folder that is not empty). An upload
+                // of another instance that loses its folder this way creates it again.
+                if remaining == 0, files.complete { rmdir(folder.path) }
+            }
+        }
+        return report
     }
 
     private static func syncFolder(_ url: URL) {
@@ -267,6 +421,16 @@ public final class RepositoryStorage: Sendable {
         _ = fsync(descriptor)
         close(descriptor)
     }
+}
+
+/// The names in `incoming/` that uploads of this process are using.
+private final class ActiveUploads: @unchecked Sendable {
+    private let lock = NSLock()
+    private var names: Set<String> = []
+
+    func insert(_ name: String) { lock.withLock { _ = names.insert(name) } }
+    func remove(_ name: String) { lock.withLock { _ = names.remove(name) } }
+    func contains(_ name: String) -> Bool { lock.withLock { names.contains(name) } }
 }
 
 /// The start-up report, written once by ``RepositoryStorage/recover()`` and read by health checks.

@@ -200,9 +200,11 @@ struct VersionLifecycleTests {
             try FileManager.default.copyItem(at: Self.archive(root, "1"), to: orphan)
 
             let shared = try RepositoryStorage(root: root, recoveryGracePeriod: RepositoryStorage.defaultGracePeriod)
+            try await shared.recover()
             #expect(shared.recovery.removedOrphans.isEmpty && shared.recovery.problems.isEmpty)
             #expect(FileManager.default.fileExists(atPath: orphan.path))
             let alone = try RepositoryStorage(root: root)
+            try await alone.recover()
             #expect(alone.recovery.removedOrphans == ["\(Self.id)/2.zip"])
             #expect(!FileManager.default.fileExists(atPath: orphan.path))
         }

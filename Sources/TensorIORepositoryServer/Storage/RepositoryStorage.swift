@@ -104,8 +104,11 @@ public final class RepositoryStorage: Sendable {
     /// row names (older than the recovery grace period), and reports indexed versions whose archive is
     /// missing or of the wrong size.
     ///
+    /// ``RepositoryServer`` runs it when it starts, before it listens; call it yourself only on storage
+    /// that no server is using, with its index open (a SQLite index always is).
+    ///
     /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the index cannot be read.
-    func recover() async throws {
+    public func recover() async throws {
         let fileManager = FileManager.default
         let archives = root.appendingPathComponent("archives")
         let collected: GarbageReport

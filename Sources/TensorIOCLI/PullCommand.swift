@@ -28,10 +28,14 @@ struct PullCommand: AsyncParsableCommand {
 
     @OptionGroup var tokens: TokenOptions
     @OptionGroup var conditionOptions: ConditionOptions
+    @OptionGroup var deviceOptions: DeviceAttributeOptions
 
     func run() async throws {
-        let client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve(), logger: ToolLog.logger)
+        var client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve(), logger: ToolLog.logger)
         let store = try ModelStore(directory: URL(fileURLWithPath: into), logger: ToolLog.logger)
+        // The server's rollout rules pick the version for this machine (the canonical one when the model
+        // has no rollout).
+        client.deviceAttributes = try deviceOptions.resolve(store: store)
         var conditions = try conditionOptions.conditions(onlyIfNewer: false)
         if version == nil { conditions.onlyIfNewer = false }
         let (installed, _) = try await runDownload(

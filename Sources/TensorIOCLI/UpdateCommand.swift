@@ -29,10 +29,14 @@ struct UpdateCommand: AsyncParsableCommand {
 
     @OptionGroup var tokens: TokenOptions
     @OptionGroup var conditionOptions: ConditionOptions
+    @OptionGroup var deviceOptions: DeviceAttributeOptions
 
     func run() async throws {
-        let client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve(), logger: ToolLog.logger)
+        var client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve(), logger: ToolLog.logger)
         let store = try ModelStore(directory: URL(fileURLWithPath: into), logger: ToolLog.logger)
+        // The server's rollout rules pick the version for this machine (the canonical one when the model
+        // has no rollout).
+        client.deviceAttributes = try deviceOptions.resolve(store: store)
         let before = try store.current(id)
         let (installed, upToDate) = try await runDownload(
             client: client, modelId: id, version: nil, store: store,

@@ -39,6 +39,19 @@ public final class RepositoryIndex: Sendable {
                 );
                 """)
         }
+        // A model's rollout rules (docs/repository-api.md, "Rollouts and targeting"): the rules as the
+        // API's JSON, checked before they are written, and a revision that every change increments.
+        migrator.registerMigration("v2-rules") { db in
+            try db.execute(sql: """
+                CREATE TABLE rollout (
+                    modelId TEXT PRIMARY KEY NOT NULL REFERENCES model(id),
+                    revision INTEGER NOT NULL,
+                    paused BOOLEAN NOT NULL,
+                    rules TEXT NOT NULL,
+                    updatedAt DOUBLE NOT NULL
+                );
+                """)
+        }
         try migrator.migrate(pool)
     }
 
@@ -165,6 +178,96 @@ public final class RepositoryIndex: Sendable {
             }
             return try Self.version(db, version, of: modelId)
         }
+    }
+
+    // MARK: Rollouts
+
+    /// A rollout change in progress, inside the write transaction: the rollout as it is (changed by the
+    /// closure), the model's canonical version (set it to move the pointer in the same transaction), and
+    /// which versions exist.
+    struct RolloutChange {
+        var rollout: Rollout
+        var canonicalVersion: String?
+        let versionExists: (String) throws -> Bool
+    }
+
+    /// A model's rollout; a revision-0 rollout without rules when it never had one, `nil` when the model
+    /// does not exist. Read from the index every time: with several instances on one database, a change
+    /// through any of them is what the next request sees.
+    func rollout(of modelId: String) throws -> Rollout? {
+        try pool.read { db in
+            guard try Self.model(db, modelId) != nil else { return nil }
+            return try Self.rollout(db, modelId)
+        }
+    }
+
+    /// Changes a model's rollout in one serialized write: `change` sees the current rollout and may edit it
+    /// and the canonical pointer (or throw, leaving everything as it was). When anything changed, the
+    /// revision is incremented and the time stamped.
+    ///
+    /// - Returns: The rollout and the model as they now are; `nil` when the model does not exist.
+    func updateRollout(of modelId: String, _ change: (inout RolloutChange) throws -> Void) throws -> (Rollout, ModelSummary)? {
+        try pool.write { db in
+            guard let model = try Self.model(db, modelId) else { return nil }
+            let before = try Self.rollout(db, modelId)
+            var editing = RolloutChange(rollout: before, canonicalVersion: model.canonicalVersion) { version in
+                try Self.version(db, version, of: modelId) != nil
+            }
+            try change(&editing)
+            var after = editing.rollout
+            let now = Date()
+            if let canonical = editing.canonicalVersion, canonical != model.canonicalVersion {
+                try db.execute(
+                    sql: "UPDATE model SET canonicalVersion = ?, updatedAt = ? WHERE id = ?",
+                    arguments: [canonical, now.timeIntervalSince1970, modelId])
+            }
+            if after.rules != before.rules || after.paused != before.paused || editing.canonicalVersion != model.canonicalVersion {
+                after.revision = before.revision + 1
+                after.updatedAt = now
+                let rules = String(decoding: try RepositoryAPI.makeEncoder().encode(after.rules), as: UTF8.self)
+                try db.execute(sql: """
+                    INSERT INTO rollout (modelId, revision, paused, rules, updatedAt) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (modelId) DO UPDATE SET revision = excluded.revision, paused = excluded.paused,
+                        rules = excluded.rules, updatedAt = excluded.updatedAt
+                    """, arguments: [modelId, after.revision, after.paused, rules, now.timeIntervalSince1970])
+            } else {
+                after = before
+            }
+            return (after, try Self.model(db, modelId) ?? model)
+        }
+    }
+
+    /// What an assignment needs, read in one transaction: the model's canonical version, its rollout, and
+    /// the installed version's `upgradeTo`. `nil` when the model does not exist.
+    func assignmentInputs(of modelId: String, installedVersion: String?) throws -> (canonical: String?, rollout: Rollout, installedUpgradeTo: String?)? {
+        try pool.read { db in
+            guard let canonical = try Row.fetchOne(db, sql: "SELECT canonicalVersion FROM model WHERE id = ?", arguments: [modelId]) else {
+                return nil
+            }
+            let upgradeTo = try installedVersion.flatMap {
+                try String.fetchOne(db, sql: "SELECT upgradeTo FROM version WHERE modelId = ? AND version = ?", arguments: [modelId, $0])
+            }
+            return (canonical["canonicalVersion"], try Self.rollout(db, modelId), upgradeTo)
+        }
+    }
+
+    /// The versions a model's rollout rules name: a version in this set must not be deleted without
+    /// `force`, or the rules would name a version that does not exist.
+    func versionsNamedByRollout(modelId: String) throws -> Set<String> {
+        try rollout(of: modelId)?.namedVersions ?? []
+    }
+
+    private static func rollout(_ db: Database, _ modelId: String) throws -> Rollout {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM rollout WHERE modelId = ?", arguments: [modelId]) else {
+            return Rollout(modelId: modelId)
+        }
+        let text: String = row["rules"]
+        // Written by this server after its checks; decoded leniently (no unknown-key refusal) so that rules
+        // written by a newer version of the server still read.
+        let rules = try RepositoryAPI.makeDecoder().decode([RolloutRule].self, from: Data(text.utf8))
+        return Rollout(
+            modelId: modelId, revision: row["revision"], paused: row["paused"], rules: rules,
+            updatedAt: Date(timeIntervalSince1970: row["updatedAt"]))
     }
 
     // MARK: Rows

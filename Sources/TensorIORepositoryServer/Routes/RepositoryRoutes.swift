@@ -21,6 +21,7 @@ struct RepositoryRoutes: Sendable {
         v1.post("models/:id/versions/:version") { request, context in try await self.upload(request, context) }
         v1.put("models/:id/canonical") { request, context in try await self.setCanonical(request, context) }
         v1.patch("models/:id/versions/:version") { request, context in try await self.patchVersion(request, context) }
+        registerRolloutRoutes(on: v1)
     }
 
     // MARK: Reads
@@ -174,7 +175,7 @@ struct RepositoryRoutes: Sendable {
         APIError(status: .conflict, code: "conflict", message: "version \(version) of model \(id) exists already; versions are immutable, upload a new version")
     }
 
-    private func modelId(_ context: BasicRequestContext) throws -> String {
+    func modelId(_ context: BasicRequestContext) throws -> String {
         try identifier(context, "id", kind: "model")
     }
 
@@ -192,7 +193,7 @@ struct RepositoryRoutes: Sendable {
 
     /// Checks the bearer token: writes need the write token; reads need the read or the write token when
     /// the server protects reads.
-    private func authorize(_ request: Request, write: Bool) throws {
+    func authorize(_ request: Request, write: Bool) throws {
         let accepted: [String]
         if write {
             guard let token = configuration.writeToken else {
@@ -218,7 +219,7 @@ struct RepositoryRoutes: Sendable {
         return zip(left, right).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
-    private func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
+    func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
         let data = try RepositoryAPI.makeEncoder().encode(value)
         return Response(
             status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],

@@ -165,7 +165,6 @@ struct RolloutPolicyTests {
         ([RolloutRule(name: "a", percent: .nan, version: "1")], "rules[0].percent", "0 to 100"),
         ([RolloutRule(name: "a", percent: 0.001, version: "1")], "rules[0].percent", "two decimals"),
         ([RolloutRule(name: "a", split: [RolloutArm(version: "1", weight: 1)])], "rules[0].split", "2 to 16"),
-        ([RolloutRule(name: "a", split: (0..<17).map { RolloutArm(version: "v\($0)", weight: 1) })], "rules[0].split", "2 to 16"),
         ([RolloutRule(name: "a", split: [RolloutArm(version: "1", weight: 1), RolloutArm(version: "1", weight: 2)])], "rules[0].split[1].version", "earlier arm"),
         ([RolloutRule(name: "a", split: [RolloutArm(version: "1", weight: 0), RolloutArm(version: "2", weight: 2)])], "rules[0].split[0].weight", "1 to 10000"),
         ([RolloutRule(name: "a", split: [RolloutArm(version: "1", weight: 1), RolloutArm(version: "2", weight: 10_001)])], "rules[0].split[1].weight", "1 to 10000"),
@@ -174,20 +173,32 @@ struct RolloutPolicyTests {
         ([RolloutRule(name: "a", when: RolloutConditions(osVersion: ">=1.2.3.4.5"), version: "1")], "rules[0].when.osVersion", "not a version"),
         ([RolloutRule(name: "a", when: RolloutConditions(osVersion: ">1 >2 >3 >4 >5"), version: "1")], "rules[0].when.osVersion", "more than 4"),
         ([RolloutRule(name: "a", when: RolloutConditions(osVersion: ""), version: "1")], "rules[0].when.osVersion", "empty"),
-        ([RolloutRule(name: "a", when: RolloutConditions(appVersion: ">=" + String(repeating: "1", count: 200)), version: "1")], "rules[0].when.appVersion", "longer than"),
         ([RolloutRule(name: "a", when: RolloutConditions(platform: []), version: "1")], "rules[0].when.platform", "match no device"),
         ([RolloutRule(name: "a", when: RolloutConditions(region: ["U S"]), version: "1")], "rules[0].when.region[0]", "characters"),
-        ([RolloutRule(name: "a", when: RolloutConditions(locale: (0..<65).map { "l\($0)" }), version: "1")], "rules[0].when.locale", "at most 64"),
-        ([RolloutRule(name: "a", when: RolloutConditions(deviceClass: [String(repeating: "x", count: 129)]), version: "1")], "rules[0].when.deviceClass[0]", "characters"),
         ([RolloutRule(name: "a", when: RolloutConditions(custom: ["bad key": ["x"]]), version: "1")], "rules[0].when.custom", "bad key"),
-        ([RolloutRule(name: "a", when: RolloutConditions(custom: ["k": [String(repeating: "v", count: 257)]]), version: "1")], "rules[0].when.custom.k[0]", "256 bytes"),
         ([RolloutRule(name: "a", when: RolloutConditions(custom: ["k": ["a\u{0}b"]]), version: "1")], "rules[0].when.custom.k[0]", "control"),
-        ([RolloutRule(name: "a", when: RolloutConditions(custom: Dictionary(uniqueKeysWithValues: (0..<33).map { ("k\($0)", ["v"]) })), version: "1")], "rules[0].when.custom", "at most 32"),
-        ([RolloutRule(name: "a", when: RolloutConditions(installationId: (0..<1001).map { "d\($0)" }), version: "1")], "rules[0].when.installationId", "at most 1000"),
         ([RolloutRule(name: "a", version: "1", salt: "with space")], "rules[0].salt", "characters"),
-        ((0..<65).map { RolloutRule(name: "r\($0)", version: "1") }, "rules", "at most 64"),
     ] as [([RolloutRule], String, String)])
     func refusals(_ rules: [RolloutRule], _ path: String, _ words: String) throws {
+        try Self.expectRefusal(rules, path, words)
+    }
+
+    @Test("rule sets past a count or length limit are refused naming the JSON path")
+    func limits() throws {
+        let cases: [([RolloutRule], String, String)] = [
+            ([RolloutRule(name: "a", split: (0..<17).map { RolloutArm(version: "v\($0)", weight: 1) })], "rules[0].split", "2 to 16"),
+            ([RolloutRule(name: "a", when: RolloutConditions(appVersion: ">=" + String(repeating: "1", count: 200)), version: "1")], "rules[0].when.appVersion", "longer than"),
+            ([RolloutRule(name: "a", when: RolloutConditions(locale: (0..<65).map { "l\($0)" }), version: "1")], "rules[0].when.locale", "at most 64"),
+            ([RolloutRule(name: "a", when: RolloutConditions(deviceClass: [String(repeating: "x", count: 129)]), version: "1")], "rules[0].when.deviceClass[0]", "characters"),
+            ([RolloutRule(name: "a", when: RolloutConditions(custom: ["k": [String(repeating: "v", count: 257)]]), version: "1")], "rules[0].when.custom.k[0]", "256 bytes"),
+            ([RolloutRule(name: "a", when: RolloutConditions(custom: Dictionary(uniqueKeysWithValues: (0..<33).map { ("k\($0)", ["v"]) })), version: "1")], "rules[0].when.custom", "at most 32"),
+            ([RolloutRule(name: "a", when: RolloutConditions(installationId: (0..<1001).map { "d\($0)" }), version: "1")], "rules[0].when.installationId", "at most 1000"),
+            ((0..<65).map { RolloutRule(name: "r\($0)", version: "1") }, "rules", "at most 64"),
+        ]
+        for (rules, path, words) in cases { try Self.expectRefusal(rules, path, words) }
+    }
+
+    static func expectRefusal(_ rules: [RolloutRule], _ path: String, _ words: String) throws {
         do {
             _ = try RolloutPolicy(modelId: "digits", rules: rules, paused: false)
             Issue.record("accepted: \(path)")

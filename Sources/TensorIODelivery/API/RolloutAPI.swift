@@ -185,7 +185,7 @@ public struct RolloutArm: Codable, Sendable, Hashable {
         try decoder.refuseUnknownKeys(CodingKeys.allCases.map(\.rawValue))
         let container = try decoder.container(keyedBy: CodingKeys.self)
         version = try container.decode(String.self, forKey: .version)
-        weight = try container.decode(Int.self, forKey: .weight)
+        weight = try container.decodeWholeNumber(forKey: .weight)
     }
 }
 
@@ -228,7 +228,8 @@ public struct RolloutUpdate: Codable, Sendable, Hashable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         rules = try container.decode([RolloutRule].self, forKey: .rules)
         paused = try container.decodeIfPresent(Bool.self, forKey: .paused)
-        revision = try container.decodeIfPresent(Int64.self, forKey: .revision)
+        revision = try container.decodeIfPresent(Double.self, forKey: .revision) != nil
+            ? Int64(try container.decodeWholeNumber(forKey: .revision)) : nil
         modelId = try container.decodeIfPresent(String.self, forKey: .modelId)
         updatedAt = try container.decodeIfPresent(Date.self, forKey: .updatedAt)
     }
@@ -265,7 +266,8 @@ public struct RolloutAction: Codable, Sendable, Hashable {
         percent = try container.decodeIfPresent(Double.self, forKey: .percent)
         rule = try container.decodeIfPresent(String.self, forKey: .rule)
         version = try container.decodeIfPresent(String.self, forKey: .version)
-        revision = try container.decodeIfPresent(Int64.self, forKey: .revision)
+        revision = try container.decodeIfPresent(Double.self, forKey: .revision) != nil
+            ? Int64(try container.decodeWholeNumber(forKey: .revision)) : nil
     }
 }
 
@@ -366,6 +368,18 @@ struct AnyCodingKey: CodingKey {
     init?(intValue: Int) {
         self.stringValue = String(intValue)
         self.intValue = intValue
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A whole number, with an error naming the key for `1.5` (JSONDecoder's own error for a fraction read
+    /// as an integer has no path).
+    func decodeWholeNumber(forKey key: Key) throws -> Int {
+        let value = try decode(Double.self, forKey: key)
+        guard let whole = Int(exactly: value), abs(whole) <= 1 << 53 else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "\(value) is not a whole number")
+        }
+        return whole
     }
 }
 

@@ -8,7 +8,8 @@ struct PullCommand: AsyncParsableCommand {
         commandName: "pull",
         abstract: "Download a model version into a local model store and make it current.",
         discussion: """
-            Gets the canonical version (or --version), resuming an interrupted download, checks its SHA-256, \
+            Gets the version the server assigns this machine (the canonical one unless the model's rollout \
+            rules target it; the machine's attributes are sent: see --attribute) or --version, resuming an interrupted download, checks its SHA-256, \
             unpacks and validates it, then makes it current; the version it replaces is kept for rollback. \
             Prints the installed bundle's path. A progress bar is drawn on stderr when it is a terminal.
             """
@@ -23,7 +24,7 @@ struct PullCommand: AsyncParsableCommand {
     @Option(help: "The local model store.")
     var into = "models"
 
-    @Option(help: "The version to install (default: the canonical one).")
+    @Option(help: "The version to install (default: the one the server assigns this machine).")
     var version: String?
 
     @OptionGroup var tokens: TokenOptions

@@ -8,9 +8,11 @@ struct UpdateCommand: AsyncParsableCommand {
         commandName: "update",
         abstract: "Install the version the server recommends, if it differs from the installed one.",
         discussion: """
-            The recommended version is the installed version's upgradeTo, else the canonical version; by \
-            default only a version uploaded after the installed one counts (--allow-older follows a server \
-            that moved its canonical version back). Prints "ID: updated FROM -> TO" or "ID: up to date \
+            The recommended version is the one the model's rollout rules assign this machine (its attributes \
+            are sent: see --attribute), else the installed version's upgradeTo, else the canonical version. \
+            For a model without a rollout, by default only a version uploaded after the installed one counts \
+            (--allow-older follows a server that moved its canonical version back); a rollout's assignment \
+            is followed even when older (a rollback). Prints "ID: updated FROM -> TO" or "ID: up to date \
             (VERSION)", then the current bundle's path.
             """
     )

@@ -97,7 +97,7 @@ public struct RolloutPolicy: Sendable {
 public struct RolloutDecision: Sendable, Hashable {
     /// The version the rules give; `nil` when the device gets the fallback.
     public var version: String? = nil
-    /// ``Assignment/Reason/rule``, ``Assignment/Reason/held``, ``Assignment/Reason/paused``, or `nil` when
+    /// `Assignment.Reason.rule`, `Assignment.Reason.held`, `Assignment.Reason.paused` (TensorIODelivery), or `nil` when
     /// no rule took the device.
     public var decidedBy: String? = nil
     /// The rule that took the device.

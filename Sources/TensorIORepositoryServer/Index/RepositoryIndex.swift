@@ -182,13 +182,16 @@ public final class RepositoryIndex: Sendable {
 
     // MARK: Rollouts
 
-    /// A rollout change in progress, inside the write transaction: the rollout as it is (changed by the
-    /// closure), the model's canonical version (set it to move the pointer in the same transaction), and
-    /// which versions exist.
-    struct RolloutChange {
-        var rollout: Rollout
-        var canonicalVersion: String?
-        let versionExists: (String) throws -> Bool
+    /// What a rollout change did.
+    enum RolloutWrite: Sendable {
+        /// The rollout as it now is (the same revision when the change changed nothing).
+        case done(Rollout)
+        /// The model does not exist.
+        case unknownModel
+        /// The changed rules, or the canonical move, name a version the model does not have.
+        case unknownVersion(String)
+        /// The change was based on another revision than the rollout's.
+        case staleRevision(current: Int64)
     }
 
     /// A model's rollout; a revision-0 rollout without rules when it never had one, `nil` when the model
@@ -201,39 +204,48 @@ public final class RepositoryIndex: Sendable {
         }
     }
 
-    /// Changes a model's rollout in one serialized write: `change` sees the current rollout and may edit it
-    /// and the canonical pointer (or throw, leaving everything as it was). When anything changed, the
+    /// Changes a model's rollout in one serialized write: `change` edits the rollout as it is (or throws,
+    /// leaving everything as it was), and `canonical`, when given, moves the canonical pointer in the same
+    /// transaction. When the rules changed, every version they name must exist; when anything changed, the
     /// revision is incremented and the time stamped.
     ///
-    /// - Returns: The rollout and the model as they now are; `nil` when the model does not exist.
-    func updateRollout(of modelId: String, _ change: (inout RolloutChange) throws -> Void) throws -> (Rollout, ModelSummary)? {
+    /// - Parameters:
+    ///   - modelId: The model.
+    ///   - expectedRevision: When given, the change is refused unless the rollout is at this revision.
+    ///   - canonical: A version to make canonical.
+    ///   - change: Edits the rollout; a pure function of it.
+    /// - Returns: What happened.
+    func updateRollout(
+        of modelId: String, expectedRevision: Int64? = nil, moveCanonicalTo canonical: String? = nil,
+        _ change: (inout Rollout) throws -> Void
+    ) throws -> RolloutWrite {
         try pool.write { db in
-            guard let model = try Self.model(db, modelId) else { return nil }
+            guard let model = try Self.model(db, modelId) else { return .unknownModel }
             let before = try Self.rollout(db, modelId)
-            var editing = RolloutChange(rollout: before, canonicalVersion: model.canonicalVersion) { version in
-                try Self.version(db, version, of: modelId) != nil
+            if let expectedRevision, expectedRevision != before.revision { return .staleRevision(current: before.revision) }
+            var after = before
+            try change(&after)
+            let required = (after.rules != before.rules ? after.namedVersions : []).union(canonical.map { [$0] } ?? [])
+            for version in required.sorted() where try Self.version(db, version, of: modelId) == nil {
+                return .unknownVersion(version)
             }
-            try change(&editing)
-            var after = editing.rollout
+            let movesCanonical = canonical != nil && canonical != model.canonicalVersion
+            guard after.rules != before.rules || after.paused != before.paused || movesCanonical else { return .done(before) }
             let now = Date()
-            if let canonical = editing.canonicalVersion, canonical != model.canonicalVersion {
+            if let canonical, movesCanonical {
                 try db.execute(
                     sql: "UPDATE model SET canonicalVersion = ?, updatedAt = ? WHERE id = ?",
                     arguments: [canonical, now.timeIntervalSince1970, modelId])
             }
-            if after.rules != before.rules || after.paused != before.paused || editing.canonicalVersion != model.canonicalVersion {
-                after.revision = before.revision + 1
-                after.updatedAt = now
-                let rules = String(decoding: try RepositoryAPI.makeEncoder().encode(after.rules), as: UTF8.self)
-                try db.execute(sql: """
-                    INSERT INTO rollout (modelId, revision, paused, rules, updatedAt) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT (modelId) DO UPDATE SET revision = excluded.revision, paused = excluded.paused,
-                        rules = excluded.rules, updatedAt = excluded.updatedAt
-                    """, arguments: [modelId, after.revision, after.paused, rules, now.timeIntervalSince1970])
-            } else {
-                after = before
-            }
-            return (after, try Self.model(db, modelId) ?? model)
+            after.revision = before.revision + 1
+            after.updatedAt = now
+            let rules = String(decoding: try RepositoryAPI.makeEncoder().encode(after.rules), as: UTF8.self)
+            try db.execute(sql: """
+                INSERT INTO rollout (modelId, revision, paused, rules, updatedAt) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (modelId) DO UPDATE SET revision = excluded.revision, paused = excluded.paused,
+                    rules = excluded.rules, updatedAt = excluded.updatedAt
+                """, arguments: [modelId, after.revision, after.paused, rules, now.timeIntervalSince1970])
+            return .done(after)
         }
     }
 

@@ -36,10 +36,9 @@ extension RepositoryRoutes {
         } catch {
             throw Self.invalid(error)
         }
-        return try changeRollout(id, expectedRevision: update.revision) { change in
-            try Self.checkVersionsExist(update.rules, modelId: id, change.versionExists)
-            change.rollout.rules = update.rules
-            change.rollout.paused = paused
+        return try changeRollout(id, expectedRevision: update.revision) { rollout in
+            rollout.rules = update.rules
+            rollout.paused = paused
         }
     }
 
@@ -66,8 +65,8 @@ extension RepositoryRoutes {
             } catch {
                 throw Self.invalid(error)
             }
-            return try changeRollout(id, expectedRevision: action.revision) { change in
-                let rules = change.rollout.rules
+            return try changeRollout(id, expectedRevision: action.revision) { rollout in
+                let rules = rollout.rules
                 let index: Int
                 if let name = action.rule {
                     guard let found = rules.firstIndex(where: { $0.name == name }) else {
@@ -82,25 +81,19 @@ extension RepositoryRoutes {
                     }
                     index = 0
                 }
-                change.rollout.rules[index].percent = Double(basisPoints) / 100
+                rollout.rules[index].percent = Double(basisPoints) / 100
             }
         case "pause", "resume":
-            return try changeRollout(id, expectedRevision: action.revision) { change in
-                change.rollout.paused = verb == "pause"
+            return try changeRollout(id, expectedRevision: action.revision) { rollout in
+                rollout.paused = verb == "pause"
             }
         default:  // rollback
             if let version = action.version, !RepositoryIdentifier.isValid(version) {
                 throw APIError(status: .badRequest, code: "invalid-identifier", message: "version: " + RepositoryIdentifier.describeInvalid(version, kind: "version"))
             }
-            return try changeRollout(id, expectedRevision: action.revision) { change in
-                if let version = action.version {
-                    guard try change.versionExists(version) else {
-                        throw APIError(status: .unprocessableContent, code: "unknown-version", message: "version: model \(id) has no version \(version)")
-                    }
-                    change.canonicalVersion = version
-                }
-                change.rollout.rules = []
-                change.rollout.paused = false
+            return try changeRollout(id, expectedRevision: action.revision, moveCanonicalTo: action.version) { rollout in
+                rollout.rules = []
+                rollout.paused = false
             }
         }
     }
@@ -156,33 +149,40 @@ extension RepositoryRoutes {
 
     // MARK: Helpers
 
-    /// Runs a rollout change and answers the rollout as it now is; 409 when `expectedRevision` is given
-    /// and differs from the rollout's.
+    /// Runs a rollout change and answers the rollout as it now is: 404 for an unknown model, 409 when
+    /// `expectedRevision` is given and differs from the rollout's, 422 naming the JSON path of a version
+    /// that does not exist.
     private func changeRollout(
-        _ id: String, expectedRevision: Int64?, _ change: (inout RepositoryIndex.RolloutChange) throws -> Void
+        _ id: String, expectedRevision: Int64?, moveCanonicalTo canonical: String? = nil,
+        _ change: (inout Rollout) throws -> Void
     ) throws -> Response {
-        let result = try storage.index.updateRollout(of: id) { editing in
-            if let expectedRevision, expectedRevision != editing.rollout.revision {
-                throw APIError(
-                    status: .conflict, code: "conflict",
-                    message: "revision: the change is based on revision \(expectedRevision), but the rollout of \(id) is at revision \(editing.rollout.revision); fetch it again")
-            }
-            try change(&editing)
+        var attempted: Rollout?
+        let result = try storage.index.updateRollout(of: id, expectedRevision: expectedRevision, moveCanonicalTo: canonical) { rollout in
+            try change(&rollout)
+            attempted = rollout
         }
-        guard let (rollout, _) = result else { throw APIError.notFound("no model \(id)") }
-        return try json(rollout)
+        switch result {
+        case .done(let rollout):
+            return try json(rollout)
+        case .unknownModel:
+            throw APIError.notFound("no model \(id)")
+        case .staleRevision(let current):
+            throw APIError(
+                status: .conflict, code: "conflict",
+                message: "revision: the change is based on revision \(expectedRevision ?? 0), but the rollout of \(id) is at revision \(current); fetch it again")
+        case .unknownVersion(let version):
+            let path = Self.path(of: version, in: attempted?.rules ?? []) ?? "version"
+            throw APIError(status: .unprocessableContent, code: "unknown-version", message: "\(path): model \(id) has no version \(version)")
+        }
     }
 
-    /// Every version the rules name must exist: 422 `unknown-version` naming the first that does not.
-    private static func checkVersionsExist(_ rules: [RolloutRule], modelId: String, _ exists: (String) throws -> Bool) throws {
+    /// The JSON path of the first place the rules name `version`.
+    private static func path(of version: String, in rules: [RolloutRule]) -> String? {
         for (index, rule) in rules.enumerated() {
-            if let version = rule.version, try !exists(version) {
-                throw APIError(status: .unprocessableContent, code: "unknown-version", message: "rules[\(index)].version: model \(modelId) has no version \(version)")
-            }
-            for (arm, entry) in (rule.split ?? []).enumerated() where try !exists(entry.version) {
-                throw APIError(status: .unprocessableContent, code: "unknown-version", message: "rules[\(index)].split[\(arm)].version: model \(modelId) has no version \(entry.version)")
-            }
+            if rule.version == version { return "rules[\(index)].version" }
+            if let arm = rule.split?.firstIndex(where: { $0.version == version }) { return "rules[\(index)].split[\(arm)].version" }
         }
+        return nil
     }
 
     /// The body decoded strictly (unknown keys refused), at most `limit` bytes: 413 past it, 400 naming

@@ -22,6 +22,8 @@ public struct RolloutPolicy: Sendable {
     /// Whether the rollout is paused.
     public let paused: Bool
     let rules: [CompiledRule]
+    /// The attributes some condition reads: the others are not prepared for each device.
+    let uses: PreparedDevice.Uses
 
     /// Checks `rules` against ``RolloutLimits`` and prepares them.
     ///
@@ -47,6 +49,7 @@ public struct RolloutPolicy: Sendable {
             compiled.append(rule)
         }
         self.rules = compiled
+        uses = compiled.reduce(into: PreparedDevice.Uses()) { $0.formUnion($1.conditions.uses) }
     }
 
     /// The version for a device.
@@ -56,7 +59,7 @@ public struct RolloutPolicy: Sendable {
     ///   - installedVersion: The version the device has installed, if any.
     /// - Returns: The decision: a version, or `nil` for the fallback.
     public func evaluate(_ attributes: DeviceAttributes, installedVersion: String?) -> RolloutDecision {
-        let device = PreparedDevice(attributes)
+        let device = PreparedDevice(attributes, uses: uses)
         for rule in rules where rule.conditions.match(device) {
             let bucket = Int(Self.draw(rule.bucketPrefix, attributes.installationId) % 10_000)
             guard bucket < rule.basisPoints else { continue }
@@ -194,8 +197,20 @@ struct CompiledRule: Sendable {
     }
 }
 
-/// A device's attributes as the conditions compare them: versions parsed, tokens lowercased.
+/// A device's attributes as the conditions compare them: versions parsed, tokens lowercased — only those
+/// some condition of the policy reads.
 struct PreparedDevice {
+    /// Which attributes to prepare.
+    struct Uses: OptionSet, Sendable {
+        let rawValue: Int
+        static let appVersion = Uses(rawValue: 1)
+        static let osVersion = Uses(rawValue: 2)
+        static let platform = Uses(rawValue: 4)
+        static let locale = Uses(rawValue: 8)
+        static let region = Uses(rawValue: 16)
+        static let deviceClass = Uses(rawValue: 32)
+    }
+
     let attributes: DeviceAttributes
     let appVersion: SemanticVersion?
     let osVersion: SemanticVersion?
@@ -204,14 +219,14 @@ struct PreparedDevice {
     let region: String?
     let deviceClass: String?
 
-    init(_ attributes: DeviceAttributes) {
+    init(_ attributes: DeviceAttributes, uses: Uses) {
         self.attributes = attributes
-        appVersion = attributes.appVersion.flatMap(SemanticVersion.init)
-        osVersion = attributes.osVersion.flatMap(SemanticVersion.init)
-        platform = attributes.platform?.lowercased()
-        locale = attributes.locale.map(CompiledConditions.normalizedLocale)
-        region = attributes.region?.lowercased()
-        deviceClass = attributes.deviceClass?.lowercased()
+        appVersion = uses.contains(.appVersion) ? attributes.appVersion.flatMap(SemanticVersion.init) : nil
+        osVersion = uses.contains(.osVersion) ? attributes.osVersion.flatMap(SemanticVersion.init) : nil
+        platform = uses.contains(.platform) ? attributes.platform?.lowercased() : nil
+        locale = uses.contains(.locale) ? attributes.locale.map(CompiledConditions.normalizedLocale) : nil
+        region = uses.contains(.region) ? attributes.region?.lowercased() : nil
+        deviceClass = uses.contains(.deviceClass) ? attributes.deviceClass?.lowercased() : nil
     }
 }
 
@@ -252,6 +267,18 @@ struct CompiledConditions: Sendable {
                 self.custom.append((key, Set(values)))
             }
         }
+    }
+
+    /// The attributes these conditions read.
+    var uses: PreparedDevice.Uses {
+        var uses = PreparedDevice.Uses()
+        if appVersion != nil { uses.insert(.appVersion) }
+        if osVersion != nil { uses.insert(.osVersion) }
+        if platform != nil { uses.insert(.platform) }
+        if locale != nil { uses.insert(.locale) }
+        if region != nil { uses.insert(.region) }
+        if deviceClass != nil { uses.insert(.deviceClass) }
+        return uses
     }
 
     /// `en_US` → `en-us`: the API's separator, lowercase.

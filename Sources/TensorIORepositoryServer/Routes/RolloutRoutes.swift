@@ -113,7 +113,7 @@ extension RepositoryRoutes {
         var decision = RolloutDecision()
         if !inputs.rollout.rules.isEmpty {
             do {
-                decision = try RolloutPolicy(modelId: id, rules: inputs.rollout.rules, paused: inputs.rollout.paused)
+                decision = try RolloutPolicyCache.shared.policy(for: inputs.rollout)
                     .evaluate(body.attributes, installedVersion: body.installedVersion)
             } catch {
                 // Rules are checked before they are written; rules that no longer pass (a newer server's,

@@ -222,4 +222,27 @@ struct RolloutAPITests {
             await expectError(.unauthorized) { try await server.client(token: nil).pauseRollout(of: Self.id) }
         }
     }
+
+    @Test("the store's installation id: created once even by concurrent callers, kept, and a file that is not an id is refused")
+    func installationId() async throws {
+        try await withTemporaryDirectory { folder in
+            let store = try ModelStore(directory: folder.appendingPathComponent("store"))
+            let ids = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<8 { group.addTask { try store.installationId() } }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(ids.count == 1, "\(ids)")
+            let reopened = try ModelStore(directory: folder.appendingPathComponent("store"))
+            #expect(try reopened.installationId() == ids.first)
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: store.directory.path).filter { $0.hasPrefix(".installation-id") }
+            #expect(leftovers.isEmpty, "\(leftovers)")
+
+            let file = store.directory.appendingPathComponent("installation-id")
+            for content in ["", "not an id\n", String(repeating: "a", count: 10_000), "caf\u{E9}"] {
+                try Data(content.utf8).write(to: file)
+                let error = await expectError(.io) { try store.installationId() }
+                #expect(error?.message.contains("does not hold an installation id") == true, "\(content.prefix(20)): \(String(describing: error))")
+            }
+        }
+    }
 }

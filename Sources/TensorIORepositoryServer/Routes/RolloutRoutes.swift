@@ -121,7 +121,7 @@ extension RepositoryRoutes {
                 decision = RolloutDecision()
             }
         }
-        var assignment: Assignment
+        let assignment: Assignment
         if let version = decision.version, let details = try storage.index.version(version, of: id) {
             assignment = Assignment(
                 modelId: id, version: details, decidedBy: decision.decidedBy ?? Assignment.Reason.rule, rule: decision.rule,

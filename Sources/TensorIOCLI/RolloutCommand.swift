@@ -86,13 +86,21 @@ struct RolloutSetCommand: AsyncParsableCommand {
     var file: String
 
     func run() async throws {
-        let data: Data
+        // At most one byte past the server's limit is read, whatever FILE is (a pipe, /dev/zero).
+        let handle: FileHandle
         if file == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
+            handle = FileHandle.standardInput
         } else {
-            guard let read = FileManager.default.contents(atPath: file) else { throw CLIError("cannot read \(file)") }
-            data = read
+            guard let opened = FileHandle(forReadingAtPath: file) else { throw CLIError("cannot read \(file)") }
+            handle = opened
         }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: RolloutLimits.maximumRulesBodyBytes + 1) ?? Data()
+        } catch {
+            throw CLIError("cannot read \(file): \(error.localizedDescription)")
+        }
+        if file != "-" { try? handle.close() }
         guard data.count <= RolloutLimits.maximumRulesBodyBytes else {
             throw CLIError("\(file) is larger than \(RolloutLimits.maximumRulesBodyBytes) bytes, the server's limit for rules")
         }

@@ -98,6 +98,10 @@ struct RolloutCommandTests {
             try Data(#"{"rules": [{"name": "a", "version": "1", "when": {"appVersion": ">=2.x"}}]}"#.utf8).write(to: bad)
             expectOneLineError(try await CLI.run(["rollout", "set", Self.id, bad.path] + write), containing: ["HTTP 400", "rules[0].when.appVersion"])
             expectOneLineError(try await CLI.run(["rollout", "set", Self.id, folder.appendingPathComponent("none.json").path] + write), containing: ["cannot read"])
+            if FileManager.default.fileExists(atPath: "/dev/zero") {
+                expectOneLineError(try await CLI.run(["rollout", "set", Self.id, "/dev/zero"] + write), containing: ["larger than"])
+            }
+            expectOneLineError(try await CLI.run(["rollout", "set", Self.id, "-"] + write, standardInput: Data("{\"rules\": [".utf8)), containing: ["not valid JSON"])
             expectOneLineError(try await CLI.run(["rollout", "ramp", Self.id, "10"] + write), containing: ["HTTP 400", "no rules to ramp"])
             expectOneLineError(try await CLI.run(["rollout", "ramp", Self.id, "ten"] + write), containing: ["not a number"], status: 64)
             expectOneLineError(try await CLI.run(["rollout", "pause", Self.id, "--to", url]), containing: ["HTTP 401"])

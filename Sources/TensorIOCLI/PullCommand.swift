@@ -8,9 +8,11 @@ struct PullCommand: AsyncParsableCommand {
         commandName: "pull",
         abstract: "Download a model version into a local model store and make it current.",
         discussion: """
-            Gets the canonical version (or --version), resuming an interrupted download, checks its SHA-256, \
-            unpacks and validates it (with --trusted-key, checks that it is signed by one of those keys for \
-            this model and version), then makes it current; the version it replaces is kept for rollback. \
+            Gets the version the server assigns this machine (the canonical one unless the model's rollout \
+            rules target it; the machine's attributes are sent: see --attribute) or --version, resuming an \
+            interrupted download, checks its SHA-256, unpacks and validates it (with --trusted-key, checks \
+            that it is signed by one of those keys for this model and version), then makes it current; the \
+            version it replaces is kept for rollback. \
             Prints the installed bundle's path. A progress bar is drawn on stderr when it is a terminal.
             """
     )
@@ -24,17 +26,21 @@ struct PullCommand: AsyncParsableCommand {
     @Option(help: "The local model store.")
     var into = "models"
 
-    @Option(help: "The version to install (default: the canonical one).")
+    @Option(help: "The version to install (default: the one the server assigns this machine).")
     var version: String?
 
     @OptionGroup var tokens: TokenOptions
     @OptionGroup var conditionOptions: ConditionOptions
     @OptionGroup var trustOptions: TrustedKeyOptions
+    @OptionGroup var deviceOptions: DeviceAttributeOptions
 
     func run() async throws {
-        let client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve(), logger: ToolLog.logger)
+        var client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve(), logger: ToolLog.logger)
         let store = try ModelStore(
             directory: URL(fileURLWithPath: into), logger: ToolLog.logger, trustedKeys: try trustOptions.resolve())
+        // The server's rollout rules pick the version for this machine (the canonical one when the model
+        // has no rollout).
+        client.deviceAttributes = try deviceOptions.resolve(store: store)
         var conditions = try conditionOptions.conditions(onlyIfNewer: false)
         if version == nil { conditions.onlyIfNewer = false }
         let (installed, _) = try await runDownload(

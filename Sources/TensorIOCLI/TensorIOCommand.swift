@@ -12,7 +12,7 @@ struct TensorIOCommand: AsyncParsableCommand {
         subcommands: [
             InitCommand.self, ValidateCommand.self, InspectCommand.self, RunCommand.self, ClassifyCommand.self, EvalCommand.self,
             BenchCommand.self, TrainCommand.self, ServeCommand.self, PushCommand.self, ModelsCommand.self,
-            PullCommand.self, UpdateCommand.self, RollbackCommand.self, DeleteCommand.self, CollectGarbageCommand.self,
+            PullCommand.self, UpdateCommand.self, RollbackCommand.self, RolloutCommand.self, DeleteCommand.self, CollectGarbageCommand.self,
             KeygenCommand.self, VerifyCommand.self,
         ]
     )

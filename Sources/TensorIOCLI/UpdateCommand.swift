@@ -8,10 +8,12 @@ struct UpdateCommand: AsyncParsableCommand {
         commandName: "update",
         abstract: "Install the version the server recommends, if it differs from the installed one.",
         discussion: """
-            The recommended version is the installed version's upgradeTo, else the canonical version; by \
-            default only a version uploaded after the installed one counts (--allow-older follows a server \
-            that moved its canonical version back). With --trusted-key, a version not signed by one of those \
-            keys is refused and the installed one kept. Prints "ID: updated FROM -> TO" or "ID: up to date \
+            The recommended version is the one the model's rollout rules assign this machine (its attributes \
+            are sent: see --attribute), else the installed version's upgradeTo, else the canonical version. \
+            For a model without a rollout, by default only a version uploaded after the installed one counts \
+            (--allow-older follows a server that moved its canonical version back); a rollout's assignment \
+            is followed even when older (a rollback). With --trusted-key, a version not signed by one of \
+            those keys is refused and the installed one kept. Prints "ID: updated FROM -> TO" or "ID: up to date \
             (VERSION)", then the current bundle's path.
             """
     )
@@ -31,11 +33,15 @@ struct UpdateCommand: AsyncParsableCommand {
     @OptionGroup var tokens: TokenOptions
     @OptionGroup var conditionOptions: ConditionOptions
     @OptionGroup var trustOptions: TrustedKeyOptions
+    @OptionGroup var deviceOptions: DeviceAttributeOptions
 
     func run() async throws {
-        let client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve(), logger: ToolLog.logger)
+        var client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve(), logger: ToolLog.logger)
         let store = try ModelStore(
             directory: URL(fileURLWithPath: into), logger: ToolLog.logger, trustedKeys: try trustOptions.resolve())
+        // The server's rollout rules pick the version for this machine (the canonical one when the model
+        // has no rollout).
+        client.deviceAttributes = try deviceOptions.resolve(store: store)
         let before = try store.current(id)
         let (installed, upToDate) = try await runDownload(
             client: client, modelId: id, version: nil, store: store,

@@ -79,6 +79,7 @@ enum HTTPTransport {
         case (_, "invalid-archive"?): code = .invalidArchive
         case (_, "limit-exceeded"?): code = .limitExceeded
         case (_, "invalid-identifier"?): code = .invalidIdentifier
+        case (_, "invalid-rollout"?), (_, "unknown-version"?): code = .invalidRollout
         // The upload's model did not load in the server's check.
         case (422, "layer-mismatch"?): code = .layerMismatch
         case (422, "invalid-model-file"?): code = .invalidModelFile

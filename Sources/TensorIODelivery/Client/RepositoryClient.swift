@@ -22,6 +22,13 @@ public struct RepositoryClient: Sendable {
     public var timeout: TimeInterval
     /// Where the client notes its requests (at `debug`) and a failed update it fell back from (at `info`).
     public var logger: Logger
+    /// The device's attributes for the server's rollout rules. When set, every update check
+    /// (``checkForUpdate(modelId:installed:onlyIfNewer:)``, and ``download(modelId:version:into:conditions:)``,
+    /// ``install(modelId:version:into:conditions:progress:)`` and ``latestModel(id:store:fallback:conditions:)``
+    /// without a version) asks the server which version this device gets
+    /// (``assignment(modelId:attributes:installedVersion:)``); when `nil`, the canonical version or the
+    /// installed version's `upgradeTo`.
+    public var deviceAttributes: DeviceAttributes?
 
     /// Creates a client.
     ///
@@ -108,12 +115,15 @@ public struct RepositoryClient: Sendable {
         return try await getJSON(["models", modelId, "versions", version])
     }
 
-    /// The version a device with `installedVersion` should move to, or `nil` when it is up to date.
+    /// The version a device with `installedVersion` should move to, or `nil` when it is up to date; asks
+    /// the server's rollout rules with ``deviceAttributes`` when they are set
+    /// (``checkForUpdate(modelId:installed:onlyIfNewer:attributes:)``).
     ///
-    /// The installed version's `upgradeTo` wins when it is set; otherwise the canonical version, when it
-    /// differs from the installed one. With `onlyIfNewer`, a candidate uploaded before the installed version
-    /// is not an update (so a server-side rollback is not followed). A version whose archive is the
-    /// installed one's (the same SHA-256) is still an update: moving to it downloads nothing.
+    /// Without attributes, the installed version's `upgradeTo` wins when it is set; otherwise the
+    /// canonical version, when it differs from the installed one. With `onlyIfNewer`, a candidate uploaded
+    /// before the installed version is not an update (so a server-side move of the canonical pointer back
+    /// is not followed). A version whose archive is the installed one's (the same SHA-256) is still an
+    /// update: moving to it downloads nothing.
     ///
     /// - Parameters:
     ///   - modelId: A model identifier.
@@ -124,6 +134,11 @@ public struct RepositoryClient: Sendable {
     public func checkForUpdate(
         modelId: String, installed: InstalledModel?, onlyIfNewer: Bool = true
     ) async throws -> VersionDetails? {
+        try await checkForUpdate(modelId: modelId, installed: installed, onlyIfNewer: onlyIfNewer, attributes: deviceAttributes)
+    }
+
+    /// The recommendation without attributes: the installed version's `upgradeTo`, else the canonical one.
+    func recommendedUpdate(modelId: String, installed: InstalledModel?, onlyIfNewer: Bool) async throws -> VersionDetails? {
         let summary = try await model(modelId)
         var target = summary.canonicalVersion
         var installedDetails: VersionDetails?

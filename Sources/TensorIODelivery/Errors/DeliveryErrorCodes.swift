@@ -21,6 +21,9 @@ extension TensorIOError.Code {
     public static let unsafeArchive = TensorIOError.Code("unsafe-archive")
     /// The server answered something this client does not understand, or an unexpected status.
     public static let server = TensorIOError.Code("server")
+    /// Rollout rules the server refused (HTTP 400 `invalid-rollout`, naming the JSON path of the bad value),
+    /// or that name a version the model does not have (HTTP 422 `unknown-version`).
+    public static let invalidRollout = TensorIOError.Code("invalid-rollout")
 }
 
 extension TensorIOError.Code {

@@ -84,6 +84,17 @@ final class PostgresIndex: RepositoryIndexing {
                 )
                 """,
             ]),
+            ("v2-rules", [
+                """
+                CREATE TABLE tensorio_rollout (
+                    model_id TEXT PRIMARY KEY REFERENCES tensorio_model(id),
+                    revision BIGINT NOT NULL,
+                    paused BOOLEAN NOT NULL,
+                    rules TEXT NOT NULL,
+                    updated_at DOUBLE PRECISION NOT NULL
+                )
+                """,
+            ]),
         ]
         do {
             try await withDeadline(Self.connectTimeout) { [client, logger] in
@@ -207,7 +218,7 @@ final class PostgresIndex: RepositoryIndexing {
                     """, logger: logger)
                 return try await Self.version(new.version, of: new.modelId, on: connection, logger: logger)
             }
-        } catch is NotPlaced {
+        } catch where Self.unwrap(error) is NotPlaced {
             return nil
         } catch {
             if placed { undo() }
@@ -314,6 +325,8 @@ final class PostgresIndex: RepositoryIndexing {
         for try await value in canonical.decode(String?.self) where value == version { reasons.append(.canonical) }
         let upgrading = try await versionsUpgrading(to: version, of: modelId, on: connection, logger: logger)
         if !upgrading.isEmpty { reasons.append(.upgradeTarget(of: upgrading)) }
+        let rules = RepositoryIndex.VersionUse.rules(of: try await rollout(modelId, on: connection, logger: logger), naming: version)
+        if !rules.isEmpty { reasons.append(.rolloutRules(rules)) }
         return reasons
     }
 
@@ -327,6 +340,109 @@ final class PostgresIndex: RepositoryIndexing {
         var versions: [String] = []
         for try await value in rows.decode(String.self) { versions.append(value) }
         return versions
+    }
+
+    // MARK: Rollouts
+
+    func rollout(of modelId: String) async throws -> Rollout? {
+        try await run("read the rollout of \(modelId)") { client, logger in
+            try await client.withConnection { connection in
+                guard try await Self.model(modelId, on: connection, logger: logger) != nil else { return nil }
+                return try await Self.rollout(modelId, on: connection, logger: logger)
+            }
+        }
+    }
+
+    func updateRollout(
+        of modelId: String, expectedRevision: Int64?, moveCanonicalTo canonical: String?,
+        _ change: (inout Rollout) throws -> Void
+    ) async throws -> RepositoryIndex.RolloutWrite {
+        do {
+            return try await client.withTransaction(logger: logger) { connection -> RepositoryIndex.RolloutWrite in
+                // The model's row lock serializes rollout changes (and uploads) across instances.
+                var found = false
+                var canonicalBefore: String?
+                let locked = try await connection.query(
+                    "SELECT canonical_version FROM tensorio_model WHERE id = \(modelId) FOR UPDATE", logger: logger)
+                for try await value in locked.decode(String?.self) {
+                    found = true
+                    canonicalBefore = value
+                }
+                guard found else { return .unknownModel }
+                let before = try await Self.rollout(modelId, on: connection, logger: logger)
+                if let expectedRevision, expectedRevision != before.revision { return .staleRevision(current: before.revision) }
+                var after = before
+                try change(&after)
+                let required = (after.rules != before.rules ? after.namedVersions : []).union(canonical.map { [$0] } ?? [])
+                for version in required.sorted() where try await Self.version(version, of: modelId, on: connection, logger: logger) == nil {
+                    return .unknownVersion(version)
+                }
+                let movesCanonical = canonical != nil && canonical != canonicalBefore
+                guard after.rules != before.rules || after.paused != before.paused || movesCanonical else { return .done(before) }
+                let now = Date()
+                if let canonical, movesCanonical {
+                    try await connection.query("""
+                        UPDATE tensorio_model SET canonical_version = \(canonical), updated_at = \(now.timeIntervalSince1970)
+                        WHERE id = \(modelId)
+                        """, logger: logger)
+                }
+                after.revision = before.revision + 1
+                after.updatedAt = now
+                let rules = String(decoding: try RepositoryAPI.makeEncoder().encode(after.rules), as: UTF8.self)
+                try await connection.query("""
+                    INSERT INTO tensorio_rollout (model_id, revision, paused, rules, updated_at)
+                    VALUES (\(modelId), \(after.revision), \(after.paused), \(rules), \(now.timeIntervalSince1970))
+                    ON CONFLICT (model_id) DO UPDATE SET revision = EXCLUDED.revision, paused = EXCLUDED.paused,
+                        rules = EXCLUDED.rules, updated_at = EXCLUDED.updated_at
+                    """, logger: logger)
+                return .done(after)
+            }
+        } catch where Self.unwrap(error) is RolloutInvalid {
+            throw Self.unwrap(error)  // the change's own refusal, for the route to answer 400
+        } catch {
+            throw TensorIOError(.io, "cannot change the rollout of \(modelId) in the PostgreSQL index: \(Self.describe(error))")
+        }
+    }
+
+    func assignmentInputs(
+        of modelId: String, installedVersion: String?
+    ) async throws -> (canonical: String?, rollout: Rollout, installedUpgradeTo: String?)? {
+        try await run("read the assignment inputs of \(modelId)") { client, logger in
+            // One round trip: the canonical version, the installed version's upgradeTo and the rollout.
+            let rows = try await client.query("""
+                SELECT m.canonical_version,
+                    (SELECT upgrade_to FROM tensorio_version WHERE model_id = m.id AND version = \(installedVersion)::text),
+                    r.revision, r.paused, r.rules, r.updated_at
+                FROM tensorio_model m LEFT JOIN tensorio_rollout r ON r.model_id = m.id WHERE m.id = \(modelId)
+                """, logger: logger)
+            for try await (canonical, upgradeTo, revision, paused, rules, updatedAt)
+                in rows.decode((String?, String?, Int64?, Bool?, String?, Double?).self) {
+                let rollout = try Self.rollout(modelId, revision: revision, paused: paused, rules: rules, updatedAt: updatedAt)
+                return (canonical, rollout, upgradeTo)
+            }
+            return nil
+        }
+    }
+
+    private static func rollout(_ modelId: String, on connection: some PostgresQuerying, logger: Logger) async throws -> Rollout {
+        let rows = try await connection.query(
+            "SELECT revision, paused, rules, updated_at FROM tensorio_rollout WHERE model_id = \(modelId)", logger: logger)
+        for try await (revision, paused, rules, updatedAt) in rows.decode((Int64, Bool, String, Double).self) {
+            return try rollout(modelId, revision: revision, paused: paused, rules: rules, updatedAt: updatedAt)
+        }
+        return Rollout(modelId: modelId)
+    }
+
+    /// A rollout from its row's columns; the empty revision-0 rollout when there is no row. The rules were
+    /// written by a server after its checks and are decoded leniently, as `RepositoryIndex` does.
+    private static func rollout(
+        _ modelId: String, revision: Int64?, paused: Bool?, rules: String?, updatedAt: Double?
+    ) throws -> Rollout {
+        guard let revision, let paused, let rules, let updatedAt else { return Rollout(modelId: modelId) }
+        return Rollout(
+            modelId: modelId, revision: revision, paused: paused,
+            rules: try RepositoryAPI.makeDecoder().decode([RolloutRule].self, from: Data(rules.utf8)),
+            updatedAt: Date(timeIntervalSince1970: updatedAt))
     }
 
     // MARK: Rows
@@ -389,6 +505,8 @@ final class PostgresIndex: RepositoryIndexing {
     /// PSQLError's own description hides everything (to keep secrets out of logs); the server's message
     /// and SQL state are what an operator needs, and hold no credentials.
     static func describe(_ error: any Error) -> String {
+        let error = unwrap(error)
+        if let error = error as? TensorIOError { return error.message }
         guard let error = error as? PSQLError else { return SystemErrorText.reason(of: error) }
         if let message = error.serverInfo?[.message] {
             let state = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
@@ -396,6 +514,13 @@ final class PostgresIndex: RepositoryIndexing {
         }
         if let underlying = error.underlying { return "\(error.code): \(SystemErrorText.reason(of: underlying))" }
         return "\(error.code)"
+    }
+
+    /// What went wrong inside `withTransaction`, which wraps every error in a `PostgresTransactionError`:
+    /// the body's own error first, else the commit's or the BEGIN's.
+    static func unwrap(_ error: any Error) -> any Error {
+        guard let transaction = error as? PostgresTransactionError else { return error }
+        return transaction.closureError ?? transaction.commitError ?? transaction.beginError ?? error
     }
 
     /// Thrown inside the insert's transaction to roll it back when the archive could not be placed.

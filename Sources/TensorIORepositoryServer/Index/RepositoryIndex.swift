@@ -49,6 +49,19 @@ public final class RepositoryIndex: RepositoryIndexing {
                 );
                 """)
         }
+        // A model's rollout rules (docs/repository-api.md, "Rollouts and targeting"): the rules as the
+        // API's JSON, checked before they are written, and a revision that every change increments.
+        migrator.registerMigration("v2-rules") { db in
+            try db.execute(sql: """
+                CREATE TABLE rollout (
+                    modelId TEXT PRIMARY KEY NOT NULL REFERENCES model(id),
+                    revision INTEGER NOT NULL,
+                    paused BOOLEAN NOT NULL,
+                    rules TEXT NOT NULL,
+                    updatedAt DOUBLE NOT NULL
+                );
+                """)
+        }
         try migrator.migrate(pool)
     }
 
@@ -173,13 +186,24 @@ public final class RepositoryIndex: RepositoryIndexing {
         case canonical
         /// These versions' `upgradeTo` names it.
         case upgradeTarget(of: [String])
+        /// These rules of the model's rollout assign it (as their version or one of their arms).
+        case rolloutRules([String])
 
         var description: String {
             switch self {
             case .canonical: "it is the canonical version"
             case .upgradeTarget(let versions):
                 "the upgradeTo of version\(versions.count == 1 ? "" : "s") \(versions.joined(separator: ", ")) names it"
+            case .rolloutRules(let rules):
+                "the rollout rule\(rules.count == 1 ? "" : "s") \(rules.joined(separator: ", ")) assign\(rules.count == 1 ? "s" : "") it"
             }
+        }
+
+        /// The names of the rules of `rollout` that assign `version`.
+        static func rules(of rollout: Rollout, naming version: String) -> [String] {
+            rollout.rules.filter { rule in
+                rule.version == version || (rule.split ?? []).contains { $0.version == version }
+            }.map(\.name)
         }
     }
 
@@ -193,8 +217,8 @@ public final class RepositoryIndex: RepositoryIndexing {
             SELECT version FROM version WHERE modelId = ? AND upgradeTo = ? AND version != ? ORDER BY sequence
             """, arguments: [modelId, version, version])
         if !upgrading.isEmpty { reasons.append(.upgradeTarget(of: upgrading)) }
-        // Rollout rules (issue 13, branch `rollouts`): a rule that assigns this version to devices is a use
-        // too; add its case and its query here.
+        let rules = VersionUse.rules(of: try rollout(db, modelId), naming: version)
+        if !rules.isEmpty { reasons.append(.rolloutRules(rules)) }
         return reasons
     }
 
@@ -260,6 +284,109 @@ public final class RepositoryIndex: RepositoryIndexing {
             }
             return try body(Set(names))
         }
+    }
+
+
+    // MARK: Rollouts
+
+    /// What a rollout change did.
+    enum RolloutWrite: Sendable {
+        /// The rollout as it now is (the same revision when the change changed nothing).
+        case done(Rollout)
+        /// The model does not exist.
+        case unknownModel
+        /// The changed rules, or the canonical move, name a version the model does not have.
+        case unknownVersion(String)
+        /// The change was based on another revision than the rollout's.
+        case staleRevision(current: Int64)
+    }
+
+    /// A model's rollout; a revision-0 rollout without rules when it never had one, `nil` when the model
+    /// does not exist. Read from the index every time: with several instances on one database, a change
+    /// through any of them is what the next request sees.
+    func rollout(of modelId: String) throws -> Rollout? {
+        try pool.read { db in
+            guard try Self.model(db, modelId) != nil else { return nil }
+            return try Self.rollout(db, modelId)
+        }
+    }
+
+    /// Changes a model's rollout in one serialized write: `change` edits the rollout as it is (or throws,
+    /// leaving everything as it was), and `canonical`, when given, moves the canonical pointer in the same
+    /// transaction. When the rules changed, every version they name must exist; when anything changed, the
+    /// revision is incremented and the time stamped.
+    ///
+    /// - Parameters:
+    ///   - modelId: The model.
+    ///   - expectedRevision: When given, the change is refused unless the rollout is at this revision.
+    ///   - canonical: A version to make canonical.
+    ///   - change: Edits the rollout; a pure function of it.
+    /// - Returns: What happened.
+    func updateRollout(
+        of modelId: String, expectedRevision: Int64? = nil, moveCanonicalTo canonical: String? = nil,
+        _ change: (inout Rollout) throws -> Void
+    ) throws -> RolloutWrite {
+        try pool.write { db in
+            guard let model = try Self.model(db, modelId) else { return .unknownModel }
+            let before = try Self.rollout(db, modelId)
+            if let expectedRevision, expectedRevision != before.revision { return .staleRevision(current: before.revision) }
+            var after = before
+            try change(&after)
+            let required = (after.rules != before.rules ? after.namedVersions : []).union(canonical.map { [$0] } ?? [])
+            for version in required.sorted() where try Self.version(db, version, of: modelId) == nil {
+                return .unknownVersion(version)
+            }
+            let movesCanonical = canonical != nil && canonical != model.canonicalVersion
+            guard after.rules != before.rules || after.paused != before.paused || movesCanonical else { return .done(before) }
+            let now = Date()
+            if let canonical, movesCanonical {
+                try db.execute(
+                    sql: "UPDATE model SET canonicalVersion = ?, updatedAt = ? WHERE id = ?",
+                    arguments: [canonical, now.timeIntervalSince1970, modelId])
+            }
+            after.revision = before.revision + 1
+            after.updatedAt = now
+            let rules = String(decoding: try RepositoryAPI.makeEncoder().encode(after.rules), as: UTF8.self)
+            try db.execute(sql: """
+                INSERT INTO rollout (modelId, revision, paused, rules, updatedAt) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (modelId) DO UPDATE SET revision = excluded.revision, paused = excluded.paused,
+                    rules = excluded.rules, updatedAt = excluded.updatedAt
+                """, arguments: [modelId, after.revision, after.paused, rules, now.timeIntervalSince1970])
+            return .done(after)
+        }
+    }
+
+    /// What an assignment needs, read in one transaction: the model's canonical version, its rollout, and
+    /// the installed version's `upgradeTo`. `nil` when the model does not exist.
+    func assignmentInputs(of modelId: String, installedVersion: String?) throws -> (canonical: String?, rollout: Rollout, installedUpgradeTo: String?)? {
+        try pool.read { db in
+            guard let canonical = try Row.fetchOne(db, sql: "SELECT canonicalVersion FROM model WHERE id = ?", arguments: [modelId]) else {
+                return nil
+            }
+            let upgradeTo = try installedVersion.flatMap {
+                try String.fetchOne(db, sql: "SELECT upgradeTo FROM version WHERE modelId = ? AND version = ?", arguments: [modelId, $0])
+            }
+            return (canonical["canonicalVersion"], try Self.rollout(db, modelId), upgradeTo)
+        }
+    }
+
+    /// The versions a model's rollout rules name: a version in this set must not be deleted without
+    /// `force`, or the rules would name a version that does not exist.
+    func versionsNamedByRollout(modelId: String) throws -> Set<String> {
+        try rollout(of: modelId)?.namedVersions ?? []
+    }
+
+    private static func rollout(_ db: Database, _ modelId: String) throws -> Rollout {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM rollout WHERE modelId = ?", arguments: [modelId]) else {
+            return Rollout(modelId: modelId)
+        }
+        let text: String = row["rules"]
+        // Written by this server after its checks; decoded leniently (no unknown-key refusal) so that rules
+        // written by a newer version of the server still read.
+        let rules = try RepositoryAPI.makeDecoder().decode([RolloutRule].self, from: Data(text.utf8))
+        return Rollout(
+            modelId: modelId, revision: row["revision"], paused: row["paused"], rules: rules,
+            updatedAt: Date(timeIntervalSince1970: row["updatedAt"]))
     }
 
     // MARK: Rows

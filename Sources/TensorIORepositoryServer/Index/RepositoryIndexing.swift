@@ -47,6 +47,22 @@ protocol RepositoryIndexing: Sendable {
     /// Runs `body` with the archive paths the index names (`<model>/<version>.zip`) while no upload, of
     /// this instance or another on the same database, can place an archive.
     func withIndexedArchives(_ body: (Set<String>) throws -> Void) async throws
+
+    /// A model's rollout (revision 0 and no rules when it never had one); `nil` when the model does not
+    /// exist.
+    func rollout(of modelId: String) async throws -> Rollout?
+
+    /// Changes a model's rollout atomically (see `RepositoryIndex.updateRollout(of:expectedRevision:moveCanonicalTo:_:)`).
+    func updateRollout(
+        of modelId: String, expectedRevision: Int64?, moveCanonicalTo canonical: String?,
+        _ change: (inout Rollout) throws -> Void
+    ) async throws -> RepositoryIndex.RolloutWrite
+
+    /// What an assignment needs, read at once: the canonical version, the rollout and the installed
+    /// version's `upgradeTo`; `nil` when the model does not exist.
+    func assignmentInputs(
+        of modelId: String, installedVersion: String?
+    ) async throws -> (canonical: String?, rollout: Rollout, installedUpgradeTo: String?)?
 }
 
 /// A version about to be inserted into the index.

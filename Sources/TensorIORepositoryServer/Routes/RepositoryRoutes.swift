@@ -24,6 +24,7 @@ struct RepositoryRoutes: Sendable {
         // Lifecycle (issue 13): deleting versions, collecting garbage.
         v1.delete("models/:id/versions/:version") { request, context in try await self.deleteVersion(request, context) }
         v1.post("admin/collect-garbage") { request, _ in try await self.collectGarbage(request) }
+        registerRolloutRoutes(on: v1)
     }
 
     // MARK: Reads
@@ -233,7 +234,7 @@ struct RepositoryRoutes: Sendable {
         APIError(status: .conflict, code: "conflict", message: "version \(version) of model \(id) exists already; versions are immutable, upload a new version")
     }
 
-    private func modelId(_ context: BasicRequestContext) throws -> String {
+    func modelId(_ context: BasicRequestContext) throws -> String {
         try identifier(context, "id", kind: "model")
     }
 
@@ -251,7 +252,7 @@ struct RepositoryRoutes: Sendable {
 
     /// Checks the bearer token: writes need the write token; reads need the read or the write token when
     /// the server protects reads.
-    private func authorize(_ request: Request, write: Bool) throws {
+    func authorize(_ request: Request, write: Bool) throws {
         let accepted: [String]
         if write {
             guard let token = configuration.writeToken else {
@@ -277,7 +278,7 @@ struct RepositoryRoutes: Sendable {
         return zip(left, right).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
-    private func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
+    func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
         let data = try RepositoryAPI.makeEncoder().encode(value)
         return Response(
             status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],

@@ -101,6 +101,42 @@ struct PostgresIndexTests {
         }
     }
 
+    @Test("a rollout changed through one server decides the next assignment on the other; a delete too")
+    func rolloutAndDeleteSeenByBoth() async throws {
+        try await withTemporaryDirectory { folder in
+            let (a, b, _) = try await Self.startPair(in: folder)
+            defer { a.stop(); b.stop() }
+            let (clientA, clientB) = (Self.client(a), Self.client(b))
+            for version in ["1", "2"] {
+                _ = try await clientA.upload(
+                    archiveAt: try Self.archive(version: version, in: folder), modelId: Self.id, version: version,
+                    canonical: version == "1")
+            }
+            let devices = (0..<200).map { DeviceAttributes(installationId: "device-\($0)", platform: "linux") }
+            func onVersion2(_ client: RepositoryClient) async throws -> Int {
+                var count = 0
+                for device in devices where try await client.assignment(modelId: Self.id, attributes: device).version.version == "2" {
+                    count += 1
+                }
+                return count
+            }
+            #expect(try await onVersion2(clientB) == 0)
+            _ = try await clientA.setRollout(RolloutUpdate(rules: [RolloutRule(name: "v2", percent: 10, version: "2")]), of: Self.id)
+            let atTen = try await onVersion2(clientB)
+            #expect(atTen > 0 && atTen < 60, "10% of 200 devices, seen through the other server: \(atTen)")
+            #expect(try await onVersion2(clientA) == atTen)
+            _ = try await clientB.rampRollout(of: Self.id, to: 100)
+            #expect(try await onVersion2(clientA) == devices.count)
+            // Version 2 is now in use by a rule: a delete through either server is refused, then forced.
+            await #expect(throws: TensorIOError.self) { _ = try await clientA.deleteVersion("2", of: Self.id) }
+            _ = try await clientB.rollBackRollout(of: Self.id, to: "1")
+            #expect(try await onVersion2(clientA) == 0)
+            _ = try await clientA.deleteVersion("2", of: Self.id)
+            await #expect(throws: TensorIOError.self) { _ = try await clientB.version("2", of: Self.id) }
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("root/archives/\(Self.id)/2.zip").path))
+        }
+    }
+
     @Test("a server starting beside a running one keeps the files the other may be writing")
     func sharedRecoveryKeepsRecentFiles() async throws {
         try await withTemporaryDirectory { folder in

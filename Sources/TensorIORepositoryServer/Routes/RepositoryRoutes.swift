@@ -192,7 +192,7 @@ struct RepositoryRoutes: Sendable {
 
     /// Checks the bearer token: writes need the write token; reads need the read or the write token when
     /// the server protects reads.
-    private func authorize(_ request: Request, write: Bool) throws {
+    func authorize(_ request: Request, write: Bool) throws {
         let accepted: [String]
         if write {
             guard let token = configuration.writeToken else {

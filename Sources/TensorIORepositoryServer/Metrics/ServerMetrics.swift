@@ -10,7 +10,7 @@ import Synchronization
 /// process, and a process (a test, an app embedding the server) may run several servers, each of which
 /// answers `/metrics` with its own counts. Every metric is made with this server's factory instead.
 ///
-/// Labels are bounded: the route is the matched route pattern (`/v1/models/:id`, never the raw path;
+/// Labels are bounded: the route is the matched route pattern (`/v1/models/{id}`, never the raw path;
 /// `unmatched` for paths no route matches), the method one of the API's methods (`other` for the rest) and
 /// the status a three-digit code.
 final class ServerMetrics: Sendable {
@@ -22,8 +22,8 @@ final class ServerMetrics: Sendable {
     private let uploadsRefused: Metrics.Counter
     private let validationFailures: Metrics.Counter
 
-    /// The route pattern of uploads, as Hummingbird's router names it.
-    static let uploadRoute = "/v1/models/:id/versions/:version"
+    /// The route pattern of uploads, as Hummingbird's router names it (parameters in braces).
+    static let uploadRoute = "/v1/models/{id}/versions/{version}"
     /// The label for requests no route matched (unknown paths, and known paths with another method).
     static let unmatchedRoute = "unmatched"
 

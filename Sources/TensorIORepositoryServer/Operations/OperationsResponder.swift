@@ -5,7 +5,8 @@ import TensorIODelivery
 
 /// Wraps the router: every request gets a request id, one log line and its metrics; paths no route
 /// matches get the API's JSON errors (404, or 405 with `Allow` when the path has other methods); a `HEAD`
-/// answer never has a body; an error the routes did not turn into an answer becomes a JSON 500.
+/// answer never has a body; an error the routes did not turn into an answer becomes a JSON 500, and an
+/// error answer without the API's JSON body (Hummingbird's own) gets one.
 ///
 /// It wraps the router's responder rather than being a router middleware because Hummingbird's router
 /// picks the route before a route's middleware runs: only from outside does one see every request,
@@ -42,6 +43,9 @@ struct OperationsResponder: HTTPResponder {
         let matched = context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 }
         if matched == nil, response.status == .notFound {
             response = await unmatchedResponse(request, context: context)
+        }
+        if response.status.code >= 400, response.headers[.contentType] != "application/json" {
+            response = Self.jsonError(replacing: response)
         }
         if request.method == .head { response = response.createHeadResponse() }
         response.headers[RequestIdentifier.header] = id
@@ -82,6 +86,28 @@ struct OperationsResponder: HTTPResponder {
             status: .methodNotAllowed, code: "method-not-allowed",
             message: "\(String(request.method.rawValue.prefix(16))) is not allowed on \(path); allowed: \(list)",
             headers: [.allow: list]))
+    }
+
+    /// The API's JSON error for an error answer made without one: Hummingbird's own errors (a body past
+    /// `collect(upTo:)`'s limit is a bare 413) and anything else that answered an error without a body.
+    private static func jsonError(replacing response: Response) -> Response {
+        let status = response.status
+        let code: String
+        switch status {
+        case .badRequest: code = "bad-request"
+        case .unauthorized: code = "unauthorized"
+        case .notFound: code = "not-found"
+        case .methodNotAllowed: code = "method-not-allowed"
+        case .contentTooLarge: code = "too-large"
+        case .internalServerError: code = "internal"
+        default: code = "http-\(status.code)"
+        }
+        let message = status == .contentTooLarge
+            ? "the request body is larger than this endpoint accepts"
+            : "HTTP \(status.code) \(status.reasonPhrase)"
+        var headers = response.headers
+        headers[.contentLength] = nil
+        return errorResponse(APIError(status: status, code: code, message: message, headers: headers))
     }
 
     private static func errorResponse(_ error: APIError) -> Response {

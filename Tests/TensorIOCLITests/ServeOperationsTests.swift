@@ -119,8 +119,17 @@ struct ServeOperationsTests {
             // An id that could forge a log line is replaced by one of the server's own.
             let forged = try RawHTTP.exchange(
                 port: port, method: "GET", path: "/v1/health", headers: ["X-Request-Id": "a b\\\"c"])
+            // Quotes and backslashes in a path are escaped in JSON and do not break a text line.
+            let hostilePath = #"/quote"back\slash"#
+            let hostile = try RawHTTP.exchange(port: port, method: "GET", path: hostilePath, headers: ["X-Request-Id": "ops-hostile"])
+            #expect(hostile.status == 404)
             let madeId = try #require(forged.headers["x-request-id"])
             #expect(madeId.count == 32 && madeId.allSatisfy(\.isHexDigit), "\(madeId)")
+            let longest = String(repeating: "a", count: 128)
+            #expect(try RawHTTP.exchange(port: port, method: "GET", path: "/v1/health", headers: ["X-Request-Id": longest])
+                .headers["x-request-id"] == longest)
+            #expect(try RawHTTP.exchange(port: port, method: "GET", path: "/v1/health", headers: ["X-Request-Id": longest + "a"])
+                .headers["x-request-id"]?.count == 32, "an id past 128 characters is replaced")
             server.stop()
 
             let lines = try RequestLine.parse(server.stderr, format: format)
@@ -131,6 +140,7 @@ struct ServeOperationsTests {
             #expect(byId["ops-401"]?.status == 401 && byId["ops-401"]?.method == "POST")
             #expect(byId["ops-409"]?.status == 409 && byId["ops-409"]?.path == version)
             #expect(byId[madeId]?.status == 200)
+            #expect(byId["ops-hostile"]?.path == hostilePath, "\(server.stderr)")
             // The CLI's push before: the upload (201) has its line too.
             #expect(lines.contains { $0.method == "POST" && $0.path == version && $0.status == 201 }, "\(server.stderr)")
             #expect(!server.stderr.contains(Self.token), "the token was logged")

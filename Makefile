@@ -15,7 +15,7 @@ TENSORIO = .build/release/tensorio
 # flags, or SwiftPM would rebuild everything each time they changed.
 RELEASE = -c release --static-swift-stdlib
 
-.PHONY: setup setup-tensorflow build demo bench-delivery bench-load-check train-demo test test-consumer test-unit test-tsan docs models bench-images clean fuzz
+.PHONY: setup setup-tensorflow build demo bench-delivery bench-load-check train-demo test test-consumer test-unit test-tsan test-contract docs models bench-images clean fuzz
 
 setup:
 	@scripts/setup.sh
@@ -39,7 +39,7 @@ train-demo: build
 		--data Examples/digits-training/data/train.json --test Examples/digits-training/data/test.json \
 		--epochs 20 --batch-size 32 --shuffle
 
-test: test-consumer test-unit test-tsan docs
+test: test-consumer test-unit test-tsan test-contract docs
 
 # Tests/ConsumerPackage against the TensorIO library alone, in .build-consumer: fails when SwiftPM resolves
 # more than swift-log for it (docs/packages.md).
@@ -55,6 +55,13 @@ test-unit: setup-tensorflow
 # ConcurrencyTests (models shared by threads and tasks) and AsyncRunTests (async runs, cancellation).
 test-tsan: setup-tensorflow
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter "ConcurrencyTests|AsyncRunTests|ModelResultsTests|InstancePoolTests|RunThreadsTests"
+
+# docs/openapi.yaml against a running `tensorio serve` (debug build), with schemathesis from PyPI in
+# .venv-contract (scripts/contract-test.sh): a few minutes at most.
+test-contract: setup
+	$(SWIFT) build --product tensorio
+	$(SWIFT) build --product tensorio-load-check
+	@SWIFT=$(SWIFT) scripts/contract-test.sh
 
 # The DocC catalogs (Sources/*/*.docc) and every doc comment of TensorIO, TensorIODelivery and
 # TensorIORepositoryServer, with warnings as errors: an unresolved link fails. Reuses the debug build in

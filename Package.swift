@@ -36,7 +36,7 @@ let package = Package(
         .trait(name: "Delivery", description: "The TensorIODelivery client (ZIPFoundation, swift-crypto)."),
         .trait(
             name: "Tools",
-            description: "The tensorio tool and the repository server (ArgumentParser, Hummingbird, GRDB, PostgresNIO).",
+            description: "The tensorio tool and the repository server (ArgumentParser, Hummingbird, GRDB, PostgresNIO, swift-metrics, swift-prometheus, swift-configuration).",
             enabledTraits: ["Delivery"]
         ),
         .default(enabledTraits: ["Tools"]),
@@ -56,6 +56,11 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         // Through postgres-nio; named for the TLS settings of sslmode=prefer/require.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // The server's /metrics: the Metrics API and its Prometheus backend (a registry per server).
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // `tensorio serve` configuration: flags over environment over a JSON file (default trait JSON only).
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
     ],
     targets: [
         // Our own declarations of the LiteRT C API and a dlopen loader: `swift build` needs no ML library.
@@ -118,6 +123,8 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: tools),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: tools),
                 .product(name: "Crypto", package: "swift-crypto", condition: tools),
+                .product(name: "Metrics", package: "swift-metrics", condition: tools),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: tools),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
@@ -130,6 +137,7 @@ let package = Package(
                 "TensorIORepositoryServer",
                 "CCrashReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
+                .product(name: "Configuration", package: "swift-configuration", condition: tools),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures

@@ -13,6 +13,11 @@ import TensorIODelivery
 ///     root: URL(fileURLWithPath: "/srv/models"), port: 8080, writeToken: token))
 /// try await server.run { port in print("listening on \(port)") }
 /// ```
+///
+/// Every `GET` route also answers `HEAD`; paths no route has get a JSON 404 (or a 405 with `Allow`); each
+/// request writes one log line to the logger (`info`, `error` for a 5xx) with its method, path, status,
+/// bytes, duration and request id (`X-Request-Id`, echoed); `/metrics` answers this server's metrics in
+/// Prometheus's text format.
 public struct RepositoryServer: Sendable {
     /// How the server runs.
     public let configuration: RepositoryServerConfiguration
@@ -20,6 +25,9 @@ public struct RepositoryServer: Sendable {
     /// it listens.
     public let storage: RepositoryStorage
     private let logger: Logger
+    /// This server's own metrics registry, answered on `/metrics`: not the process-wide metrics system,
+    /// which can be bootstrapped once per process while a process may run several servers.
+    private let metrics = ServerMetrics()
 
     /// Opens the storage without listening yet (a PostgreSQL index is reached when the server runs).
     ///
@@ -47,10 +55,15 @@ public struct RepositoryServer: Sendable {
         handlesSignals: Bool = true,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
-        let router = Router()
-        RepositoryRoutes(storage: storage, configuration: configuration).register(on: router)
+        // HEAD on every GET route: the GET handler runs and its body is dropped, so the status, Content-Length,
+        // ETag and Content-Range are those of the GET (the archive's file is not read).
+        let router = Router(options: .autoGenerateHeadEndpoints)
+        register(on: router)
+        let responder = OperationsResponder(
+            routes: router.buildResponder(), allowedMethods: AllowedMethods(register: register(on:)), metrics: metrics,
+            logger: logger)
         let application = Application(
-            router: router,
+            responder: responder,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tensorio"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
@@ -72,6 +85,17 @@ public struct RepositoryServer: Sendable {
                 .io, "cannot listen on \(configuration.host): no such host name; give an address such as 127.0.0.1 or 0.0.0.0")
         } catch let error as SocketAddressError {
             throw TensorIOError(.io, "cannot listen on \(configuration.host): it is not a usable address (\(error))")
+        }
+    }
+
+    /// Registers every route: the `/v1` API and `/metrics`.
+    private func register(on router: Router<BasicRequestContext>) {
+        let routes = RepositoryRoutes(storage: storage, configuration: configuration)
+        routes.register(on: router)
+        // Metrics are a read: open unless the server protects reads, then the read or the write token.
+        router.get("metrics") { [metrics] request, _ in
+            try routes.authorize(request, write: false)
+            return metrics.response()
         }
     }
 

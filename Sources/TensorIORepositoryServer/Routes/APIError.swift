@@ -11,10 +11,19 @@ struct APIError: HTTPResponseError {
     var headers: HTTPFields = [:]
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
+        Response(status: status, headers: jsonHeaders, body: ResponseBody(byteBuffer: ByteBuffer(bytes: jsonBody)))
+    }
+
+    /// The error's own headers with `Content-Type: application/json`.
+    var jsonHeaders: HTTPFields {
         var fields = headers
         fields[.contentType] = "application/json"
-        let data = (try? RepositoryAPI.makeEncoder().encode(APIErrorBody(code: code, message: message))) ?? Data()
-        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return fields
+    }
+
+    /// `{"error": {"code": …, "message": …}}`.
+    var jsonBody: Data {
+        (try? RepositoryAPI.makeEncoder().encode(APIErrorBody(code: code, message: message))) ?? Data()
     }
 
     static func badRequest(_ message: String, code: String = "bad-request") -> APIError {

@@ -217,6 +217,11 @@ struct RolloutPolicyTests {
         (#"{"rules": [{"name": "a", "version": "1", "when": {"custom": {"k": "v"}}}]}"#, "rules[0].when.custom.k"),
         (#"{"rulez": []}"#, "rulez"),
         (#"{"rules": "#, ""),
+        // Found by the contract test: abs(Int.min) trapped and took the server down.
+        (#"{"rules": [], "revision": -9223372036854775808}"#, "revision"),
+        (#"{"rules": [], "revision": 9223372036854775807}"#, "revision"),
+        (#"{"rules": [], "revision": 1e300}"#, "revision"),
+        (#"{"rules": [{"name": "a", "split": [{"version": "1", "weight": -9223372036854775808}, {"version": "2", "weight": 1}]}]}"#, "rules[0].split[0].weight"),
     ] as [(String, String)])
     func strictDecoding(_ json: String, _ path: String) throws {
         do {
@@ -229,6 +234,15 @@ struct RolloutPolicyTests {
         let lenient = try RepositoryAPI.makeDecoder().decode(
             RolloutRule.self, from: Data(#"{"name": "a", "version": "1", "future": true}"#.utf8))
         #expect(lenient.version == "1")
+    }
+
+    @Test("a verb's body with an extreme revision is refused, not a crash (contract-test finding)")
+    func extremeRevision() throws {
+        for json in [#"{"revision": -9223372036854775808}"#, #"{"revision": -1e19, "percent": 5}"#] {
+            #expect(throws: DecodingError.self) {
+                _ = try RepositoryAPI.makeStrictDecoder().decode(RolloutAction.self, from: Data(json.utf8))
+            }
+        }
     }
 
     @Test("versions: parsing and ordering")

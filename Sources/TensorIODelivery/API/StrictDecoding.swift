@@ -32,7 +32,7 @@ extension KeyedDecodingContainer {
     /// as an integer has no path).
     func decodeWholeNumber(forKey key: Key) throws -> Int {
         let value = try decode(Double.self, forKey: key)
-        guard let whole = Int(exactly: value), abs(whole) <= 1 << 53 else {
+        guard let whole = Int(exactly: value), whole.magnitude <= 1 << 53 else {  // magnitude: abs(Int.min) traps
             throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "\(value) is not a whole number")
         }
         return whole

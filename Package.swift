@@ -183,6 +183,11 @@ let package = Package(
             name: "fuzz-training-data", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/TrainingData",
             swiftSettings: upcomingFeatures
         ),
+        .executableTarget(
+            name: "fuzz-delivery",
+            dependencies: ["FuzzSupport", "TensorIODelivery", "TensorIORepositoryServer"], path: "Fuzz/Delivery",
+            swiftSettings: upcomingFeatures
+        ),
         // 40 tasks running a model while the cooperative pool's responsiveness is measured, in a process of
         // its own (AsyncRunTests).
         .executableTarget(

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 seconds="${FUZZ_SECONDS:-60}"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz-model-json fuzz-model-file fuzz-image fuzz-archive fuzz-training-data)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz-model-json fuzz-model-file fuzz-image fuzz-archive fuzz-training-data fuzz-delivery)
 
 # lld: gold cannot link sanitizer-instrumented Swift here. .build-fuzz keeps the instrumented build apart.
 flags=(--scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld)
@@ -23,6 +23,11 @@ seed() {
     fuzz-model-json) find Tests/Fixtures Examples -name model.json -exec cp {} "$corpus/" \; ;;
     fuzz-model-file) find Tests/Fixtures -name '*.tflite' -size -400k -exec cp {} "$corpus/" \; ;;
     fuzz-image) find Tests/Fixtures Examples -size -300k \( -name '*.jpg' -o -name '*.png' \) -exec cp {} "$corpus/" \; ;;
+    fuzz-delivery)
+      # The first byte picks: 0 rollout rules, 1 an assignment request, 2 a release signature file.
+      printf '0{"rules": [{"name": "beta", "when": {"appVersion": ">=2.4.0 <3", "region": ["US"]}, "percent": 10, "version": "2"}, {"name": "ab", "split": [{"version": "3", "weight": 30}, {"version": "4", "weight": 70}]}], "revision": 3}' > "$corpus/rules.json"
+      printf '1{"installationId": "3f2504e0", "appVersion": "2.4.1", "platform": "ios", "locale": "fr_CA", "custom": {"cohort": "beta"}, "installedVersion": "1"}' > "$corpus/assignment.json"
+      printf '2{"format": "tensorio-release-signature-v1", "model_id": "fuzz", "version": "1", "files": [{"path": "model.json", "size": 44, "sha256": "%064d"}], "key_id": "0123456789abcdef", "signature": "%s"}' 0 "$(head -c 64 /dev/zero | base64 -w0)" > "$corpus/signature.json" ;;
     fuzz-training-data)
       # The first byte picks the format: even ("J") for JSON, odd ("C") for CSV; 20 items of each.
       python3 -c 'import json,sys; print("J" + json.dumps(json.load(open(sys.argv[1]))[:20]), end="")' \

@@ -36,7 +36,11 @@ final class PostgresIndex: RepositoryIndexing {
         // Each instance serves many downloads at once, but the index queries are short: a handful of
         // connections per instance keeps a shared database within its default 100 connections.
         configuration.options.maximumConnections = 16
-        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        // PostgresNIO reports every failed connection attempt at info, several a second while the database
+        // is down: below debug they go, and start-up's own error (or a request's) says what is wrong once.
+        var background = logger
+        if background.logLevel > .debug { background.logLevel = max(background.logLevel, .error) }
+        client = PostgresClient(configuration: configuration, backgroundLogger: background)
         location = "\(settings.host):\(settings.port)/\(settings.database)"
         self.logger = logger
     }

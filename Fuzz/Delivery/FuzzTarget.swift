@@ -8,7 +8,7 @@ import TensorIODelivery
 import TensorIORepositoryServer
 
 /// A bundle folder per process whose signature file is rewritten for each input.
-nonisolated(unsafe) let bundle: URL = {
+let bundle: URL = {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-delivery-\(getpid()).tiobundle")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     try? Data(#"{"name": "fuzz", "id": "fuzz", "version": "1"}"#.utf8).write(to: url.appendingPathComponent("model.json"))
@@ -16,12 +16,12 @@ nonisolated(unsafe) let bundle: URL = {
 }()
 
 /// A policy with one rule of each kind, for the assignment requests.
-nonisolated(unsafe) let policy: RolloutPolicy? = try? RolloutPolicy(modelId: "fuzz", rules: [
+let policy: RolloutPolicy? = try? RolloutPolicy(modelId: "fuzz", rules: [
     RolloutRule(name: "beta", when: RolloutConditions(appVersion: ">=2.4.0 <3", region: ["US", "CA"]), percent: 10, version: "2"),
     RolloutRule(name: "ab", split: [RolloutArm(version: "3", weight: 30), RolloutArm(version: "4", weight: 70)]),
 ], paused: false)
 
-nonisolated(unsafe) let trusted = TrustedKeys([PublisherSigningKey().publicKey])
+let trusted = TrustedKeys([PublisherSigningKey().publicKey])
 
 let devices = [
     DeviceAttributes(installationId: "a", appVersion: "2.5", platform: "ios", region: "US"),
@@ -50,5 +50,10 @@ func fuzzDelivery(_ data: Data) {
 
 @main
 enum FuzzTarget {
-    static func main() { FuzzInput.main(fuzzDelivery) }
+    static func main() {
+        // The globals are made now, not lazily inside the first run, where libFuzzer's leak check would
+        // count them as that input's leak.
+        _ = (bundle, policy, trusted, devices)
+        FuzzInput.main(fuzzDelivery)
+    }
 }

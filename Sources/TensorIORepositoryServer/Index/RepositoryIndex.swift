@@ -5,7 +5,7 @@ import TensorIODelivery
 /// The SQLite index of models and versions (GRDB, WAL mode): which versions exist, their SHA-256 and size,
 /// and each model's canonical version. Archives live beside it on disk; a version row exists only once its
 /// archive is in place (see ``RepositoryStorage``). One server instance: several instances share a
-/// ``PostgresIndex`` instead.
+/// PostgreSQL index (`RepositoryDatabase.postgres(_:)`) instead.
 ///
 /// Its methods are synchronous (SQLite on local disk answers in microseconds) and witness the
 /// asynchronous requirements of `RepositoryIndexing`.

@@ -1,5 +1,5 @@
 import Foundation
-import TensorIO
+@_spi(Tools) import TensorIO
 
 /// Writes JSON with keys in the order given (Foundation's encoder sorts or scrambles them, and the
 /// outputs must come in model.json order) and numbers in their shortest exact form.
@@ -51,7 +51,7 @@ enum JSONText {
         case .object(let members) where !members.isEmpty:
             text += "{\n"
             for (index, (key, item)) in members.enumerated() {
-                text += inner + quote(key) + ": "
+                text += inner + JSONStringLiteral.quoted(key) + ": "
                 writePretty(item, indent: inner, into: &text)
                 text += index < members.count - 1 ? ",\n" : "\n"
             }
@@ -74,7 +74,7 @@ enum JSONText {
             } else {
                 text += format(number.isFinite ? number.description : nil)
             }
-        case .string(let string): text += quote(string)
+        case .string(let string): text += JSONStringLiteral.quoted(string)
         case .array(let items):
             text += "["
             for (index, item) in items.enumerated() {
@@ -86,7 +86,7 @@ enum JSONText {
             text += "{"
             for (index, (key, item)) in members.enumerated() {
                 if index > 0 { text += "," }
-                text += quote(key) + ":"
+                text += JSONStringLiteral.quoted(key) + ":"
                 write(item, into: &text)
             }
             text += "}"
@@ -97,22 +97,6 @@ enum JSONText {
     private static func format(_ description: String?) -> String {
         guard let description else { return "null" }
         return description.hasSuffix(".0") ? String(description.dropLast(2)) : description
-    }
-
-    private static func quote(_ string: String) -> String {
-        var result = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }
 

@@ -77,7 +77,7 @@ struct SafetensorsFile: Sendable, Hashable {
         for (index, name) in tensors.keys.sorted().enumerated() {
             let tensor = tensors[name]!
             if index > 0 { header += "," }
-            header += "\(Self.quoted(name)):{\"dtype\":\"\(Self.name(of: tensor.dataType))\",\"shape\":\(tensor.shape),\"data_offsets\":[\(offset),\(offset + tensor.bytes.count)]}"
+            header += "\(JSONStringLiteral.quoted(name)):{\"dtype\":\"\(Self.name(of: tensor.dataType))\",\"shape\":\(tensor.shape),\"data_offsets\":[\(offset),\(offset + tensor.bytes.count)]}"
             offset += tensor.bytes.count
         }
         header += "}"
@@ -106,18 +106,5 @@ struct SafetensorsFile: Sendable, Hashable {
 
     private static func dataType(_ name: String) -> DataType? {
         names.first { $0.1 == name }?.0
-    }
-
-    private static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }

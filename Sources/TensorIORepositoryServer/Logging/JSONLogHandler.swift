@@ -5,6 +5,7 @@
 #endif
 import Foundation
 public import Logging
+@_spi(Tools) import TensorIO
 
 /// A swift-log handler that writes one JSON object per line to standard error, for log collectors.
 ///
@@ -70,51 +71,32 @@ public struct JSONLogHandler: LogHandler {
     ) -> String {
         let reserved: Set<String> = ["time", "level", "label", "message"]
         var output = "{"
-        output += "\"time\":" + quoted(timestamp(time))
-        output += ",\"level\":" + quoted(level.rawValue)
-        output += ",\"label\":" + quoted(label)
-        output += ",\"message\":" + quoted(message)
+        output += "\"time\":" + JSONStringLiteral.quoted(timestamp(time))
+        output += ",\"level\":" + JSONStringLiteral.quoted(level.rawValue)
+        output += ",\"label\":" + JSONStringLiteral.quoted(label)
+        output += ",\"message\":" + JSONStringLiteral.quoted(message)
         for key in metadata.keys.sorted() {
             let name = reserved.contains(key) ? "metadata." + key : key
-            output += "," + quoted(name) + ":" + json(metadata[key]!)
+            output += "," + JSONStringLiteral.quoted(name) + ":" + json(metadata[key]!)
         }
         return output + "}"
     }
 
     private static func json(_ value: Logger.Metadata.Value) -> String {
         switch value {
-        case .string(let text): return quoted(text)
+        case .string(let text): return JSONStringLiteral.quoted(text)
         case .stringConvertible(let convertible):
             switch convertible {
             case let number as any BinaryInteger: return String(describing: number)
             case let number as Double where number.isFinite: return String(number)
             case let flag as Bool: return flag ? "true" : "false"
-            default: return quoted(convertible.description)
+            default: return JSONStringLiteral.quoted(convertible.description)
             }
         case .dictionary(let dictionary):
-            return "{" + dictionary.keys.sorted().map { quoted($0) + ":" + json(dictionary[$0]!) }.joined(separator: ",") + "}"
+            return "{" + dictionary.keys.sorted().map { JSONStringLiteral.quoted($0) + ":" + json(dictionary[$0]!) }.joined(separator: ",") + "}"
         case .array(let array):
             return "[" + array.map(json).joined(separator: ",") + "]"
         }
-    }
-
-    /// A JSON string literal: quotes, backslashes and control characters escaped (RFC 8259).
-    static func quoted(_ text: String) -> String {
-        var output = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20:
-                output += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        return output + "\""
     }
 
     private static func timestamp(_ date: Date) -> String {

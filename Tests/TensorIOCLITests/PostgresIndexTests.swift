@@ -168,6 +168,12 @@ struct PostgresIndexTests {
             expectOneLineError(result, containing: ["postgres://"])
             result = try await CLI.run(["serve", "--root", root, "--port", "0", "--database", "postgres://127.0.0.1/db"])
             expectOneLineError(result, containing: ["names no user"])
+            result = try await CLI.run(["serve", "--root", root, "--port", "0", "--database", "postgres://u@127.0.0.1/db?sslmode=maybe"])
+            expectOneLineError(result, containing: ["sslmode=maybe"])
+            // The setting from the environment, named as such.
+            result = try await CLI.run(
+                ["serve", "--root", root, "--port", "0"], environment: ["TENSORIO_SERVE_DATABASE": "mysql://x@127.0.0.1/db"])
+            expectOneLineError(result, containing: ["TENSORIO_SERVE_DATABASE", "postgres://"])
             // A port where nothing listens (this test's own, closed again).
             let closedPort = try Self.closedPort()
             result = try await CLI.run([

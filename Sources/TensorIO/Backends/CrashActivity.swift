@@ -36,12 +36,25 @@ final class CrashActivity: @unchecked Sendable {
         try during(runningText, body)
     }
 
-    private func during<Result>(_ text: UnsafeMutablePointer<CChar>?, _ body: () throws -> Result) rethrows -> Result {
-        let previous = tio_crash_report_set_activity(text)
-        defer {
-            tio_crash_report_set_activity(previous)
-            withExtendedLifetime(self) {}
+    /// The running mark, for a caller that keeps this activity alive for as long as it uses the mark
+    /// (a signature runner, through the instance that owns both): marking a run with it then costs no
+    /// retain and release of the activity, two atomic operations on runs of about a microsecond.
+    var runningMark: Mark { Mark(text: runningText) }
+
+    /// A sentence to mark a thread with, borrowed from the activity that made it.
+    struct Mark {
+        fileprivate let text: UnsafeMutablePointer<CChar>?
+
+        /// Runs `body` with the calling thread marked.
+        func during<Result>(_ body: () throws -> Result) rethrows -> Result {
+            let previous = tio_crash_report_set_activity(text)
+            defer { tio_crash_report_set_activity(previous) }
+            return try body()
         }
-        return try body()
+    }
+
+    private func during<Result>(_ text: UnsafeMutablePointer<CChar>?, _ body: () throws -> Result) rethrows -> Result {
+        defer { withExtendedLifetime(self) {} }
+        return try Mark(text: text).during(body)
     }
 }

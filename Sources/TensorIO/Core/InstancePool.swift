@@ -22,32 +22,51 @@ import Foundation
 final class InstancePool: @unchecked Sendable {
     /// An instance lent to one run.
     struct Lease {
-        /// Not retained for a slot's instance: the slot holds it until the lease comes back (only the
-        /// holder empties a busy slot), and a retain and release per run are two atomic operations on a
-        /// run of about a microsecond.
-        unowned(unsafe) let instance: any BackendInstance
+        /// A slot's instance, not retained: the slot holds it until the lease comes back (only the holder
+        /// empties a busy slot), and a retain and release per run are two atomic operations on a run of
+        /// about a microsecond. Through a box, because an unretained existential is retained again at
+        /// every call made on it; a box is lent with `_withUnsafeGuaranteedRef` instead.
+        private let slotted: Unmanaged<SlottedInstance>?
         /// The shared instance, retained: ``drain()`` lets go of it while runs still use it.
         private let sharedInstance: (any BackendInstance)?
         /// The slot it came from, or -1 for the shared instance.
         fileprivate let slot: Int
         fileprivate let generation: Int
 
-        fileprivate init(slot: Int, instance: any BackendInstance, generation: Int) {
-            self.instance = instance
+        fileprivate init(slot: Int, instance: SlottedInstance, generation: Int) {
+            slotted = .passUnretained(instance)
             sharedInstance = nil
             self.slot = slot
             self.generation = generation
         }
 
         fileprivate init(shared: any BackendInstance, generation: Int) {
-            instance = shared
+            slotted = nil
             sharedInstance = shared
             slot = -1
             self.generation = generation
         }
+
+        /// The instance, retained for as long as the caller keeps it; runs use ``withInstance(_:)``.
+        var instance: any BackendInstance { withInstance { $0 } }
+
+        /// Calls `body` with the instance, lent for the call.
+        @inline(__always)
+        func withInstance<Result>(_ body: (any BackendInstance) throws -> Result) rethrows -> Result {
+            if let slotted { return try slotted._withUnsafeGuaranteedRef { try body($0.instance) } }
+            return try body(sharedInstance!)  // every lease holds one or the other
+        }
     }
 
-    /// More slots than this are not made, whatever the engine allows: no machine runs more at once.
+    /// A slot's instance: a class so that a ``Lease`` can lend it without a retain.
+    final class SlottedInstance {
+        let instance: any BackendInstance
+
+        init(_ instance: any BackendInstance) {
+            self.instance = instance
+        }
+    }
+
     static let maximumSlots = 1024
 
     private enum SlotState {
@@ -65,7 +84,7 @@ final class InstancePool: @unchecked Sendable {
     private let states: UnsafeMutableRawPointer
     /// Each slot's instance and the generation it was loaded in. Only the thread holding the slot busy
     /// reads or writes them; the atomic state orders one holder's writes before the next one's reads.
-    private let instances: UnsafeMutablePointer<(any BackendInstance)?>
+    private let instances: UnsafeMutablePointer<SlottedInstance?>
     private let instanceGenerations: UnsafeMutablePointer<Int>
     /// The current generation, the number of waiting runs, and whether an exclusive instance was loaded
     /// in this generation: atomic words on lines of their own. The generation and the loaded flag change
@@ -144,7 +163,7 @@ final class InstancePool: @unchecked Sendable {
     func withInstance<Result>(cancellation: RunCancellation? = nil, _ body: (any BackendInstance) throws -> Result) throws -> Result {
         let lease = try acquire(cancellation: cancellation)
         defer { release(lease) }
-        return try body(lease.instance)
+        return try lease.withInstance(body)
     }
 
     /// Drops every instance: idle ones now, busy ones when their run ends. The next run loads anew.
@@ -157,7 +176,7 @@ final class InstancePool: @unchecked Sendable {
         shared = nil
         sharedLoading = false
         for slot in 0..<slotCount where tio_atomic_compare_exchange(stateWord(slot), SlotState.idle, SlotState.busy) {
-            if let instance = instances[slot] { dropped.append(instance) }
+            if let slotted = instances[slot] { dropped.append(slotted.instance) }
             instances[slot] = nil
             tio_atomic_store(stateWord(slot), SlotState.empty)
         }
@@ -201,13 +220,14 @@ final class InstancePool: @unchecked Sendable {
             if tio_atomic_load(waitersWord) > 0 { wakeOne() }
             throw error
         }
-        instances[slot] = instance
+        let slotted = SlottedInstance(instance)
+        instances[slot] = slotted
         instanceGenerations[slot] = generation
         condition.lock()
         if generation == tio_atomic_load(generationWord) { tio_atomic_store(loadedFlag, 1) }
         condition.unlock()
         tio_set_thread_slot_hint(slot)
-        return Lease(slot: slot, instance: instance, generation: generation)
+        return Lease(slot: slot, instance: slotted, generation: generation)
     }
 
     /// Waits until a slot can be claimed (every one was busy), or until cancelled.

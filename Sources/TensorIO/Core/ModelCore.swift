@@ -60,18 +60,35 @@ final class ModelCore: Sendable {
         // Images are oriented and scaled before taking an instance, so concurrent callers overlap that
         // work; only the final copy into the tensor happens on the instance. Other values go as given:
         // the instance matches them to its layers as it writes them.
-        let input = hasImageInputs ? .positional(prepared(try InputMatching.values(for: input, layers: predictionInputs))) : input
+        // (Two calls rather than one on a conditionally rebound value: the rebinding copied the input,
+        // a retain and a release on every run.)
+        if hasImageInputs {
+            let matched = try InputMatching.values(for: input, layers: predictionInputs)
+            return try runOnInstance(.positional(prepared(matched)), placeholders: placeholders, profile: &profile,
+                                     cancellation: cancellation, preparationStart: start)
+        }
+        return try runOnInstance(input, placeholders: placeholders, profile: &profile, cancellation: cancellation,
+                                 preparationStart: start)
+    }
+
+    /// The rest of ``run(_:placeholders:profile:cancellation:)`` once images are prepared: takes an
+    /// instance from the pool and runs on it.
+    @inline(__always)
+    private func runOnInstance(
+        _ input: InputValue, placeholders: [String: InputValue], profile: inout RunProfile?,
+        cancellation: RunCancellation?, preparationStart: UInt64
+    ) throws -> Outputs {
         try cancellation?.check()
         var waitStart: UInt64 = 0
         if profile != nil {
-            profile?.preparation = Stopwatch.since(start)
+            profile?.preparation = Stopwatch.since(preparationStart)
             waitStart = Stopwatch.now()
         }
         let lease = try pool.acquire(cancellation: cancellation)
         defer { pool.release(lease) }
         if profile != nil { profile?.waiting = Stopwatch.since(waitStart) }
         try cancellation?.check()
-        return try lease.instance.run(input, placeholders: placeholders, profile: &profile)
+        return try lease.withInstance { try $0.run(input, placeholders: placeholders, profile: &profile) }
     }
 
     /// Runs the model on every item of a batch: in one invoke when the backend can, else one item after

@@ -22,7 +22,11 @@ enum InputMatching {
     /// the model does not have, say): a run writes its inputs into tensors it rewrites every time, so a
     /// partial write is harmless.
     ///
+    /// Always inlined, with its errors made out of line: `body` is then part of the caller's run rather
+    /// than a closure whose context (the backend instance) is retained and released on every run.
+    ///
     /// - Throws: What ``values(for:layers:)`` throws, and what `body` throws.
+    @inline(__always)
     static func forEachValue(
         in input: InputValue, layers: LayerList, _ body: (Int, InputValue) throws -> Void
     ) throws {
@@ -42,23 +46,28 @@ enum InputMatching {
                 try body(index, value)
             }
         case .positional(let items):
-            guard items.count == layers.count else {
-                throw TensorIOError.invalidInput(
-                    "the model has \(inputCount(layers)) (\(quoted(layers.names))); got \(input.summary)"
-                )
-            }
+            guard items.count == layers.count else { throw countMismatch(input, layers: layers) }
             for index in items.indices { try body(index, items[index]) }
         case .numbers, .bytes, .image:
-            guard layers.count == 1 else {
-                throw TensorIOError.invalidInput(
-                    "the model has \(inputCount(layers)) (\(quoted(layers.names))): give a dictionary by layer name or InputValue.positional with one value per layer in that order; got \(input.summary)"
-                )
-            }
+            guard layers.count == 1 else { throw singleValueForSeveralLayers(input, layers: layers) }
             try body(0, input)
         }
     }
 
+    @inline(never)
+    private static func countMismatch(_ input: InputValue, layers: LayerList) -> TensorIOError {
+        TensorIOError.invalidInput("the model has \(inputCount(layers)) (\(quoted(layers.names))); got \(input.summary)")
+    }
+
+    @inline(never)
+    private static func singleValueForSeveralLayers(_ input: InputValue, layers: LayerList) -> TensorIOError {
+        TensorIOError.invalidInput(
+            "the model has \(inputCount(layers)) (\(quoted(layers.names))): give a dictionary by layer name or InputValue.positional with one value per layer in that order; got \(input.summary)"
+        )
+    }
+
     /// The values by layer, or the error naming unknown or missing layers.
+    @inline(never)
     private static func slowlyMatched(_ byName: [String: InputValue], layers: LayerList) throws -> [InputValue] {
         let unknown = byName.keys.filter { layers.index(forName: $0) == nil }.sorted()
         guard unknown.isEmpty else {

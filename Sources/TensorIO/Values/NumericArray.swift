@@ -54,6 +54,36 @@ public enum NumericArray: Sendable, Hashable {
         }
     }
 
+    /// Copies the elements into `destination` when they are stored as `dataType`'s elements already (one
+    /// `memcpy`, the common case of a run's input) and returns `true`; returns `false`, copying nothing,
+    /// when they need converting. A plain switch: going through ``visit(_:)`` for this costs as much as
+    /// the copy itself on a small tensor.
+    @inline(__always)
+    func copyBytes(ifElementsAre dataType: DataType, to destination: UnsafeMutableRawPointer) -> Bool {
+        func copy<Element: NumericElement>(_ elements: [Element]) -> Bool {
+            guard Element.matchingDataType == dataType else { return false }
+            elements.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress { destination.copyMemory(from: base, byteCount: bytes.count) }
+            }
+            return true
+        }
+        switch self {
+        case .float32(let a): return copy(a)
+        case .uint8(let a): return copy(a)
+        case .int32(let a): return copy(a)
+        case .int64(let a): return copy(a)
+        case .int(let a): return copy(a)
+        case .int8(let a): return copy(a)
+        case .int16(let a): return copy(a)
+        case .float64(let a): return copy(a)
+        case .bool(let a): return copy(a)
+        case .uint16(let a): return copy(a)
+        case .uint32(let a): return copy(a)
+        case .uint64(let a): return copy(a)
+        case .uint(let a): return copy(a)
+        }
+    }
+
     /// The elements converted to `type`, or `nil` when one does not fit it.
     ///
     /// Elements of `type` itself come back without conversion. Integer types take integral values in

@@ -8,18 +8,61 @@
 /// for output in outputs { print(output.name, output.value) }
 /// ```
 public struct Outputs: Sendable, Hashable, RandomAccessCollection {
-    private let outputs: [Output]
+    private let storage: Storage
+
+    /// One or two outputs (most models have no more) are held inline: a run's result then needs no
+    /// array of its own, which on a model that runs in a microsecond is an allocation and a free worth a
+    /// tenth of its time. Every initializer picks the case from the count, so equal outputs always
+    /// share a case and the synthesized `==` and `hash(into:)` agree with the elements'.
+    private enum Storage: Sendable, Hashable {
+        case one(Output)
+        case two(Output, Output)
+        case other([Output])
+    }
 
     /// Creates outputs (for models of your own types).
     ///
     /// - Parameter outputs: One output per layer, in layer order.
     public init(_ outputs: [Output]) {
-        self.outputs = outputs
+        switch outputs.count {
+        case 1: storage = .one(outputs[0])
+        case 2: storage = .two(outputs[0], outputs[1])
+        default: storage = .other(outputs)
+        }
+    }
+
+    /// A single model output.
+    init(_ output: Output) {
+        storage = .one(output)
+    }
+
+    /// Two outputs, in layer order.
+    init(_ first: Output, _ second: Output) {
+        storage = .two(first, second)
     }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { outputs.count }
-    public subscript(position: Int) -> Output { outputs[position] }
+
+    public var endIndex: Int {
+        switch storage {
+        case .one: 1
+        case .two: 2
+        case .other(let outputs): outputs.count
+        }
+    }
+
+    public subscript(position: Int) -> Output {
+        switch storage {
+        case .one(let output):
+            precondition(position == 0, "Outputs index out of range")
+            return output
+        case .two(let first, let second):
+            precondition(position == 0 || position == 1, "Outputs index out of range")
+            return position == 0 ? first : second
+        case .other(let outputs):
+            return outputs[position]
+        }
+    }
 
     /// The output of the layer called `name`.
     ///
@@ -27,7 +70,7 @@ public struct Outputs: Sendable, Hashable, RandomAccessCollection {
     ///   when no output has this name.
     public subscript(name: String) -> Output {
         get throws {
-            if let output = outputs.first(where: { $0.name == name }) { return output }
+            if let output = first(where: { $0.name == name }) { return output }
             let known = names.map { "\"\($0)\"" }.joined(separator: ", ")
             throw TensorIOError(
                 .outputMismatch, "no output named \"\(name)\"; the outputs are \(known.isEmpty ? "none" : known)",
@@ -37,5 +80,5 @@ public struct Outputs: Sendable, Hashable, RandomAccessCollection {
     }
 
     /// The output layers' names, in order.
-    public var names: [String] { outputs.map(\.name) }
+    public var names: [String] { map(\.name) }
 }

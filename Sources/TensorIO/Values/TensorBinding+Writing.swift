@@ -6,9 +6,24 @@ extension TensorBinding {
     /// Numbers must match the tensor's element count and raw bytes its byte count; bytes and numbers of
     /// the tensor's own type are copied with one `memcpy`.
     ///
+    /// The common case, numbers already of the tensor's type and count, is inlined into the run; every
+    /// other value goes through `writeConverting(_:to:)`.
+    ///
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidInput``) naming the layer, what it expects
     ///   and what was given.
+    @inline(__always)
     func write(_ value: InputValue, to destination: UnsafeMutableRawPointer) throws {
+        if case .numbers(let numbers) = value, quantizer == nil, numbers.count == elementCount,
+           numbers.copyBytes(ifElementsAre: dataType, to: destination)
+        {
+            return
+        }
+        try writeConverting(value, to: destination)
+    }
+
+    /// ``write(_:to:)`` for every value that is not a plain copy.
+    @inline(never)
+    private func writeConverting(_ value: InputValue, to destination: UnsafeMutableRawPointer) throws {
         switch value {
         case .image(let image):
             try writeImage(image, to: destination)
@@ -60,11 +75,8 @@ private struct ElementWriter: NumericVisitor {
 
     mutating func visit<S: NumericElement>(_ source: UnsafeBufferPointer<S>) throws(TensorIOError) {
         defer { offset += source.count }
+        // Numbers already of the tensor's type never get here: `write` copies them in one go.
         let start = destination + offset * dataType.byteCount
-        if quantizer == nil, S.matchingDataType == dataType, let base = source.baseAddress {
-            start.copyMemory(from: base, byteCount: source.count * dataType.byteCount)
-            return
-        }
         switch dataType {
         case .float32:
             let target = start.bindMemory(to: Float.self, capacity: source.count)

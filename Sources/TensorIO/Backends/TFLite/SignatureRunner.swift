@@ -22,6 +22,9 @@ final class SignatureRunner {
     private let compiledModel: LiteRtCompiledModel
     /// What a failing invoke says it was doing.
     private let invokeAction: String
+    /// Marks the invoking thread for the crash reporter; its text belongs to `instance`'s
+    /// ``CrashActivity``, which lives as long as this runner holds `instance`.
+    private let runningMark: CrashActivity.Mark
 
     init(_ instance: LiteRTModelInstance, signature: LiteRTModelInstance.Signature) throws {
         guard let compiledModel = instance.compiledModel else { throw TensorIOError(.runtimeFailure, "the model is not compiled") }
@@ -29,6 +32,7 @@ final class SignatureRunner {
         self.signature = signature
         self.compiledModel = compiledModel
         runCompiledModel = instance.runtime.api
+        runningMark = instance.crashActivity.runningMark
         invokeAction = signature.key == "serving_default" ? "running the model" : "running signature \"\(signature.key)\""
         try makeSlots(afterResize: false)
     }
@@ -66,7 +70,7 @@ final class SignatureRunner {
     /// - Throws: ``TensorIOError`` with LiteRT's status.
     func invoke() throws {
         let (inputs, outputs) = (inputBuffers, outputBuffers)
-        let status = instance.crashActivity.running {
+        let status = runningMark.during {
             runCompiledModel.RunCompiledModel(
                 compiledModel, signature.index, inputs.count, rebound(inputs), outputs.count, rebound(outputs)
             )

@@ -283,12 +283,19 @@ extension NumericArray {
         let width: Int
         var offset = 0
 
+        /// One copy per row into an array made at its final size: appending row by row went through the
+        /// array's generic growth path, several times the copy's cost for the short rows of a batch.
         func visit<S: NumericElement>(_ buffer: UnsafeBufferPointer<S>) -> NumericArray {
-            var gathered: [S] = []
-            gathered.reserveCapacity(indices.count * width)
-            for index in indices {
-                let start = offset + index * width
-                gathered.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<(start + width)]))
+            guard width > 0, !indices.isEmpty, let source = buffer.baseAddress else { return S.numericArray([]) }
+            let gathered = [S](unsafeUninitializedCapacity: indices.count * width) { target, initialized in
+                var position = target.baseAddress!
+                for index in indices {
+                    let start = offset + index * width
+                    precondition(start >= 0 && start <= buffer.count - width, "row \(index) is out of range")
+                    position.initialize(from: source + start, count: width)
+                    position += width
+                }
+                initialized = indices.count * width
             }
             return S.numericArray(gathered)
         }

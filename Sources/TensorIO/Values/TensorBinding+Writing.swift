@@ -80,6 +80,11 @@ private struct ElementWriter: NumericVisitor {
         switch dataType {
         case .float32:
             let target = start.bindMemory(to: Float.self, capacity: source.count)
+            // Doubles (what data files give) take a loop of their own that the compiler vectorises.
+            if S.self == Double.self, let base = source.baseAddress {
+                let doubles = UnsafeRawPointer(base).assumingMemoryBound(to: Double.self)
+                if !Self.convertReportingInfinity(doubles, count: source.count, to: target) { break }
+            }
             // Convert first and look for a value too large afterwards: a loop without an early exit
             // is vectorised, several times faster on the thousands of numbers of a training batch.
             var overflow: UInt8 = 0
@@ -113,6 +118,20 @@ private struct ElementWriter: NumericVisitor {
         case .int32: try writeIntegers(source, at: start, as: Int32.self)
         case .int64: try writeIntegers(source, at: start, as: Int64.self)
         }
+    }
+
+    /// Converts `count` doubles into floats and returns whether any float is infinite (from an infinite
+    /// double, or a finite one too large for a float: the caller then tells which). Not generic, over plain pointers, so that both loops are vectorised: the
+    /// generic loop that also tracked the overflow took about ten instructions a number, a tenth of a
+    /// training step on a batch of images.
+    @inline(never)
+    private static func convertReportingInfinity(
+        _ source: UnsafePointer<Double>, count: Int, to target: UnsafeMutablePointer<Float>
+    ) -> Bool {
+        for index in 0..<count { target[index] = Float(source[index]) }
+        var infinities: UInt32 = 0
+        for index in 0..<count { infinities |= target[index].bitPattern & 0x7fff_ffff == 0x7f80_0000 ? 1 : 0 }
+        return infinities != 0
     }
 
     /// Quantized layers round and clamp to the type's range; other integer layers round floats to the

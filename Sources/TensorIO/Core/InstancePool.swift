@@ -67,6 +67,7 @@ final class InstancePool: @unchecked Sendable {
         }
     }
 
+    /// More slots than this are not made, whatever the engine allows: no machine runs more at once.
     static let maximumSlots = 1024
 
     private enum SlotState {

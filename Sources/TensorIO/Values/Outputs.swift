@@ -11,9 +11,9 @@ public struct Outputs: Sendable, Hashable, RandomAccessCollection {
     private let storage: Storage
 
     /// One or two outputs (most models have no more) are held inline: a run's result then needs no
-    /// array of its own, which on a model that runs in a microsecond is an allocation and a free worth a
-    /// tenth of its time. Every initializer picks the case from the count, so equal outputs always
-    /// share a case and the synthesized `==` and `hash(into:)` agree with the elements'.
+    /// array of its own, an allocation and a free on every run of a model that runs in a microsecond.
+    /// Every initializer picks the case from the count, so equal outputs always share a case and the
+    /// synthesized `==` and `hash(into:)` agree with the elements'.
     private enum Storage: Sendable, Hashable {
         case one(Output)
         case two(Output, Output)

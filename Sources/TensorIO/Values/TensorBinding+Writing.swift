@@ -121,9 +121,9 @@ private struct ElementWriter: NumericVisitor {
     }
 
     /// Converts `count` doubles into floats and returns whether any float is infinite (from an infinite
-    /// double, or a finite one too large for a float: the caller then tells which). Not generic, over plain pointers, so that both loops are vectorised: the
-    /// generic loop that also tracked the overflow took about ten instructions a number, a tenth of a
-    /// training step on a batch of images.
+    /// double, or from a finite one too large for a float: the caller then tells which). Not generic and
+    /// over plain pointers, so that both loops are vectorised: the generic loop that also tracked the
+    /// overflow took about ten instructions a number, 7% of a training step on the digits bundle.
     @inline(never)
     private static func convertReportingInfinity(
         _ source: UnsafePointer<Double>, count: Int, to target: UnsafeMutablePointer<Float>

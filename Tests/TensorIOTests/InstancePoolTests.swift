@@ -102,7 +102,7 @@ struct InstancePoolTests {
         let engine = Engine(maximumInstances: 2)
         let pool = InstancePool(engine: engine)
         let busy = try pool.acquire()
-        let busySerial = (busy.instance as! Instance).serial
+        let busySerial = busy.withInstance { ($0 as! Instance).serial }
         try pool.withInstance { _ in }  // a second instance, idle afterwards
         #expect(engine.loadCount == 2)
         pool.drain()
@@ -112,7 +112,7 @@ struct InstancePoolTests {
         let second = try pool.acquire()
         #expect(engine.loadCount == 4)
         // Both loaded anew (serials 3 and 4): the drained ones are not handed out again.
-        #expect(Set([first, second].map { ($0.instance as! Instance).serial }) == [3, 4])
+        #expect(Set([first, second].map { lease in lease.withInstance { ($0 as! Instance).serial } }) == [3, 4])
         #expect(busySerial == 1)
         pool.release(first)
         pool.release(second)
@@ -125,7 +125,7 @@ struct InstancePoolTests {
         let held = try pool.acquire()
         let waiter = Task.detached { try pool.withInstance { $0 as! Instance }.runs }
         try await Task.sleep(for: .milliseconds(50))
-        (held.instance as! Instance).use()
+        held.withInstance { ($0 as! Instance).use() }
         pool.release(held)
         #expect(try await waiter.value == 1)
     }

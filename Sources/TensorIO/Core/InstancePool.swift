@@ -47,9 +47,6 @@ final class InstancePool: @unchecked Sendable {
             self.generation = generation
         }
 
-        /// The instance, retained for as long as the caller keeps it; runs use ``withInstance(_:)``.
-        var instance: any BackendInstance { withInstance { $0 } }
-
         /// Calls `body` with the instance, lent for the call.
         @inline(__always)
         func withInstance<Result>(_ body: (any BackendInstance) throws -> Result) rethrows -> Result {

@@ -75,7 +75,8 @@ private struct ElementWriter: NumericVisitor {
 
     mutating func visit<S: NumericElement>(_ source: UnsafeBufferPointer<S>) throws(TensorIOError) {
         defer { offset += source.count }
-        // Numbers already of the tensor's type never get here: `write` copies them in one go.
+        // Numbers already of the tensor's type get here only for a quantized layer: `write` copies the
+        // others in one go.
         let start = destination + offset * dataType.byteCount
         switch dataType {
         case .float32:
@@ -85,8 +86,8 @@ private struct ElementWriter: NumericVisitor {
                 let doubles = UnsafeRawPointer(base).assumingMemoryBound(to: Double.self)
                 if !Self.convertReportingInfinity(doubles, count: source.count, to: target) { break }
             }
-            // Convert first and look for a value too large afterwards: a loop without an early exit
-            // is vectorised, several times faster on the thousands of numbers of a training batch.
+            // Other element types (and doubles when an infinity came out): convert, and note a finite
+            // value that became infinite; the first one is named below.
             var overflow: UInt8 = 0
             for index in source.indices {
                 let value = source[index].doubleValue

@@ -24,9 +24,11 @@ setup:
 setup-tensorflow: setup
 	@scripts/install-tensorflow.sh
 
-# tensorio-load-check goes next to tensorio: validate --load, pull, update and serve load models in it.
+# tensorio-repository and tensorio-load-check go next to tensorio: tensorio hands its repository commands
+# (serve, push, pull, …) to the first; validate --load, pull, update and serve load models in the second.
 build: setup
 	$(SWIFT) build $(RELEASE) --product tensorio
+	$(SWIFT) build $(RELEASE) --product tensorio-repository
 	$(SWIFT) build $(RELEASE) --product tensorio-load-check
 
 demo: build
@@ -60,6 +62,7 @@ test-tsan: setup-tensorflow
 # .venv-contract (scripts/contract-test.sh): a few minutes at most.
 test-contract: setup
 	$(SWIFT) build --product tensorio
+	$(SWIFT) build --product tensorio-repository
 	$(SWIFT) build --product tensorio-load-check
 	@SWIFT=$(SWIFT) scripts/contract-test.sh
 

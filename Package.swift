@@ -29,6 +29,9 @@ let package = Package(
         .library(name: "TensorIODelivery", targets: ["TensorIODelivery"]),
         .library(name: "TensorIORepositoryServer", targets: ["TensorIORepositoryServer"]),
         .executable(name: "tensorio", targets: ["TensorIOCLI"]),
+        // tensorio's repository commands (serve, push, pull, …), which it hands over to this program:
+        // linking the networking libraries into tensorio itself would slow every model command's start.
+        .executable(name: "tensorio-repository", targets: ["TensorIORepositoryCLI"]),
         // Loads one model in a process of its own for isolated load checks; ship it next to the app.
         .executable(name: "tensorio-load-check", targets: ["TensorIOLoadCheck"]),
     ],
@@ -129,13 +132,35 @@ let package = Package(
             ],
             swiftSettings: upcomingFeatures
         ),
+        // What both programs of the tool share: errors, output, logging, the main loop.
+        .target(
+            name: "TensorIOToolSupport",
+            dependencies: [
+                "TensorIO",
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+        // `tensorio`: the model commands; no networking library (RepositoryHandover).
         .executableTarget(
             name: "TensorIOCLI",
             dependencies: [
                 "TensorIO",
+                "TensorIOToolSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcomingFeatures
+        ),
+        // `tensorio-repository`: the repository commands.
+        .executableTarget(
+            name: "TensorIORepositoryCLI",
+            dependencies: [
+                "TensorIO",
                 "TensorIODelivery",
                 "TensorIORepositoryServer",
-                "CCrashReport",
+                "TensorIOToolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
                 .product(name: "Configuration", package: "swift-configuration", condition: tools),
                 .product(name: "Logging", package: "swift-log"),
@@ -226,7 +251,7 @@ let package = Package(
         // Runs the built `tensorio` executable; depending on its target makes `swift test` build it.
         .testTarget(
             name: "TensorIOCLITests",
-            dependencies: ["TensorIO", "TensorIOCLI", "TensorIODelivery", "TensorIOLoadCheck"],
+            dependencies: ["TensorIO", "TensorIOCLI", "TensorIORepositoryCLI", "TensorIODelivery", "TensorIOLoadCheck"],
             swiftSettings: upcomingFeatures
         ),
         // The repository server on loopback, started in-process, with the client against it.

@@ -4,7 +4,8 @@
 # Creates .venv-contract (schemathesis from PyPI, pinned), starts the debug `tensorio serve` on 127.0.0.1
 # with a temporary root and a write token, pushes one model version, runs schemathesis on every operation
 # with a bounded number of examples and a time budget, stops the server, and fails on any non-conformance.
-# Expects `swift build` (or `swift test`) to have built tensorio and tensorio-load-check.
+# Expects `swift build` (or `swift test`) to have built tensorio, tensorio-repository (which runs `serve`)
+# and tensorio-load-check.
 #   SWIFT=swift  CONTRACT_MAX_EXAMPLES=25  CONTRACT_MAX_TIME=180  (seconds)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,8 +28,8 @@ fi
 
 BIN=$("$SWIFT" build --show-bin-path)
 TENSORIO="$BIN/tensorio"
-[ -x "$TENSORIO" ] && [ -x "$BIN/tensorio-load-check" ] || {
-    echo "contract-test: $TENSORIO or tensorio-load-check is missing: run swift build first" >&2
+[ -x "$TENSORIO" ] && [ -x "$BIN/tensorio-repository" ] && [ -x "$BIN/tensorio-load-check" ] || {
+    echo "contract-test: $TENSORIO, tensorio-repository or tensorio-load-check is missing: run swift build first" >&2
     exit 1
 }
 

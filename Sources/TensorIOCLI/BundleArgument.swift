@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TensorIO
+import TensorIOToolSupport
 
 /// Options every command that loads a model shares.
 struct ModelOptionGroup: ParsableArguments {

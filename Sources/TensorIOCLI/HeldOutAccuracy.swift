@@ -1,5 +1,6 @@
 import Foundation
 import TensorIO
+import TensorIOToolSupport
 
 /// Top-1 accuracy of a classifier on held-out items: the prediction's best label against the item's
 /// label (a class index, or a one-hot vector whose 1 marks the class).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 @_spi(Tools) import TensorIO
+import TensorIOToolSupport
 
 /// `tensorio init MODEL [--output BUNDLE] [--image NAME]... [--normalize SPEC] [--labels OUTPUT=FILE]...`
 struct InitCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Tools) import TensorIO
+import TensorIOToolSupport
 
 /// One `--input [NAME=]VALUE` of `tensorio run`.
 ///

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 @_spi(Tools) import TensorIO
+import TensorIOToolSupport
 
 /// Reads the files named by `--input @FILE` and standard input (`@-`), at most
 /// ``InputArgument/maximumFileBytes`` each.

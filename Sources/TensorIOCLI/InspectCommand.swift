@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 @_spi(Tools) import TensorIO
+import TensorIOToolSupport
 
 /// `tensorio inspect BUNDLE [--json]`
 struct InspectCommand: ParsableCommand {

@@ -1,70 +1,11 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc  // for `stdout`, a C global that Swift 6 otherwise refuses
-#elseif canImport(Darwin)
-@preconcurrency import Darwin
-#endif
-import ArgumentParser
-import Foundation
-import Logging
-@_spi(Tools) import TensorIO
+import TensorIOToolSupport
 
-/// Runs the tool with one promise: any failure is one line on stderr and exit status 1 (64 for a usage
-/// error, as argument-parser reports them), never a crash or a signal. Help and version requests still
-/// print as usual.
+/// `tensorio`: a repository command goes to `tensorio-repository` before anything is parsed; every
+/// other command runs here.
 @main
 enum Main {
     static func main() async {
-        signal(SIGPIPE, SIG_IGN)  // a closed pipe is seen as EPIPE and handled by StandardOutput, not a signal
-        LoggingSystem.bootstrap(DeferredLogHandler.init)
-        do {
-            var command = try TensorIOCommand.parseAsRoot()
-            if var asynchronous = command as? any AsyncParsableCommand {
-                try await asynchronous.run()
-            } else {
-                try command.run()
-            }
-            // Swift's print ignores write errors; a full disk or a failing stdout must not pass for success
-            // (a reader that has gone ends the command quietly: see StandardOutput).
-            if !StandardOutput.flush() {
-                fail("cannot write the output: \(SystemErrorText.reason(errno: errno))")
-            }
-            DeferredLogHandler.flush()
-        } catch let exit as ExitCode {
-            Foundation.exit(exit.rawValue)
-        } catch let error as TensorIOError {
-            fail(RuntimeHint.adding(to: error).description)
-        } catch let error as CLIError {
-            fail(error.description, status: error.status)
-        } catch let failures as InputFailures {
-            for message in failures.messages.dropLast() { report(message) }
-            fail(failures.messages.last ?? "an input failed")
-        } catch {
-            let code = TensorIOCommand.exitCode(for: error)
-            if code == .success {
-                TensorIOCommand.exit(withError: error)  // --help, --version
-            }
-            let text = TensorIOCommand.message(for: error)
-            var message = text.split(separator: "\n").first.map(String.init) ?? text
-            // Parse and validation errors are usage errors (64), pointed at the help; anything else is a
-            // failure (1).
-            let help = TensorIOCommand.fullMessage(for: error).split(separator: "\n")
-                .map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("See '") }
-            if code == .validationFailure, let help, let open = help.firstIndex(of: "'"),
-               let close = help.lastIndex(of: "'"), open < close {
-                message += " (see \(help[open...close]))"  // "See 'tensorio run --help' for more information."
-            }
-            fail(message, status: code == .validationFailure ? code.rawValue : 1)
-        }
-    }
-
-    /// Writes `error: MESSAGE` as one line.
-    private static func report(_ message: String) {
-        let line = message.replacingOccurrences(of: "\n", with: " ")
-        FileHandle.standardError.write(Data("error: \(line)\n".utf8))
-    }
-
-    private static func fail(_ message: String, status: Int32 = 1) -> Never {
-        report(message)
-        Foundation.exit(status)
+        RepositoryHandover.handOverIfRepositoryCommand(CommandLine.arguments)
+        await ToolMain.run(TensorIOCommand.self)
     }
 }

@@ -1,4 +1,5 @@
 @_spi(Tools) import TensorIO
+import TensorIOToolSupport
 
 /// A bundle written out as `model.json` (what `tensorio init` saves): the original's key order, every
 /// layer's `dtype` spelled out, and only the fields that say something.

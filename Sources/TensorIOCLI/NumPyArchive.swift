@@ -1,45 +1,76 @@
 import Foundation
 @_spi(Tools) import TensorIO
-@_spi(Tools) import TensorIODelivery
+import TensorIOToolSupport
 
 /// NumPy's `.npz` files (`numpy.savez`, `numpy.savez_compressed`): a zip archive of `.npy` files, one per
 /// named array.
 ///
-/// The archive goes through the delivery client's zip reader, with its checks on paths, sizes, compression
-/// ratio and time, bounded here by ``InputArgument/maximumFileBytes`` and ``maximumArrays``.
+/// Read with TensorIO's zip reader, which bounds the entries, each entry's and the total unpacked bytes
+/// (here ``maximumArrays`` and ``InputArgument/maximumFileBytes``) and checks every entry's data against
+/// its headers; ``maximumSeconds`` bounds the time and ``maximumCompressionRatio`` the zip bombs. Nothing is written to disk, so the path rules of
+/// bundle archives do not apply: an entry's name is only the array's name.
 enum NumPyArchive {
     /// The most arrays read from one file.
     static let maximumArrays = 256
+    /// The most seconds reading one file may take.
+    static let maximumSeconds: TimeInterval = 600
+    /// The largest ratio of an array's unpacked to packed size, past ``compressionRatioThreshold`` bytes:
+    /// the bundle archives' rule (`BundleArchive.Limits`), so a small crafted file cannot claim a
+    /// gigabyte of memory.
+    static let maximumCompressionRatio: UInt64 = 100
+    static let compressionRatioThreshold: UInt64 = 16 << 20
 
     /// The arrays of the `.npz` file at `path`, by name (the entry's name without `.npy`), in archive order.
     ///
     /// - Throws: ``CLIError`` naming the argument, the file and the problem.
     static func read(_ path: String, argument: String) throws -> [(name: String, array: NumPyArray)] {
         let data = try InputFile.read(path, argument: argument).data
-        var limits = BundleArchive.Limits()
-        limits.maximumEntries = maximumArrays
-        limits.maximumEntryBytes = UInt64(InputArgument.maximumFileBytes)
-        limits.maximumUnpackedBytes = UInt64(InputArgument.maximumFileBytes)
-        let entries: [BundleArchive.UnpackedEntry]
+        let limits = ZipReader.Limits(
+            maximumEntries: maximumArrays, maximumEntryBytes: UInt64(InputArgument.maximumFileBytes),
+            maximumUnpackedBytes: UInt64(InputArgument.maximumFileBytes), settingsName: "NumPyArchive")
+        let deadline = ArchiveDeadline(seconds: maximumSeconds, settingName: "NumPyArchive.maximumSeconds")
+        var files: [(name: String, path: String, contents: Data)] = []
         do {
-            entries = try BundleArchive.unpackAnyLayout(data, limits: limits, name: path)
+            let reader = try ZipReader(bytes: [UInt8](data), name: path, limits: limits, deadline: deadline)
+            var unpacked: UInt64 = 0
+            var names = Set<String>()
+            for entry in reader.entries {
+                try deadline.check(path)
+                switch entry.kind {
+                case .directory: continue
+                case .symbolicLink, .special:
+                    throw CLIError("--input \(argument): \(path) holds \(entry.path), which is not a plain file")
+                case .file: break
+                }
+                guard entry.path.hasSuffix(".npy") else {
+                    throw CLIError("--input \(argument): \(path) holds \(entry.path), which is not an .npy array")
+                }
+                if CompressionRatio.isExceeded(
+                    unpacked: entry.uncompressedSize, packed: entry.compressedSize,
+                    maximum: maximumCompressionRatio, threshold: compressionRatioThreshold
+                ) {
+                    throw CLIError(
+                        "--input \(argument): \(path) is not a readable .npz file: \(entry.path) unpacks \(entry.compressedSize) bytes to \(entry.uncompressedSize), more than \(maximumCompressionRatio) times")
+                }
+                let name = String(entry.path.dropLast(4))
+                guard names.insert(name).inserted else {
+                    throw CLIError("--input \(argument): \(path) holds the array \(name) twice")
+                }
+                var contents = Data()
+                unpacked += try reader.unpack(entry, alreadyWritten: unpacked) { contents.append(contentsOf: $0) }
+                files.append((name, entry.path, contents))
+            }
         } catch let error as TensorIOError {
-            // The archive reader's message names the file already ("X is not a readable zip archive: why",
-            // "X has 257 entries, … (BundleArchive.Limits.maximumEntries)"): keep the why, in the CLI's words.
+            // The reader's message names the file ("X is not a readable zip archive: why", "X has 257
+            // entries, … (NumPyArchive.maximumEntries)"): keep the why, in the CLI's words.
             var reason = error.message.range(of: "zip archive: ").map { String(error.message[$0.upperBound...]) } ?? error.message
             if reason.hasPrefix(path + " ") { reason = "it " + reason.dropFirst(path.count + 1) }
-            if let limit = reason.range(of: " (BundleArchive.Limits.") { reason = String(reason[..<limit.lowerBound]) }
+            if let limit = reason.range(of: " (NumPyArchive.") { reason = String(reason[..<limit.lowerBound]) }
             throw CLIError("--input \(argument): \(path) is not a readable .npz file: \(reason)")
         }
-        var arrays: [(name: String, array: NumPyArray)] = []
-        for entry in entries where !entry.isDirectory {
-            guard entry.path.hasSuffix(".npy") else {
-                throw CLIError("--input \(argument): \(path) holds \(entry.path), which is not an .npy array")
-            }
-            let name = String(entry.path.dropLast(4))
-            arrays.append((name, try NumPyArray(entry.contents, source: "\(entry.path) in \(path)")))
+        guard !files.isEmpty else { throw CLIError("--input \(argument): \(path) holds no arrays") }
+        return try files.map { file in
+            (file.name, try NumPyArray(file.contents, source: "\(file.path) in \(path)"))
         }
-        guard !arrays.isEmpty else { throw CLIError("--input \(argument): \(path) holds no arrays") }
-        return arrays
     }
 }

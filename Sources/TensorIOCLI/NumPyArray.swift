@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Tools) import TensorIO
+import TensorIOToolSupport
 
 /// One array in NumPy's `.npy` format (`numpy.save`), as `saved_model_cli` and Python scripts hand them over.
 ///

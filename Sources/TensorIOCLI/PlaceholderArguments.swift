@@ -1,4 +1,5 @@
 import TensorIO
+import TensorIOToolSupport
 
 /// `--placeholder NAME=VALUE` options (run and train): values for the bundle's `placeholders` layers.
 enum PlaceholderArguments {

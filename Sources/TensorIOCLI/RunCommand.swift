@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 @_spi(Tools) import TensorIO
+import TensorIOToolSupport
 
 /// `tensorio run BUNDLE [--input [NAME=]VALUE]... [--top N] [--threshold T]`
 struct RunCommand: ParsableCommand {

@@ -1,19 +1,29 @@
 import ArgumentParser
+import TensorIOToolSupport
 
-/// `tensorio`: validate, inspect and run Tensor/IO model bundles.
+/// `tensorio`: validate, inspect, run and train Tensor/IO model bundles; the repository commands are
+/// listed here and run by `tensorio-repository` (``RepositoryHandover``).
 struct TensorIOCommand: AsyncParsableCommand {
-    /// What `tensorio --version` prints.
-    static let version = "0.10.0-dev"
-
     static let configuration = CommandConfiguration(
         commandName: "tensorio",
         abstract: "Validate, inspect, run and train Tensor/IO model bundles; serve, push and pull them.",
-        version: TensorIOCommand.version,
-        subcommands: [
-            InitCommand.self, ValidateCommand.self, InspectCommand.self, RunCommand.self, ClassifyCommand.self, EvalCommand.self,
-            BenchCommand.self, TrainCommand.self, ServeCommand.self, PushCommand.self, ModelsCommand.self,
-            PullCommand.self, UpdateCommand.self, RollbackCommand.self, RolloutCommand.self, DeleteCommand.self, CollectGarbageCommand.self,
-            KeygenCommand.self, VerifyCommand.self,
+        discussion: """
+            The repository subcommands are run by \(RepositoryCommandSummary.programName), which `make build` \
+            puts next to tensorio.
+            """,
+        version: ToolVersion.current,
+        groupedSubcommands: [
+            CommandGroup(
+                name: "Model",
+                subcommands: [
+                    InitCommand.self, ValidateCommand.self, InspectCommand.self, RunCommand.self, ClassifyCommand.self,
+                    EvalCommand.self, BenchCommand.self, TrainCommand.self,
+                ]
+            ),
+            CommandGroup(
+                name: "Repository",
+                subcommands: RepositoryHandover.listedCommands
+            ),
         ]
     )
 }

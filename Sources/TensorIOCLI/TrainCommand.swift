@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TensorIO
+import TensorIOToolSupport
 
 /// `tensorio train BUNDLE --data PATH --epochs N --batch-size B [--shuffle] [--export DIR] [--json]`.
 struct TrainCommand: AsyncParsableCommand {

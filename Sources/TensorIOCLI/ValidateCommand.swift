@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TensorIO
+import TensorIOToolSupport
 
 /// `tensorio validate BUNDLE...`
 struct ValidateCommand: ParsableCommand {

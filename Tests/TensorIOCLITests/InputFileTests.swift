@@ -80,7 +80,7 @@ struct InputFileTests {
         }
     }
 
-    @Test("bounds: a file past 1 GiB and an .npz of more than 256 arrays are refused before they are read whole")
+    @Test("bounds: a file past 1 GiB, an .npz of more than 256 arrays, a zip bomb and an array named twice are refused")
     func bounds() async throws {
         try await withTemporaryDirectory { folder in
             // Sparse: a size on paper, no disk used; refused from its size, never read.
@@ -95,6 +95,13 @@ struct InputFileTests {
         let many = "\(Self.numpy)/many-arrays.npz"
         expectOneLineError(try await CLI.run("run", Self.vectors, "--input", "@\(many)"),
                            containing: ["\(many) is not a readable .npz file: it has 257 entries, more than the limit of 256"])
+        // 17 KB that would unpack to 17 MiB: refused from its declared sizes, before anything is inflated.
+        let bomb = "\(Self.numpy)/zip-bomb.npz"
+        expectOneLineError(try await CLI.run("run", Self.vectors, "--input", "@\(bomb)"),
+                           containing: ["\(bomb) is not a readable .npz file: zeros.npy unpacks", "more than 100 times"])
+        let twice = "\(Self.numpy)/duplicate-arrays.npz"
+        expectOneLineError(try await CLI.run("run", Self.vectors, "--input", "@\(twice)"),
+                           containing: ["\(twice) holds the array input twice"])
     }
 
     @Test("@- reads standard input: JSON or .npy; empty input is one line")

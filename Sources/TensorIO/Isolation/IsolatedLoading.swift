@@ -62,19 +62,7 @@ public struct IsolatedLoading: Sendable, Hashable {
         if let path = environment[Self.helperVariable], !path.isEmpty {
             return try Self.executable(URL(fileURLWithPath: path), from: Self.helperVariable)
         }
-        var folders: [URL] = []
-        #if os(Linux)
-        let running = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        folders.append(running.deletingLastPathComponent())
-        #endif
-        if let running = Bundle.main.executableURL?.resolvingSymlinksInPath() {
-            folders.append(running.deletingLastPathComponent())
-        }
-        folders += (environment["PATH"] ?? "").split(separator: ":").map { URL(fileURLWithPath: String($0)) }
-        for folder in folders {
-            let candidate = folder.appendingPathComponent(Self.helperName)
-            if Self.isExecutableFile(candidate) { return candidate }
-        }
+        if let found = CompanionProgram.find(named: Self.helperName) { return found }
         throw TensorIOError(
             .runtimeUnavailable,
             "cannot find \(Self.helperName), which loads models in a separate process: build it with "
@@ -83,16 +71,10 @@ public struct IsolatedLoading: Sendable, Hashable {
     }
 
     private static func executable(_ url: URL, from source: String) throws -> URL {
-        guard isExecutableFile(url) else {
+        guard CompanionProgram.isExecutableFile(url) else {
             throw TensorIOError(
                 .runtimeUnavailable, "\(url.path) (from \(source)) is not an executable file", location: source)
         }
         return url
-    }
-
-    private static func isExecutableFile(_ url: URL) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && !isDirectory.boolValue
-            && FileManager.default.isExecutableFile(atPath: url.path)
     }
 }

@@ -70,9 +70,8 @@ extension BundleArchive {
 
         /// Whether `unpacked` bytes made from `packed` bytes break the ratio rule.
         func exceedsRatio(unpacked: UInt64, packed: UInt64) -> Bool {
-            guard unpacked > compressionRatioThreshold else { return false }
-            let (bound, overflow) = packed.multipliedReportingOverflow(by: maximumCompressionRatio)
-            return !overflow && unpacked > bound
+            CompressionRatio.isExceeded(
+                unpacked: unpacked, packed: packed, maximum: maximumCompressionRatio, threshold: compressionRatioThreshold)
         }
     }
 }

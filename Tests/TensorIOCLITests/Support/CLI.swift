@@ -103,17 +103,19 @@ enum CLI {
     ///   - standardInput: What the tool reads on stdin (nothing by default: `/dev/null`).
     ///   - standardErrorOnTerminal: Gives the tool a pseudo-terminal as stderr (what it writes there is
     ///     ``CLIResult/stderr``, with the terminal's line endings).
+    ///   - executable: Another copy of the tool to run; by default ``executableURL()``.
     static func run(
         _ arguments: [String],
         environment: [String: String?] = [:],
         currentDirectory: URL? = nil,
         standardOutput: Output = .captured,
         standardInput: Data? = nil,
-        standardErrorOnTerminal: Bool = false
+        standardErrorOnTerminal: Bool = false,
+        executable: URL? = nil
     ) async throws -> CLIResult {
         try await start(arguments, environment: environment, currentDirectory: currentDirectory,
                         standardOutput: standardOutput, standardInput: standardInput,
-                        standardErrorOnTerminal: standardErrorOnTerminal).result()
+                        standardErrorOnTerminal: standardErrorOnTerminal, executable: executable).result()
     }
 
     /// Launches `tensorio arguments...` before returning, without waiting for it: for tests that must
@@ -125,9 +127,10 @@ enum CLI {
         currentDirectory: URL? = nil,
         standardOutput: Output = .captured,
         standardInput: Data? = nil,
-        standardErrorOnTerminal: Bool = false
+        standardErrorOnTerminal: Bool = false,
+        executable: URL? = nil
     ) throws -> RunningCLI {
-        let executable = try executableURL()
+        let executable = try executable ?? executableURL()
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("tensorio-cli-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

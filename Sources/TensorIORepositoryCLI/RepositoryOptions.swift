@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TensorIODelivery
+import TensorIOToolSupport
 
 /// `--token` / `--token-file`, shared by the commands that talk to a repository server.
 struct TokenOptions: ParsableArguments {

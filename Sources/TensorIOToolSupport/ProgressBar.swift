@@ -1,26 +1,26 @@
 import Foundation
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal (so logs and pipes stay clean).
-struct ProgressBar {
-    let total: Int
-    let label: String
+package struct ProgressBar {
+    package let total: Int
+    package let label: String
     /// How counts are written: plain numbers, or sizes for byte counts.
-    let format: (Int) -> String
+    package let format: (Int) -> String
     private let enabled = isatty(STDERR_FILENO) == 1
     private var lastDrawn = -1
 
-    init(total: Int, label: String = "", format: @escaping (Int) -> String = { String($0) }) {
+    package init(total: Int, label: String = "", format: @escaping (Int) -> String = { String($0) }) {
         self.total = total
         self.label = label
         self.format = format
     }
 
     /// Writes a byte count in MB with one decimal.
-    static func megabytes(_ bytes: Int) -> String {
+    package static func megabytes(_ bytes: Int) -> String {
         String(format: "%.1f MB", Double(bytes) / 1_000_000)
     }
 
-    mutating func update(_ done: Int) {
+    package mutating func update(_ done: Int) {
         guard enabled, total > 0 else { return }
         let width = 30
         let filled = done * width / total
@@ -30,20 +30,20 @@ struct ProgressBar {
         FileHandle.standardError.write(Data("\r\(label.isEmpty ? "" : label + " ")[\(bar)] \(format(done))/\(format(total))".utf8))
     }
 
-    func finish() {
+    package func finish() {
         guard enabled, total > 0 else { return }
         FileHandle.standardError.write(Data("\n".utf8))
     }
 }
 
 /// A ``ProgressBar`` that callbacks on other threads (an upload's delegate queue) may update.
-final class SharedProgressBar: @unchecked Sendable {
+package final class SharedProgressBar: @unchecked Sendable {
     private let lock = NSLock()
     private var bar: ProgressBar  // guarded by `lock`
 
-    init(_ bar: ProgressBar) { self.bar = bar }
+    package init(_ bar: ProgressBar) { self.bar = bar }
 
-    func update(_ done: Int) { lock.withLock { bar.update(done) } }
+    package func update(_ done: Int) { lock.withLock { bar.update(done) } }
 
-    func finish() { lock.withLock { bar.finish() } }
+    package func finish() { lock.withLock { bar.finish() } }
 }

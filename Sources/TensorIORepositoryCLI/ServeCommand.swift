@@ -9,12 +9,13 @@ import Foundation
 import Logging
 import TensorIO
 import TensorIORepositoryServer
+import TensorIOToolSupport
 
 /// `tensorio serve [--root DIR] [--host H] [--port P] [--token-file F] [--read-token-file F] [--config FILE] …`
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "serve",
-        abstract: "Run a model repository server (HTTP JSON API under /v1).",
+        commandName: RepositoryCommandSummary.serve.name,
+        abstract: RepositoryCommandSummary.serve.abstract,
         discussion: """
             Stores bundle versions as zip archives under --root with a SQLite index. Prints \
             "listening on http://HOST:PORT" on stdout once ready; stops on SIGINT or SIGTERM. Without \

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TensorIODelivery
 import TensorIORepositoryServer
+import TensorIOToolSupport
 
 /// `tensorio rollout bench [--decisions N] [--threads T] [--from URL --model ID --requests N --clients C]`
 struct RolloutBenchCommand: AsyncParsableCommand {

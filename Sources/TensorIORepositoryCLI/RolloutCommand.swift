@@ -2,12 +2,13 @@ import ArgumentParser
 import Foundation
 import TensorIODelivery
 import TensorIORepositoryServer
+import TensorIOToolSupport
 
 /// `tensorio rollout show|set|ramp|pause|resume|rollback|assign|bench`
 struct RolloutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "rollout",
-        abstract: "Show and change a model's rollout rules on a repository server; see a device's assignment.",
+        commandName: RepositoryCommandSummary.rollout.name,
+        abstract: RepositoryCommandSummary.rollout.abstract,
         discussion: """
             A rollout is an ordered list of rules: conditions on the attributes a device sends (app and OS \
             version ranges, platform, locale, region, device class, custom keys), a percentage of matching \

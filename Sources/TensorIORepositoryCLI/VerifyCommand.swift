@@ -2,12 +2,13 @@ import ArgumentParser
 import Foundation
 import TensorIO
 import TensorIODelivery
+import TensorIOToolSupport
 
 /// `tensorio verify BUNDLE_OR_ARCHIVE --key PUBLIC`
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "verify",
-        abstract: "Check a bundle's or archive's release signature offline.",
+        commandName: RepositoryCommandSummary.verify.name,
+        abstract: RepositoryCommandSummary.verify.abstract,
         discussion: """
             Checks that the signature file is by one of the --key public keys, that it is valid, and that the \
             bundle holds exactly the signed files. An archive is unpacked into a temporary folder with the \

@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
 import TensorIODelivery
+import TensorIOToolSupport
 
 /// `tensorio models --from URL`
 struct ModelsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "models",
-        abstract: "List the models on a repository server.",
+        commandName: RepositoryCommandSummary.models.name,
+        abstract: RepositoryCommandSummary.models.abstract,
         discussion: """
             One line per model: ID, canonical version, number of versions, tab-separated. With ID, the \
             model's versions instead: VERSION, SHA-256, size, date, a * for the canonical one. --json prints \

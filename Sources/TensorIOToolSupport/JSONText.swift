@@ -1,11 +1,11 @@
 import Foundation
-@_spi(Tools) import TensorIO
+@_spi(Tools) package import TensorIO
 
 /// Writes JSON with keys in the order given (Foundation's encoder sorts or scrambles them, and the
 /// outputs must come in model.json order) and numbers in their shortest exact form.
-enum JSONText {
+package enum JSONText {
     /// A JSON value to print.
-    indirect enum Value {
+    package indirect enum Value {
         case null
         case bool(Bool)
         case integer(Int64)
@@ -16,7 +16,7 @@ enum JSONText {
         case object([(String, Value)])
     }
 
-    static func render(_ value: Value) -> String {
+    package static func render(_ value: Value) -> String {
         var text = ""
         write(value, into: &text)
         return text
@@ -24,7 +24,7 @@ enum JSONText {
 
     /// The value as a document to read and edit (`model.json`): two-space indents, one member per line,
     /// arrays of numbers and strings on one line.
-    static func renderPretty(_ value: Value) -> String {
+    package static func renderPretty(_ value: Value) -> String {
         var text = ""
         writePretty(value, indent: "", into: &text)
         return text + "\n"
@@ -103,7 +103,7 @@ enum JSONText {
 extension JSONText.Value {
     /// The numbers of an output: one JSON number for a single element, else an array flattened
     /// row-major.
-    init(_ numbers: NumericArray) {
+    package init(_ numbers: NumericArray) {
         let values: [JSONText.Value] = switch numbers {
         case .float32(let values): values.map { .float($0) }
         case .float64(let values): values.map { .double($0) }
@@ -126,7 +126,7 @@ extension JSONText.Value {
 extension JSONText {
     /// `value` encoded in the tool's JSON style: snake_case keys (as every `--json` output of the tool has,
     /// whereas the repository server's HTTP API keeps camelCase), sorted, dates in ISO 8601.
-    static func encode<Value: Encodable>(_ value: Value) throws -> String {
+    package static func encode<Value: Encodable>(_ value: Value) throws -> String {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .iso8601

@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
 import TensorIODelivery
+import TensorIOToolSupport
 
 /// `tensorio delete ID VERSION --from URL [--force]`
 struct DeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "delete",
-        abstract: "Delete a version from a repository server.",
+        commandName: RepositoryCommandSummary.delete.name,
+        abstract: RepositoryCommandSummary.delete.abstract,
         discussion: """
             Needs the write token. The server refuses (exit 1, "in use") while the version is the canonical \
             one or another version's upgrade-to names it; --force deletes it anyway, leaving the model with \

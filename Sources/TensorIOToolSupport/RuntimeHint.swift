@@ -1,11 +1,11 @@
-import TensorIO
+package import TensorIO
 
 /// The tool's own hint when a runtime is missing. The library's message says what is missing, where it
 /// looked and how any app provides it; users of this tool are in a TensorIO checkout, where the set-up
 /// scripts install the runtimes into the default location.
-enum RuntimeHint {
+package enum RuntimeHint {
     /// `error` with the hint added when it says a runtime is missing.
-    static func adding(to error: TensorIOError) -> TensorIOError {
+    package static func adding(to error: TensorIOError) -> TensorIOError {
         guard error.code == .runtimeUnavailable else { return error }
         var error = error
         if error.message.contains("the \(RuntimeLibrary.tensorFlow) runtime") {
@@ -18,7 +18,7 @@ enum RuntimeHint {
     }
 
     /// One line for any error, with the hint when it applies.
-    static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         guard let error = error as? TensorIOError else { return "\(error)" }
         return adding(to: error).description
     }

@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
 import TensorIODelivery
+import TensorIOToolSupport
 
 /// `tensorio update ID --from URL --into DIR`
 struct UpdateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "update",
-        abstract: "Install the version the server recommends, if it differs from the installed one.",
+        commandName: RepositoryCommandSummary.update.name,
+        abstract: RepositoryCommandSummary.update.abstract,
         discussion: """
             The recommended version is the one the model's rollout rules assign this machine (its attributes \
             are sent: see --attribute), else the installed version's upgradeTo, else the canonical version. \

@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
 import TensorIODelivery
+import TensorIOToolSupport
 
 /// `tensorio collect-garbage --from URL [--older-than SECONDS]`
 struct CollectGarbageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "collect-garbage",
-        abstract: "Remove the files a repository server no longer indexes.",
+        commandName: RepositoryCommandSummary.collectGarbage.name,
+        abstract: RepositoryCommandSummary.collectGarbage.abstract,
         discussion: """
             Needs the write token. The server removes archives that no version names and unfinished uploads, \
             when older than --older-than seconds (default: the server's, one hour; another instance sharing \

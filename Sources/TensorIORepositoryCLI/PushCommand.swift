@@ -2,12 +2,13 @@ import ArgumentParser
 import Foundation
 import TensorIO
 import TensorIODelivery
+import TensorIOToolSupport
 
 /// `tensorio push BUNDLE --to URL [--token …]`
 struct PushCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "push",
-        abstract: "Upload a bundle to a repository server as a new version.",
+        commandName: RepositoryCommandSummary.push.name,
+        abstract: RepositoryCommandSummary.push.abstract,
         discussion: """
             Validates the bundle, zips it and uploads it. The model id and version default to model.json's \
             "id" and "version". With --sign KEY, a copy of the bundle is signed for that model id and \

@@ -1,41 +1,41 @@
 import Foundation
-import Logging
+package import Logging
 import Synchronization
 
 /// Holds the library's log messages (warnings such as "the .tfbundle extension is deprecated") until the
 /// command ends: printed on stderr after a success, dropped after a failure, whose report must stay one line.
-struct DeferredLogHandler: LogHandler {
+package struct DeferredLogHandler: LogHandler {
     private static let pending = Mutex<[String]>([])
 
-    var logLevel: Logger.Level = Self.configuredLevel
+    package var logLevel: Logger.Level = Self.configuredLevel
 
     /// The environment variable that lowers (or raises) the level shown: `debug` shows what the runtimes
     /// print, such as LiteRT's "Created TensorFlow Lite XNNPACK delegate for CPU.", `trace` everything.
-    static let levelVariable = "TENSORIO_LOG_LEVEL"
+    package static let levelVariable = "TENSORIO_LOG_LEVEL"
 
     /// `warning`, unless ``levelVariable`` names a swift-log level.
-    static let configuredLevel = ProcessInfo.processInfo.environment[levelVariable]
+    package static let configuredLevel = ProcessInfo.processInfo.environment[levelVariable]
         .flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .warning
-    var metadata: Logger.Metadata = [:]
+    package var metadata: Logger.Metadata = [:]
 
-    init(label: String) {}
+    package init(label: String) {}
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         Self.hold("\(event.level): \(event.message)")
     }
 
     /// Holds one line of the tool's own (a warning) with the library's.
-    static func hold(_ line: String) {
+    package static func hold(_ line: String) {
         pending.withLock { $0.append(line) }
     }
 
     /// Prints what was held, once.
-    static func flush() {
+    package static func flush() {
         let lines = pending.withLock { lines in
             defer { lines.removeAll() }
             return lines
@@ -47,7 +47,7 @@ struct DeferredLogHandler: LogHandler {
 
 /// The logger the tool hands to the libraries (TensorIO, TensorIODelivery): the libraries never make
 /// their own, so this is where their notes and the runtimes' forwarded messages reach the tool, to be
-/// held by ``DeferredLogHandler`` (which `Main` bootstraps).
-enum ToolLog {
-    static var logger: Logger { Logger(label: "tensorio") }
+/// held by ``DeferredLogHandler`` (which ``ToolMain`` bootstraps).
+package enum ToolLog {
+    package static var logger: Logger { Logger(label: "tensorio") }
 }

@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
 import TensorIODelivery
+import TensorIOToolSupport
 
 /// `tensorio pull ID --from URL [--into DIR]`
 struct PullCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "pull",
-        abstract: "Download a model version into a local model store and make it current.",
+        commandName: RepositoryCommandSummary.pull.name,
+        abstract: RepositoryCommandSummary.pull.abstract,
         discussion: """
             Gets the version the server assigns this machine (the canonical one unless the model's rollout \
             rules target it; the machine's attributes are sent: see --attribute) or --version, resuming an \

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TensorIODelivery
+import TensorIOToolSupport
 
 /// `--installation-id`, `--attribute KEY=VALUE`: the device attributes that `pull`, `update` and
 /// `rollout assign` send, so that the server's rollout rules can target this machine.

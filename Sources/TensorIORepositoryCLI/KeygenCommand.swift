@@ -7,12 +7,13 @@ import ArgumentParser
 import Foundation
 @_spi(Tools) import TensorIO
 import TensorIODelivery
+import TensorIOToolSupport
 
 /// `tensorio keygen --out NAME`
 struct KeygenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "keygen",
-        abstract: "Create a publisher key pair for signing releases (Ed25519).",
+        commandName: RepositoryCommandSummary.keygen.name,
+        abstract: RepositoryCommandSummary.keygen.abstract,
         discussion: """
             Writes NAME.private (the secret key, mode 0600) and NAME.public (give it to clients: \
             pull/update --trusted-key, verify --key). Refuses to overwrite either file. Prints the key id, \

@@ -1,20 +1,20 @@
 import ArgumentParser
 
 /// A failure of the command line itself, printed as one line: `error: ` and ``description``.
-struct CLIError: Error, CustomStringConvertible {
+package struct CLIError: Error, CustomStringConvertible {
     /// One sentence naming the file, port or layer and what to do.
-    var description: String
+    package var description: String
     /// The exit status: 1 for a failure, 64 (`EX_USAGE`, as for argument-parser's own errors) for a
     /// command line that cannot work as given.
-    var status: Int32
+    package var status: Int32
 
-    init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
         status = 1
     }
 
     /// An error in how the command was called (a missing or contradictory argument), exit status 64.
-    static func usage(_ description: String) -> CLIError {
+    package static func usage(_ description: String) -> CLIError {
         var error = CLIError(description)
         error.status = ExitCode.validationFailure.rawValue
         return error

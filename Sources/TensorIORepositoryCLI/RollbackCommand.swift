@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
 import TensorIODelivery
+import TensorIOToolSupport
 
 /// `tensorio rollback ID --into DIR`
 struct RollbackCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "rollback",
-        abstract: "Make the previously installed version of a model current again.",
+        commandName: RepositoryCommandSummary.rollback.name,
+        abstract: RepositoryCommandSummary.rollback.abstract,
         discussion: """
             Works offline, on the local model store only. The version that was current becomes the previous \
             one, so a second rollback undoes the first. Prints "ID: rolled back FROM -> TO", then the \

@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import Logging
+import TensorIOToolSupport
 
 /// `tensorio serve`'s settings, each from the first of: its flag, its environment variable
 /// (`TENSORIO_SERVE_` and the key in upper snake case), the JSON config file (`--config FILE` or

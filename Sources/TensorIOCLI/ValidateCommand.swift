@@ -88,7 +88,7 @@ struct ValidateCommand: ParsableCommand {
             }
         }
         guard problems.isEmpty else {
-            FileHandle.standardError.write(Data(problems.map { $0.replacingOccurrences(of: "\n", with: " ") + "\n" }.joined().utf8))
+            FileHandle.standardError.write(Data(problems.map { OneLine.text($0) + "\n" }.joined().utf8))
             throw ExitCode(1)
         }
     }

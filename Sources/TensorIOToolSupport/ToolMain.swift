@@ -62,8 +62,7 @@ package enum ToolMain {
 
     /// Writes `error: MESSAGE` as one line.
     package static func report(_ message: String) {
-        let line = message.replacingOccurrences(of: "\n", with: " ")
-        FileHandle.standardError.write(Data("error: \(line)\n".utf8))
+        FileHandle.standardError.write(Data("error: \(OneLine.text(message))\n".utf8))
     }
 
     /// Writes `error: MESSAGE` as one line and ends the process with `status`.

@@ -102,6 +102,13 @@ struct InputFileTests {
         let twice = "\(Self.numpy)/duplicate-arrays.npz"
         expectOneLineError(try await CLI.run("run", Self.vectors, "--input", "@\(twice)"),
                            containing: ["\(twice) holds the array input twice"])
+        // A name with a vertical tab (a line break on a terminal) is written as \u{B}: still one line.
+        let control = try await CLI.run("run", Self.twoInputs, "--input", "@\(Self.numpy)/control-character-name.npz")
+        expectOneLineError(control, containing: [#"in\u{B}put"#])
+        let breaks = control.stderr.dropLast().unicodeScalars.filter {
+            [.control, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory)
+        }
+        #expect(breaks.isEmpty, "\(control)")
     }
 
     @Test("@- reads standard input: JSON or .npy; empty input is one line")

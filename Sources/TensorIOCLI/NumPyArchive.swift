@@ -7,8 +7,9 @@ import TensorIOToolSupport
 ///
 /// Read with TensorIO's zip reader, which bounds the entries, each entry's and the total unpacked bytes
 /// (here ``maximumArrays`` and ``InputArgument/maximumFileBytes``) and checks every entry's data against
-/// its headers; ``maximumSeconds`` bounds the time and ``maximumCompressionRatio`` the zip bombs. Nothing is written to disk, so the path rules of
-/// bundle archives do not apply: an entry's name is only the array's name.
+/// its headers; ``maximumSeconds`` bounds the time and ``maximumCompressionRatio`` the zip bombs. Nothing
+/// is written to disk, so the path rules of bundle archives do not apply: an entry's name is only the
+/// array's name.
 enum NumPyArchive {
     /// The most arrays read from one file.
     static let maximumArrays = 256
@@ -18,6 +19,8 @@ enum NumPyArchive {
     /// the bundle archives' rule (`BundleArchive.Limits`), so a small crafted file cannot claim a
     /// gigabyte of memory.
     static let maximumCompressionRatio: UInt64 = 100
+    /// Arrays of at most this many bytes are never refused for their ratio (zeros compress far beyond
+    /// any sensible ratio and cost nothing to unpack).
     static let compressionRatioThreshold: UInt64 = 16 << 20
 
     /// The arrays of the `.npz` file at `path`, by name (the entry's name without `.npy`), in archive order.

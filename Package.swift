@@ -251,7 +251,9 @@ let package = Package(
         // Runs the built `tensorio` executable; depending on its target makes `swift test` build it.
         .testTarget(
             name: "TensorIOCLITests",
-            dependencies: ["TensorIO", "TensorIOCLI", "TensorIORepositoryCLI", "TensorIODelivery", "TensorIOLoadCheck"],
+            dependencies: [
+                "TensorIO", "TensorIOCLI", "TensorIORepositoryCLI", "TensorIOToolSupport", "TensorIODelivery", "TensorIOLoadCheck",
+            ],
             swiftSettings: upcomingFeatures
         ),
         // The repository server on loopback, started in-process, with the client against it.

@@ -49,14 +49,15 @@ test-consumer: setup
 	@scripts/consumer-check.sh
 
 # With a throwaway PostgreSQL server on loopback for the tests of servers sharing a PostgreSQL index
-# (scripts/with-postgres.sh installs Debian's postgresql when it is missing).
+# (scripts/with-postgres.sh installs Debian's postgresql when it is missing). A failure is repeated at the
+# end of the output (scripts/failures-last.sh), where a CI log's last lines show it.
 test-unit: setup-tensorflow
-	scripts/with-postgres.sh $(SWIFT) test
+	scripts/with-postgres.sh scripts/failures-last.sh $(SWIFT) test
 
 # The thread sanitizer needs its own build folder (.build-tsan) so it does not rebuild the normal one.
 # ConcurrencyTests (models shared by threads and tasks) and AsyncRunTests (async runs, cancellation).
 test-tsan: setup-tensorflow
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter "ConcurrencyTests|AsyncRunTests|ModelResultsTests|InstancePoolTests|RunThreadsTests"
+	scripts/failures-last.sh $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter "ConcurrencyTests|AsyncRunTests|ModelResultsTests|InstancePoolTests|RunThreadsTests"
 
 # docs/openapi.yaml against a running `tensorio serve` (debug build), with schemathesis from PyPI in
 # .venv-contract (scripts/contract-test.sh): a few minutes at most.

@@ -21,6 +21,14 @@ protocol BackendInstance: AnyObject {
     /// - Throws: ``TensorIOError`` naming the layer when a value does not fit; the runtime's failure.
     func run(_ input: InputValue, placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs
 
+    /// ``run(_:placeholders:profile:)`` without placeholders or profile: the run apps make most, which a
+    /// backend may give a shorter path.
+    ///
+    /// - Parameter input: As for ``run(_:placeholders:profile:)``.
+    /// - Returns: A value per prediction output layer, in `model.json` order.
+    /// - Throws: As ``run(_:placeholders:profile:)``.
+    func run(_ input: InputValue) throws -> Outputs
+
     /// Runs every item of a batch in one invoke, when the backend can feed a batch dimension.
     ///
     /// - Parameter columns: For each prediction input layer in `model.json` order, one value per item.
@@ -31,6 +39,11 @@ protocol BackendInstance: AnyObject {
 }
 
 extension BackendInstance {
+    func run(_ input: InputValue) throws -> Outputs {
+        var profile: RunProfile?
+        return try run(input, placeholders: [:], profile: &profile)
+    }
+
     func runBatch(_ columns: [[InputValue]], itemCount: Int) throws -> [Outputs]? { nil }
 }
 

@@ -40,6 +40,23 @@ final class ModelCore: Sendable {
         try pool.withInstance { $0.tensors }
     }
 
+    /// Runs the model on a value: the synchronous run without placeholders or profile, the one apps
+    /// make most, on the shortest path there is (no stage of it is measured or cancelled).
+    ///
+    /// - Parameter input: A value for the only input, a list by position or a dictionary by layer name.
+    /// - Returns: A value per prediction output layer, in `model.json` order.
+    /// - Throws: As ``run(_:placeholders:profile:cancellation:)``.
+    func run(_ input: InputValue) throws -> Outputs {
+        guard !hasImageInputs else {
+            var profile: RunProfile?
+            return try run(input, placeholders: [:], profile: &profile)
+        }
+        try requirePrediction()
+        let lease = try pool.acquire()
+        defer { pool.release(lease) }
+        return try lease.withInstance { try $0.run(input) }
+    }
+
     /// Runs the model on a value.
     ///
     /// - Parameters:

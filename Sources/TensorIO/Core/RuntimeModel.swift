@@ -26,10 +26,11 @@ final class RuntimeModel: ProfilingModel, TrainableModel {
     // MARK: - Runs
 
     func run(_ input: InputValue) throws -> Outputs {
-        try run(input, placeholders: [:])
+        try core.run(input)
     }
 
     func run(_ input: InputValue, placeholders: [String: InputValue]) throws -> Outputs {
+        if placeholders.isEmpty { return try core.run(input) }
         var profile: RunProfile?
         return try core.run(input, placeholders: placeholders, profile: &profile)
     }

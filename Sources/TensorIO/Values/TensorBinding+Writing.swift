@@ -13,8 +13,8 @@ extension TensorBinding {
     ///   and what was given.
     @inline(__always)
     func write(_ value: InputValue, to destination: UnsafeMutableRawPointer) throws {
-        if case .numbers(let numbers) = value, quantizer == nil, numbers.count == elementCount,
-           numbers.copyBytes(ifElementsAre: dataType, to: destination)
+        if case .numbers(let numbers) = value, quantizer == nil,
+           numbers.copyBytes(ifElementsAre: dataType, count: elementCount, to: destination)
         {
             return
         }

@@ -90,8 +90,9 @@ clean:
 	rm -rf .build .build-tsan .build-fuzz .build-consumer .fuzz
 
 # libFuzzer over model.json reading, the model-file verifier, the image decoders, the archive reader, the
-# training data sources and the delivery side's rollout rules, assignments and signatures, FUZZ_SECONDS per target (default 60); findings land in .fuzz/findings. See
-# docs/security.md.
+# training data sources, the NumPy .npy/.npz readers of `--input @FILE` and the delivery side's rollout
+# rules, assignments and signatures, FUZZ_SECONDS per target (default 60); findings land in .fuzz/findings.
+# See docs/security.md.
 fuzz: setup
 	@scripts/fuzz.sh
 

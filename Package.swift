@@ -209,6 +209,10 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
+            name: "fuzz-numpy", dependencies: ["FuzzSupport", "TensorIO", "TensorIOToolSupport"], path: "Fuzz/NumPy",
+            swiftSettings: upcomingFeatures
+        ),
+        .executableTarget(
             name: "fuzz-delivery",
             dependencies: ["FuzzSupport", "TensorIODelivery", "TensorIORepositoryServer"], path: "Fuzz/Delivery",
             swiftSettings: upcomingFeatures

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 seconds="${FUZZ_SECONDS:-60}"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz-model-json fuzz-model-file fuzz-image fuzz-archive fuzz-training-data fuzz-delivery)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz-model-json fuzz-model-file fuzz-image fuzz-archive fuzz-training-data fuzz-numpy fuzz-delivery)
 
 # lld: gold cannot link sanitizer-instrumented Swift here. .build-fuzz keeps the instrumented build apart.
 flags=(--scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld)
@@ -33,6 +33,13 @@ seed() {
       python3 -c 'import json,sys; print("J" + json.dumps(json.load(open(sys.argv[1]))[:20]), end="")' \
         Examples/digits-training/data/test.json > "$corpus/test.json"
       { printf 'C'; head -n 21 Examples/digits-training/data/test.csv; } > "$corpus/test.csv" ;;
+    fuzz-numpy)
+      # The first byte picks: even (0) for an .npy array, odd (1) for an .npz archive.
+      for file in Tests/Fixtures/NumPy/*.npy; do { printf '0'; cat "$file"; } > "$corpus/$(basename "$file")"; done
+      for file in Tests/Fixtures/NumPy/*.npz; do
+        [ "$(basename "$file")" = zip-bomb.npz ] && continue  # 17 MiB unpacked per run slows the fuzzer
+        { printf '1'; cat "$file"; } > "$corpus/$(basename "$file")"
+      done ;;
     fuzz-archive)
       for bundle in Tests/Fixtures/Bundles/1_in_1_out_number_test.tiobundle Tests/Fixtures/Bundles/labeled_vectors_test.tiobundle; do
         (cd "$(dirname "$bundle")" && python3 -m zipfile -c "$OLDPWD/$corpus/$(basename "$bundle").zip" "$(basename "$bundle")")

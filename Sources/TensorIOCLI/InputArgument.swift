@@ -33,7 +33,10 @@ struct InputArgument {
             throw CLIError.usage("--input \(argument): the model has no input layer named \"\(name)\" (inputs: \(layerNames.joined(separator: ", ")))")
         }
         if text.hasPrefix("@"), text.lowercased().hasSuffix(".npz") {
-            let arrays = try NumPyArchive.read(String(text.dropFirst()), argument: argument)
+            let path = String(text.dropFirst())
+            let arrays = try NumPyArchive.arrays(
+                in: InputFile.read(path, argument: argument).data, path: path, argument: argument,
+                maximumBytes: maximumFileBytes)
             return try select(arrays, layerName: layerName, layerNames: layerNames, argument: argument)
         }
         return [InputArgument(layerName: layerName, value: try parseValue(text, argument: argument))]

@@ -1,36 +1,42 @@
-import Foundation
-@_spi(Tools) import TensorIO
-import TensorIOToolSupport
+package import Foundation
+@_spi(Tools) package import TensorIO
 
 /// NumPy's `.npz` files (`numpy.savez`, `numpy.savez_compressed`): a zip archive of `.npy` files, one per
 /// named array.
 ///
 /// Read with TensorIO's zip reader, which bounds the entries, each entry's and the total unpacked bytes
-/// (here ``maximumArrays`` and ``InputArgument/maximumFileBytes``) and checks every entry's data against
+/// (here ``maximumArrays`` and the caller's `maximumBytes`) and checks every entry's data against
 /// its headers; ``maximumSeconds`` bounds the time and ``maximumCompressionRatio`` the zip bombs. Nothing
 /// is written to disk, so the path rules of bundle archives do not apply: an entry's name is only the
 /// array's name.
-enum NumPyArchive {
+package enum NumPyArchive {
     /// The most arrays read from one file.
-    static let maximumArrays = 256
+    package static let maximumArrays = 256
     /// The most seconds reading one file may take.
-    static let maximumSeconds: TimeInterval = 600
+    package static let maximumSeconds: TimeInterval = 600
     /// The largest ratio of an array's unpacked to packed size, past ``compressionRatioThreshold`` bytes:
     /// the bundle archives' rule (`BundleArchive.Limits`), so a small crafted file cannot claim a
     /// gigabyte of memory.
-    static let maximumCompressionRatio: UInt64 = 100
+    package static let maximumCompressionRatio: UInt64 = 100
     /// Arrays of at most this many bytes are never refused for their ratio (zeros compress far beyond
     /// any sensible ratio and cost nothing to unpack).
-    static let compressionRatioThreshold: UInt64 = 16 << 20
+    package static let compressionRatioThreshold: UInt64 = 16 << 20
 
-    /// The arrays of the `.npz` file at `path`, by name (the entry's name without `.npy`), in archive order.
+    /// The arrays of an `.npz` file, by name (the entry's name without `.npy`), in archive order.
     ///
+    /// - Parameters:
+    ///   - data: The file's bytes, as read (untrusted).
+    ///   - path: How messages name the file.
+    ///   - argument: The `--input` argument that named it, for messages.
+    ///   - maximumBytes: The most bytes one array, and all of them together, may unpack to.
+    /// - Returns: Each array with its name.
     /// - Throws: ``CLIError`` naming the argument, the file and the problem.
-    static func read(_ path: String, argument: String) throws -> [(name: String, array: NumPyArray)] {
-        let data = try InputFile.read(path, argument: argument).data
+    package static func arrays(
+        in data: Data, path: String, argument: String, maximumBytes: Int
+    ) throws -> [(name: String, array: NumPyArray)] {
         let limits = ZipReader.Limits(
-            maximumEntries: maximumArrays, maximumEntryBytes: UInt64(InputArgument.maximumFileBytes),
-            maximumUnpackedBytes: UInt64(InputArgument.maximumFileBytes), settingsName: "NumPyArchive")
+            maximumEntries: maximumArrays, maximumEntryBytes: UInt64(maximumBytes),
+            maximumUnpackedBytes: UInt64(maximumBytes), settingsName: "NumPyArchive")
         let deadline = ArchiveDeadline(seconds: maximumSeconds, settingName: "NumPyArchive.maximumSeconds")
         var files: [(name: String, path: String, contents: Data)] = []
         do {

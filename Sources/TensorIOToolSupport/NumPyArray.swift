@@ -1,6 +1,5 @@
-import Foundation
-@_spi(Tools) import TensorIO
-import TensorIOToolSupport
+package import Foundation
+@_spi(Tools) package import TensorIO
 
 /// One array in NumPy's `.npy` format (`numpy.save`), as `saved_model_cli` and Python scripts hand them over.
 ///
@@ -9,21 +8,21 @@ import TensorIOToolSupport
 /// and the data must be exactly that many elements. Numbers (`b1`, `i1`…`i8`, `u1`…`u8`, `f2`, `f4`,
 /// `f8`) in either byte order are read; strings, objects, complex numbers, structured types and
 /// Fortran-ordered arrays of more than one dimension are refused with a sentence saying so.
-struct NumPyArray {
+package struct NumPyArray {
     /// The array's shape (empty for a scalar).
-    var shape: [Int]
+    package var shape: [Int]
     /// The elements in row-major order, in the array's own type (`f2` widened to float32).
-    var values: NumericArray
+    package var values: NumericArray
 
     /// The longest header read.
-    static let maximumHeaderBytes = 65_536
+    package static let maximumHeaderBytes = 65_536
     /// The most dimensions read.
-    static let maximumDimensions = 32
+    package static let maximumDimensions = 32
 
     private static let magic: [UInt8] = [0x93] + Array("NUMPY".utf8)
 
     /// Whether `data` starts like a `.npy` file.
-    static func recognizes(_ data: Data) -> Bool {
+    package static func recognizes(_ data: Data) -> Bool {
         data.count >= magic.count && data.prefix(magic.count).elementsEqual(magic)
     }
 
@@ -33,7 +32,7 @@ struct NumPyArray {
     ///   - data: The file's bytes.
     ///   - source: How messages call it (a path, or `name.npy in inputs.npz`).
     /// - Throws: ``CLIError`` naming `source` and the problem.
-    init(_ data: Data, source: String) throws {
+    package init(_ data: Data, source: String) throws {
         let bytes = [UInt8](data)
         func failure(_ problem: String) -> CLIError { CLIError("\(source): \(problem)") }
         guard Self.recognizes(data), bytes.count >= 10 else {

@@ -52,9 +52,7 @@ final class ModelCore: Sendable {
             return try run(input, placeholders: [:], profile: &profile)
         }
         try requirePrediction()
-        let lease = try pool.acquire()
-        defer { pool.release(lease) }
-        return try lease.withInstance { try $0.run(input) }
+        return try pool.withInstance { try $0.run(input) }
     }
 
     /// Runs the model on a value.

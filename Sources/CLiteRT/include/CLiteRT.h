@@ -403,6 +403,17 @@ typedef struct TIOLiteRtAPI {
   void (*DestroyOpaqueOptions)(LiteRtOpaqueOptions options);
   // Takes ownership of opaque_options.
   LiteRtStatus (*AddOpaqueOptions)(LiteRtOptions options, LiteRtOpaqueOptions opaque_options);
+  // Optional (NULL when the library lacks it). Binds caller-owned memory
+  // (64-byte aligned, outliving the compiled model) to a signature input
+  // when the model is compiled; a run then passes NULL for that input's
+  // buffer and LiteRT skips registering it. An empty signature_name means
+  // the interpreter's default signature. The headers declare size_bytes as
+  // int, the 2.3.0 sources as size_t: callers keep it within INT32_MAX so
+  // that both read the same value. The binding's own result is not checked
+  // by LiteRT (a name it cannot find is ignored), only its size later.
+  LiteRtStatus (*_Nullable AddExternalTensorBinding)(LiteRtOptions options, const char *signature_name,
+                                                     const char *tensor_name, void *data,
+                                                     size_t size_bytes);
 
   // Compiled model
   // NULL options is accepted by the prototype but fails (InvalidArgument).

@@ -23,11 +23,17 @@ final class CompiledTFLiteModel: BackendInstance {
 
     /// The tensors as LiteRT reports them, for `tensorio inspect`.
     let tensors: ModelTensors
+    /// How many inputs LiteRT reads from memory bound when compiling, with no buffer passed per run.
+    var boundInputCount: Int { runner.boundInputCount }
 
     /// Compiles the bundle's model and binds the prediction layers to its prediction signature.
     convenience init(bundle: ModelBundle, configuration: ModelConfiguration) throws {
-        let instance = try LiteRTModelInstance(bundle: bundle, configuration: configuration)
-        let signature = try instance.predictionSignature(trainingSignatures: TFLiteTrainingSession.signatureKeys(of: bundle))
+        // This runner is never resized, so its inputs can be bound to memory when compiling.
+        let trainingSignatures = TFLiteTrainingSession.signatureKeys(of: bundle)
+        let instance = try LiteRTModelInstance(
+            bundle: bundle, configuration: configuration, bindingPredictionInputs: trainingSignatures
+        )
+        let signature = try instance.predictionSignature(trainingSignatures: trainingSignatures)
         try self.init(runner: SignatureRunner(instance, signature: signature), bundle: bundle, configuration: configuration)
     }
 

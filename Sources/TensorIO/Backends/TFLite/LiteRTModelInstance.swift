@@ -29,8 +29,14 @@ final class LiteRTModelInstance {
     /// place after the first successful invoke (``invoked()``). Unchecked exclusivity: read on every
     /// invoke by the one thread running the model.
     @exclusivity(unchecked) private(set) var pendingWeightCache: XNNPackWeightCache?
+    /// The prediction inputs' memory the compiled model was given (``BoundInputMemory``), released after
+    /// `deinit` has destroyed the compiled model that reads it.
+    private(set) var boundInputs: BoundInputMemory?
 
     /// Reads, verifies and compiles the bundle's model with the configured thread count.
+    ///
+    /// With `trainingSignatures`, the prediction signature's inputs are bound to memory of the instance
+    /// when compiling (``BoundInputMemory``), for an instance whose prediction signature is never resized.
     ///
     /// The file is mapped and checked by ``TFLiteModelVerifier`` first, and LiteRT then parses that
     /// same mapping, so it never sees bytes that were not checked (LiteRT trusts its input: a crafted
@@ -39,7 +45,7 @@ final class LiteRTModelInstance {
     /// - Throws: ``TensorIOError``: ``TensorIOError/Code/invalidModelFile`` or
     ///   ``TensorIOError/Code/limitExceeded`` when the file fails verification, LiteRT's status when it
     ///   cannot be read or compiled.
-    init(bundle: ModelBundle, configuration: ModelConfiguration) throws {
+    init(bundle: ModelBundle, configuration: ModelConfiguration, bindingPredictionInputs trainingSignatures: Set<String>? = nil) throws {
         guard !bundle.isPlaceholder, let fileURL = bundle.modelFileURL else {
             throw TensorIOError(.unsupported, "a placeholder bundle has no model to load")
         }
@@ -54,11 +60,15 @@ final class LiteRTModelInstance {
         crashActivity = CrashActivity(modelFile: fileURL.path)
         // Reading and compiling print (the XNNPACK line once per process, a failing kernel's reason).
         try RuntimeOutput.capturing(.liteRT, logger: configuration.logger) {
-            try crashActivity.loading { try load(address, bundle: bundle, configuration: configuration) }
+            try crashActivity.loading {
+                try load(address, bundle: bundle, configuration: configuration, trainingSignatures: trainingSignatures)
+            }
         }
     }
 
-    private func load(_ address: UnsafeRawPointer, bundle: ModelBundle, configuration: ModelConfiguration) throws {
+    private func load(
+        _ address: UnsafeRawPointer, bundle: ModelBundle, configuration: ModelConfiguration, trainingSignatures: Set<String>?
+    ) throws {
         let api = runtime.api
         var model: LiteRtModel?
         try runtime.check(api.CreateModelFromBuffer(runtime.environment, address, modelFile.bytes.count, &model),
@@ -67,28 +77,28 @@ final class LiteRTModelInstance {
         guard let model else { throw TensorIOError(.runtimeFailure, "LiteRT returned no model") }
         signatures = try Self.signatures(runtime, model)
 
-        // Compile for the CPU (XNNPack) with the configured thread count.
-        var options: LiteRtOptions?
-        try runtime.check(api.CreateOptions(&options), "creating compilation options")
-        guard let options else { throw TensorIOError(.runtimeFailure, "LiteRT returned no options") }
-        defer { api.DestroyOptions(options) }
-        try runtime.check(api.SetOptionsHardwareAccelerators(options, kLiteRtHwAcceleratorCpu), "choosing the CPU")
         // A training bundle's weights change as it learns: only prediction bundles keep a weight cache.
-        let weightCache = configuration.weightCacheDirectory.flatMap { directory in
+        var weightCache = configuration.weightCacheDirectory.flatMap { directory in
             bundle.model.modes.contains(.train) ? nil : XNNPackWeightCache.prepare(
                 directory: directory, model: modelFile, runtimeLibraryPath: runtime.path, logger: configuration.logger
             )
         }
-        guard let payload = strdup("num_threads = \(configuration.threadCount)\n" + (weightCache?.optionLine ?? "")) else {
-            throw TensorIOError(.runtimeFailure, "out of memory")
+        let bindingSignature = trainingSignatures.flatMap {
+            try? Self.predictionSignature(in: signatures, trainingSignatures: $0)
         }
-        var xnnpack: LiteRtOpaqueOptions?
-        try runtime.check(api.CreateOpaqueOptions("xnnpack", payload, { free($0) }, &xnnpack), "setting the thread count")
-        if let xnnpack {
-            try runtime.check(api.AddOpaqueOptions(options, xnnpack), "setting the thread count")
+        var (status, compiledModel, bound) = try compile(
+            model, threadCount: configuration.threadCount, weightCache: weightCache, binding: bindingSignature
+        )
+        if status != kLiteRtStatusOk, bound != nil {
+            // LiteRT refused a binding: compile as without them (each run then registers every input),
+            // and without the weight cache, which the failed attempt may have started.
+            configuration.logger.debug("LiteRT refused the input bindings; compiling without them")
+            weightCache?.abandon()
+            weightCache = nil
+            (status, compiledModel, bound) = try compile(
+                model, threadCount: configuration.threadCount, weightCache: nil, binding: nil
+            )
         }
-        var compiledModel: LiteRtCompiledModel?
-        let status = api.CreateCompiledModel(runtime.environment, model, options, &compiledModel)
         if status == kLiteRtStatusOk, compiledModel != nil {
             pendingWeightCache = weightCache?.isBuilding == true ? weightCache : nil
         } else {
@@ -96,6 +106,34 @@ final class LiteRTModelInstance {
         }
         try runtime.check(status, "compiling the model")
         self.compiledModel = compiledModel
+        boundInputs = bound
+    }
+
+    /// Compiles the model for the CPU (XNNPack) with `threadCount` threads, the weight cache's option and,
+    /// with `signature`, its inputs bound to new memory.
+    ///
+    /// - Returns: LiteRT's status, the compiled model, and the bound memory, which must outlive it.
+    private func compile(
+        _ model: LiteRtModel, threadCount: Int, weightCache: XNNPackWeightCache?, binding signature: Signature?
+    ) throws -> (LiteRtStatus, LiteRtCompiledModel?, BoundInputMemory?) {
+        let api = runtime.api
+        var options: LiteRtOptions?
+        try runtime.check(api.CreateOptions(&options), "creating compilation options")
+        guard let options else { throw TensorIOError(.runtimeFailure, "LiteRT returned no options") }
+        defer { api.DestroyOptions(options) }
+        try runtime.check(api.SetOptionsHardwareAccelerators(options, kLiteRtHwAcceleratorCpu), "choosing the CPU")
+        guard let payload = strdup("num_threads = \(threadCount)\n" + (weightCache?.optionLine ?? "")) else {
+            throw TensorIOError(.runtimeFailure, "out of memory")
+        }
+        var xnnpack: LiteRtOpaqueOptions?
+        try runtime.check(api.CreateOpaqueOptions("xnnpack", payload, { free($0) }, &xnnpack), "setting the thread count")
+        if let xnnpack {
+            try runtime.check(api.AddOpaqueOptions(options, xnnpack), "setting the thread count")
+        }
+        let bound = signature.flatMap { BoundInputMemory.bind($0, runtime: runtime, options: options) }
+        var compiledModel: LiteRtCompiledModel?
+        let status = api.CreateCompiledModel(runtime.environment, model, options, &compiledModel)
+        return (status, compiledModel, bound)
     }
 
     /// Called after each successful invoke while a weight cache is pending: puts it in place.
@@ -119,7 +157,12 @@ final class LiteRTModelInstance {
     /// The signature predictions run: `serving_default`, else `infer` (TensorFlow's on-device training
     /// format), else the first that is not a training signature.
     func predictionSignature(trainingSignatures: Set<String>) throws -> Signature {
-        guard let chosen = signature(named: "serving_default") ?? signature(named: "infer")
+        try Self.predictionSignature(in: signatures, trainingSignatures: trainingSignatures)
+    }
+
+    private static func predictionSignature(in signatures: [Signature], trainingSignatures: Set<String>) throws -> Signature {
+        func named(_ key: String) -> Signature? { signatures.first { $0.key == key } }
+        guard let chosen = named("serving_default") ?? named("infer")
             ?? signatures.first(where: { !trainingSignatures.contains($0.key) })
         else {
             throw TensorIOError(.layerMismatch, "the model has no signature to run predictions with")

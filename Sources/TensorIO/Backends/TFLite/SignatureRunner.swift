@@ -45,6 +45,9 @@ final class SignatureRunner {
         outputSlots = []
     }
 
+    /// How many inputs use memory bound when compiling (``BoundInputMemory``).
+    var boundInputCount: Int { inputSlots.filter(\.isBound).count }
+
     /// The shapes of the inputs as the compiled model now has them.
     var inputShapes: [[Int]] { inputSlots.map(\.shape) }
 
@@ -95,9 +98,12 @@ final class SignatureRunner {
         let runtime = instance.runtime
         Self.free(&inputBuffers)
         Self.free(&outputBuffers)
-        inputSlots = try (0..<signature.inputCount).map {
+        // Inputs bound when compiling keep that memory, but not after a resize: their size has changed.
+        let bound = afterResize ? nil : instance.boundInputs.flatMap { $0.signatureIndex == signature.index ? $0 : nil }
+        inputSlots = try (0..<signature.inputCount).map { index in
             try TensorSlot(runtime, signature: signature.handle, compiledModel: compiledModel,
-                           signatureIndex: signature.index, index: $0, isInput: true)
+                           signatureIndex: signature.index, index: index, isInput: true,
+                           bound: bound.flatMap { index < $0.inputs.count ? $0.inputs[index] : nil })
         }
         // After a resize, output shapes are only known once LiteRT re-plans its allocations.
         var outputLayouts = [LiteRtLayout](repeating: LiteRtLayout(), count: signature.outputCount)

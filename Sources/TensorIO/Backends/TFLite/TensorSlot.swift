@@ -3,6 +3,8 @@ import Foundation
 
 /// One input or output tensor of the running signature: what LiteRT says about it, and the buffer over
 /// 64-byte-aligned memory we own, so a run writes inputs and reads outputs without locking anything.
+/// An input bound when the model was compiled (``BoundInputMemory``) uses that memory and has no buffer:
+/// the run passes `NULL` for it.
 final class TensorSlot {
     /// The signature's name for the tensor.
     let name: String
@@ -18,15 +20,20 @@ final class TensorSlot {
     let quantization: TensorQuantization?
     /// The tensor's bytes.
     let memory: UnsafeMutableRawPointer
-    /// LiteRT's buffer over ``memory``.
+    /// LiteRT's buffer over ``memory``; `nil` for a bound input (and a type TensorIO cannot feed).
     private(set) var buffer: LiteRtTensorBuffer?
+    /// Whether ``memory`` is ours to free: a bound input's belongs to the model instance.
+    private let ownsMemory: Bool
+    /// Whether this input uses memory bound when compiling (runs pass no buffer for it).
+    var isBound: Bool { !ownsMemory }
 
     private let runtime: LiteRTRuntime.Handle
     private let side: String
 
     init(
         _ runtime: LiteRTRuntime.Handle, signature: LiteRtSignature, compiledModel: LiteRtCompiledModel,
-        signatureIndex: LiteRtParamIndex, index: Int, isInput: Bool, layout: LiteRtLayout? = nil
+        signatureIndex: LiteRtParamIndex, index: Int, isInput: Bool, layout: LiteRtLayout? = nil,
+        bound: (memory: UnsafeMutableRawPointer, byteCount: Int)? = nil
     ) throws {
         let api = runtime.api
         self.runtime = runtime
@@ -86,10 +93,18 @@ final class TensorSlot {
                 byteCount = max(byteCount, required)
             }
         }
+        // A bound input smaller than that (the compiled model asking for more than the shape needs) gets a
+        // buffer of its own, which LiteRT then registers on each run in place of the binding.
+        if let bound, isInput, dataType != nil, bound.byteCount >= byteCount {
+            memory = bound.memory
+            ownsMemory = false
+            return
+        }
         let alignment = Int(LITERT_HOST_MEMORY_BUFFER_ALIGNMENT)
         let capacity = (byteCount + alignment - 1) / alignment * alignment
         memory = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: alignment)
         memory.initializeMemory(as: UInt8.self, repeating: 0, count: capacity)
+        ownsMemory = true
 
         if dataType != nil {
             var created: LiteRtTensorBuffer?
@@ -103,7 +118,7 @@ final class TensorSlot {
 
     deinit {
         if let buffer { runtime.api.DestroyTensorBuffer(buffer) }
-        memory.deallocate()
+        if ownsMemory { memory.deallocate() }
     }
 
     /// What the layer checks need to know of this tensor.
@@ -133,7 +148,8 @@ final class TensorSlot {
 
     // MARK: - LiteRT values
 
-    private static func dataType(_ type: LiteRtElementType) -> DataType? {
+    /// The element type TensorIO reads and writes for LiteRT's, or `nil` for one it cannot.
+    static func dataType(_ type: LiteRtElementType) -> DataType? {
         switch type {
         case kLiteRtElementTypeFloat32: return .float32
         case kLiteRtElementTypeInt32: return .int32

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TensorIO
 
@@ -47,5 +48,20 @@ struct BoundInputTests {
             ])
             #expect(try bound.run(input) == registered.run(input), "run \(run)")
         }
+    }
+
+    @Test("a model without signatures keeps a buffer per input, registered on each run, and still runs")
+    func placeholderSignatureIsNotBound() throws {
+        // A MediaPipe model as shipped: LiteRT gives it a placeholder signature, which bindings cannot name.
+        let file = Fixtures.bundlesDirectory.deletingLastPathComponent()
+            .appendingPathComponent("Metadata").appendingPathComponent("selfie_segmentation.tflite")
+        let bundle = try ModelBundle(modelAt: file)
+        let model = try CompiledTFLiteModel(bundle: bundle, configuration: ModelConfiguration())
+        #expect(model.boundInputCount == 0)
+        let count = try #require(bundle.predictionInputs.first).elementCount
+        let dark = try model.run(.numbers(.float32([Float](repeating: 0, count: count))))
+        let bright = try model.run(.numbers(.float32([Float](repeating: 1, count: count))))
+        #expect(dark.count == 1)
+        #expect(dark != bright, "each run reads its own input")
     }
 }

@@ -93,6 +93,7 @@ final class LiteRTModelInstance {
             // LiteRT refused a binding: compile as without them (each run then registers every input),
             // and without the weight cache, which the failed attempt may have started.
             configuration.logger.debug("LiteRT refused the input bindings; compiling without them")
+            if let compiledModel { api.DestroyCompiledModel(compiledModel) }
             weightCache?.abandon()
             weightCache = nil
             (status, compiledModel, bound) = try compile(

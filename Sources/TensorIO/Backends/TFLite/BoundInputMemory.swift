@@ -12,7 +12,8 @@ import Foundation
 ///
 /// Only inputs whose size is known before compiling are bound: a fixed shape (no dimension of -1, which
 /// only the compiled model resolves), a type TensorIO feeds, at most `Int32.max` bytes (the C headers
-/// declare the size as `int`). The others keep a buffer of their own. Models without signatures are left
+/// declare the size as `int`). The others keep a buffer of their own. The shapes come from a file
+/// ``TFLiteModelVerifier`` has checked, so no input exceeds ``ModelLimits/maximumElementsPerTensor``. Models without signatures are left
 /// alone: LiteRT finds the runner of its placeholder signature by another path than the binding's, and
 /// an input the binding cannot find is ignored silently, which a run passing `NULL` would not survive.
 ///

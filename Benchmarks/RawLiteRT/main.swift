@@ -156,7 +156,7 @@ func benchmark(modelPath: String, runs: Int, warmup: Int, threads: Int, bindInpu
             check(api.GetRankedTensorType(tensor, &tensorType), "reading input \(index)'s type")
             let layout = tensorType.layout
             let count = withUnsafeBytes(of: layout.dimensions) { raw in
-                raw.bindMemory(to: Int32.self).prefix(Int(layout.rank)).reduce(1) { $0 * Int($1) }
+                raw.bindMemory(to: Int32.self).prefix(Int(layout.rank)).reduce(1) { $1 > 0 ? $0 * Int($1) : 0 }
             }
             guard count > 0 else { fail("input \(index) has no fixed shape, which --bind-inputs needs") }
             let alignment = Int(LITERT_HOST_MEMORY_BUFFER_ALIGNMENT)

@@ -64,4 +64,22 @@ struct BoundInputTests {
         #expect(dark.count == 1)
         #expect(dark != bright, "each run reads its own input")
     }
+
+    @Test("bindings LiteRT refuses (a signature it has not) leave the model compiled without them, running")
+    func refusedBindingsCompileAgainWithout() throws {
+        let bundle = try Fixtures.bundle("1_in_1_out_number_test.tiobundle")
+        let instance = try LiteRTModelInstance(bundle: bundle, configuration: ModelConfiguration()) { signatures in
+            signatures.first.map {
+                LiteRTModelInstance.Signature(index: $0.index, handle: $0.handle, key: "no such signature",
+                                              inputCount: $0.inputCount, outputCount: $0.outputCount)
+            }
+        }
+        #expect(instance.boundInputs == nil)
+        let signature = try instance.predictionSignature(trainingSignatures: [])
+        let model = try CompiledTFLiteModel(
+            runner: SignatureRunner(instance, signature: signature), bundle: bundle, configuration: ModelConfiguration()
+        )
+        #expect(model.boundInputCount == 0)
+        #expect(try model.run(.numbers(.float32([3])))["output"].value(as: Float.self) == 35)
+    }
 }

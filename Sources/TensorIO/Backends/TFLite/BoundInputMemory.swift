@@ -61,10 +61,7 @@ final class BoundInputMemory {
                 inputs.append(nil)
                 continue
             }
-            let alignment = Int(LITERT_HOST_MEMORY_BUFFER_ALIGNMENT)
-            let capacity = (byteCount + alignment - 1) / alignment * alignment
-            let memory = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: alignment)
-            memory.initializeMemory(as: UInt8.self, repeating: 0, count: capacity)
+            let (memory, capacity) = HostTensorMemory.allocate(byteCount: byteCount)
             let status = signature.key.withCString { addBinding(options, $0, name, memory, capacity) }
             if status == kLiteRtStatusOk {
                 inputs.append((memory, capacity))
@@ -88,14 +85,13 @@ final class BoundInputMemory {
               api.GetRankedTensorType(tensor, &type) == kLiteRtStatusOk,
               let elementSize = TensorSlot.dataType(type.element_type)?.byteCount
         else { return nil }
-        let layout = type.layout
-        let dimensions = withUnsafeBytes(of: layout.dimensions) { Array($0.bindMemory(to: Int32.self).prefix(Int(layout.rank))) }
-        guard dimensions.count == Int(layout.rank) else { return nil }
+        let dimensions = type.layout.dimensionList
+        guard dimensions.count == Int(type.layout.rank) else { return nil }
         var byteCount = elementSize
         for dimension in dimensions {
             guard dimension > 0 else { return nil }
-            let (product, overflow) = byteCount.multipliedReportingOverflow(by: Int(dimension))
-            guard !overflow, product <= Int(Int32.max) - Int(LITERT_HOST_MEMORY_BUFFER_ALIGNMENT) else { return nil }
+            let (product, overflow) = byteCount.multipliedReportingOverflow(by: dimension)
+            guard !overflow, product <= Int(Int32.max) - HostTensorMemory.alignment else { return nil }
             byteCount = product
         }
         return byteCount

@@ -30,9 +30,9 @@ final class CompiledTFLiteModel: BackendInstance {
     convenience init(bundle: ModelBundle, configuration: ModelConfiguration) throws {
         // This runner is never resized, so its inputs can be bound to memory when compiling.
         let trainingSignatures = TFLiteTrainingSession.signatureKeys(of: bundle)
-        let instance = try LiteRTModelInstance(
-            bundle: bundle, configuration: configuration, bindingPredictionInputs: trainingSignatures
-        )
+        let instance = try LiteRTModelInstance(bundle: bundle, configuration: configuration) { signatures in
+            try? LiteRTModelInstance.predictionSignature(in: signatures, trainingSignatures: trainingSignatures)
+        }
         let signature = try instance.predictionSignature(trainingSignatures: trainingSignatures)
         try self.init(runner: SignatureRunner(instance, signature: signature), bundle: bundle, configuration: configuration)
     }

@@ -35,8 +35,8 @@ final class LiteRTModelInstance {
 
     /// Reads, verifies and compiles the bundle's model with the configured thread count.
     ///
-    /// With `trainingSignatures`, the prediction signature's inputs are bound to memory of the instance
-    /// when compiling (``BoundInputMemory``), for an instance whose prediction signature is never resized.
+    /// With `chooseBoundSignature`, the inputs of the signature it picks from the model's are bound to
+    /// memory of the instance when compiling (``BoundInputMemory``): for a runner that is never resized.
     ///
     /// The file is mapped and checked by ``TFLiteModelVerifier`` first, and LiteRT then parses that
     /// same mapping, so it never sees bytes that were not checked (LiteRT trusts its input: a crafted
@@ -45,7 +45,10 @@ final class LiteRTModelInstance {
     /// - Throws: ``TensorIOError``: ``TensorIOError/Code/invalidModelFile`` or
     ///   ``TensorIOError/Code/limitExceeded`` when the file fails verification, LiteRT's status when it
     ///   cannot be read or compiled.
-    init(bundle: ModelBundle, configuration: ModelConfiguration, bindingPredictionInputs trainingSignatures: Set<String>? = nil) throws {
+    init(
+        bundle: ModelBundle, configuration: ModelConfiguration,
+        bindingInputsOf chooseBoundSignature: (([Signature]) -> Signature?)? = nil
+    ) throws {
         guard !bundle.isPlaceholder, let fileURL = bundle.modelFileURL else {
             throw TensorIOError(.unsupported, "a placeholder bundle has no model to load")
         }
@@ -61,13 +64,14 @@ final class LiteRTModelInstance {
         // Reading and compiling print (the XNNPACK line once per process, a failing kernel's reason).
         try RuntimeOutput.capturing(.liteRT, logger: configuration.logger) {
             try crashActivity.loading {
-                try load(address, bundle: bundle, configuration: configuration, trainingSignatures: trainingSignatures)
+                try load(address, bundle: bundle, configuration: configuration, chooseBoundSignature: chooseBoundSignature)
             }
         }
     }
 
     private func load(
-        _ address: UnsafeRawPointer, bundle: ModelBundle, configuration: ModelConfiguration, trainingSignatures: Set<String>?
+        _ address: UnsafeRawPointer, bundle: ModelBundle, configuration: ModelConfiguration,
+        chooseBoundSignature: (([Signature]) -> Signature?)?
     ) throws {
         let api = runtime.api
         var model: LiteRtModel?
@@ -83,9 +87,7 @@ final class LiteRTModelInstance {
                 directory: directory, model: modelFile, runtimeLibraryPath: runtime.path, logger: configuration.logger
             )
         }
-        let bindingSignature = trainingSignatures.flatMap {
-            try? Self.predictionSignature(in: signatures, trainingSignatures: $0)
-        }
+        let bindingSignature = chooseBoundSignature?(signatures)
         var (status, compiledModel, bound) = try compile(
             model, threadCount: configuration.threadCount, weightCache: weightCache, binding: bindingSignature
         )
@@ -161,7 +163,8 @@ final class LiteRTModelInstance {
         try Self.predictionSignature(in: signatures, trainingSignatures: trainingSignatures)
     }
 
-    private static func predictionSignature(in signatures: [Signature], trainingSignatures: Set<String>) throws -> Signature {
+    /// ``predictionSignature(trainingSignatures:)`` among `signatures`, before the model is compiled.
+    static func predictionSignature(in signatures: [Signature], trainingSignatures: Set<String>) throws -> Signature {
         func named(_ key: String) -> Signature? { signatures.first { $0.key == key } }
         guard let chosen = named("serving_default") ?? named("infer")
             ?? signatures.first(where: { !trainingSignatures.contains($0.key) })

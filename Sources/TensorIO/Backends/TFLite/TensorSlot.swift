@@ -74,13 +74,10 @@ final class TensorSlot {
             )
         }
         rankedType.layout = realLayout
-        shape = withUnsafeBytes(of: realLayout.dimensions) { raw in
-            Array(raw.bindMemory(to: Int32.self).prefix(Int(realLayout.rank))).map(Int.init)
-        }
+        shape = realLayout.dimensionList
         quantization = try Self.quantization(runtime, tensor)
 
-        // Our own memory: zeroed, 64-byte aligned (LiteRT refuses anything else), at least as large as the
-        // compiled model asks for.
+        // Our own memory (``HostTensorMemory``), at least as large as the compiled model asks for.
         let elementSize = dataType?.byteCount ?? 1
         var byteCount = max(1, shape.reduce(1, *)) * elementSize
         var requirements: LiteRtTensorBufferRequirements?
@@ -100,10 +97,8 @@ final class TensorSlot {
             ownsMemory = false
             return
         }
-        let alignment = Int(LITERT_HOST_MEMORY_BUFFER_ALIGNMENT)
-        let capacity = (byteCount + alignment - 1) / alignment * alignment
-        memory = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: alignment)
-        memory.initializeMemory(as: UInt8.self, repeating: 0, count: capacity)
+        let capacity: Int
+        (memory, capacity) = HostTensorMemory.allocate(byteCount: byteCount)
         ownsMemory = true
 
         if dataType != nil {

@@ -20,8 +20,8 @@ typedef struct {
 
 #define TIO_SYMBOL(member) {"LiteRt" #member, offsetof(TIOLiteRtAPI, member)}
 
-// Every member of TIOLiteRtAPI except GetStatusString and AddExternalTensorBinding,
-// which are optional.
+// Every member of TIOLiteRtAPI except GetStatusString, AddExternalTensorBinding and
+// SetCompiledModelCancellationFunction, which are optional.
 static const TIOSymbol kRequiredSymbols[] = {
     TIO_SYMBOL(CreateEnvironment),
     TIO_SYMBOL(DestroyEnvironment),
@@ -92,10 +92,10 @@ static const TIOSymbol kRequiredSymbols[] = {
     TIO_SYMBOL(DestroyTensorBuffer),
 };
 
-// Catches a member added to TIOLiteRtAPI but not to kRequiredSymbols (the +2
+// Catches a member added to TIOLiteRtAPI but not to kRequiredSymbols (the +3
 // are the optional ones). The table holds nothing but function pointers.
 _Static_assert(sizeof(TIOLiteRtAPI) ==
-                   (sizeof(kRequiredSymbols) / sizeof(kRequiredSymbols[0]) + 2) * sizeof(void *),
+                   (sizeof(kRequiredSymbols) / sizeof(kRequiredSymbols[0]) + 3) * sizeof(void *),
                "kRequiredSymbols must list every TIOLiteRtAPI member");
 
 // Same names as LiteRT's own LiteRtGetStatusString (litert_common.cc), for
@@ -190,6 +190,10 @@ const TIOLiteRtAPI *tio_litert_load(const char *path, char *error, size_t error_
   // NULL when absent: TensorIO then registers every input buffer on each run.
   void *bind_external = dlsym(library, "LiteRtAddExternalTensorBinding");
   memcpy(&api->AddExternalTensorBinding, &bind_external, sizeof(bind_external));
+
+  // NULL when absent: TensorIO then cannot tell which outputs LiteRT refuses (see the header).
+  void *cancellation = dlsym(library, "LiteRtSetCompiledModelCancellationFunction");
+  memcpy(&api->SetCompiledModelCancellationFunction, &cancellation, sizeof(cancellation));
 
   // Intentionally leaked together with the library handle: see the header.
   return api;

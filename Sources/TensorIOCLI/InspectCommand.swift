@@ -133,6 +133,9 @@ struct InspectCommand: ParsableCommand {
                 if let tensorName = tensor.tensorName { line += " (\(tensorName))" }
                 line += ": \(tensor.typeName) \(tensor.shape) -> layer \"\(tensor.layerName)\""
                 if let quantization = tensor.quantization { line += ", " + describe(quantization) }
+                if let fileShape = tensor.fileShape {
+                    line += ", sized at run time (the file gives \(fileShape == [] ? "no shape" : "\(fileShape)"))"
+                }
                 return line
             }
         }
@@ -252,6 +255,8 @@ struct InspectCommand: ParsableCommand {
             ("layer", .string(tensor.layerName)),
             ("dtype", .string(tensor.typeName)),
             ("shape", .array(tensor.shape.map { .integer(Int64($0)) })),
+            ("sized_at_run_time", .bool(tensor.isSizedByRuntime)),
+            ("file_shape", tensor.fileShape.map { .array($0.map { .integer(Int64($0)) }) } ?? .null),
         ]
         switch tensor.quantization {
         case .perTensor(let scale, let zeroPoint)?:

@@ -85,6 +85,12 @@ struct ValidateCommand: ParsableCommand {
             }
             if issues.isEmpty, problems.allSatisfy({ !$0.hasPrefix("\(path): ") }) {
                 print("\(path): valid")
+                // Sizes the runtime decides are read back after each run (docs/model-json.md).
+                let bundle = opened ?? (try? ModelBundle(at: url, logger: ToolLog.logger))
+                for output in bundle?.outputs ?? LayerList([]) where output.shape.contains(-1) {
+                    let sizes = output.shape == [-1] ? "any shape" : "shape \(output.shape)"
+                    print("\(path): output \"\(output.name)\" is sized at run time (\(sizes))")
+                }
             }
         }
         guard problems.isEmpty else {

@@ -450,6 +450,15 @@ typedef struct TIOLiteRtAPI {
                                                           LiteRtParamIndex signature_index,
                                                           LiteRtParamIndex input_index, const int *dims,
                                                           size_t dims_size);
+  // Optional (NULL when the library lacks it). The interpreter calls
+  // check_cancelled_func(data) before each operator of a run and stops the
+  // run (RuntimeFailure) when it returns true. It cannot be unset (NULL is
+  // InvalidArgument), so data must outlive the compiled model. TensorIO uses
+  // it to tell a run that failed while LiteRT registered its buffers (the
+  // function is never called) from one that reached the first operator.
+  LiteRtStatus (*_Nullable SetCompiledModelCancellationFunction)(
+      LiteRtCompiledModel compiled_model, void *_Nullable data,
+      bool (*check_cancelled_func)(void *_Nullable data));
   // Buffers are given in the signature's input/output order.
   LiteRtStatus (*RunCompiledModel)(LiteRtCompiledModel compiled_model, LiteRtParamIndex signature_index,
                                    size_t num_input_buffers,

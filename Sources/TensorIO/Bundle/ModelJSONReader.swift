@@ -202,7 +202,7 @@ struct ModelJSONReader {
 
         // A scalar's shape may be left out ([1]) or empty (rank 0); whatever is given holds one number.
         let shape = kind == .scalar && object["shape"] == nil
-            ? [1] : readShape(object["shape"], kind: kind, at: "\(path).shape")
+            ? [1] : readShape(object["shape"], kind: kind, role: role, at: "\(path).shape")
 
         var dataType: DataType?
         if let text = optionalString(object, "dtype", at: path) {
@@ -251,7 +251,9 @@ struct ModelJSONReader {
         return (LayerDescription(name: name, shape: shape, declaredDataType: dataType, kind: layerKind), labelsFile)
     }
 
-    private mutating func readShape(_ value: JSONValue?, kind: LayerDescription.TypeName?, at path: String) -> [Int]? {
+    private mutating func readShape(
+        _ value: JSONValue?, kind: LayerDescription.TypeName?, role: Role, at path: String
+    ) -> [Int]? {
         guard let value else {
             issue(path, "required")
             return nil
@@ -276,6 +278,12 @@ struct ModelJSONReader {
             let (pixels, overflow) = volume.width.multipliedReportingOverflow(by: volume.height)
             guard !overflow, pixels <= limits.maximumImageLayerPixels else {
                 issue(path, "\(value.brief) is \(volume.width)×\(volume.height) pixels, more than the limit of \(limits.maximumImageLayerPixels) (ModelLimits.maximumImageLayerPixels)")
+                return nil
+            }
+        } else if role == .output, kind != .scalar {
+            // An output's -1 is a size the runtime decides; each run reads the size it reports.
+            for (index, size) in shape.enumerated() where size <= 0 && size != -1 {
+                issue("\(path)[\(index)]", "\(size) is not a size: sizes are positive, or -1 for a size the model decides when it runs")
                 return nil
             }
         } else {

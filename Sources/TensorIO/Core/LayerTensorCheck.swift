@@ -97,6 +97,9 @@ enum LayerTensorCheck {
     /// is overflow-checked: a shape whose count no integer holds is a disagreement, not a trap.
     private static func elementCountProblem(layer: LayerDescription, tensor: TensorFacts) -> String? {
         guard let shape = tensor.shape else { return nil }
+        if layer.shape.dropFirst().contains(-1) || layer.shape == [-1] && shape.count != 1 {
+            return sizedShapeProblem(layer: layer, shape: shape, tensorName: tensor.name)
+        }
         guard shape.dropFirst().allSatisfy({ $0 >= 0 }) else { return nil }
         let perItem = product(shape.dropFirst())
         let total = shape.first == -1 ? perItem : product(shape)
@@ -111,6 +114,27 @@ enum LayerTensorCheck {
         guard !fits else { return nil }
         let count = total.map { "\($0) elements\(shape.first == -1 ? " per item" : "")" } ?? "more elements than a count can hold"
         return "model.json's shape \(layer.shape) has \(layer.elementCount) elements, but the model's tensor \"\(tensor.name)\" has shape \(shape) (\(count))"
+    }
+
+    /// The disagreement between an output layer whose shape leaves sizes to the runtime (`-1` past the
+    /// first dimension, or `[-1]` alone) and the shape the tensor has: `[-1]` takes any shape; otherwise
+    /// the ranks must agree and every size the layer fixes must be the tensor's.
+    private static func sizedShapeProblem(layer: LayerDescription, shape: [Int], tensorName: String) -> String? {
+        if layer.shape == [-1] { return nil }
+        let agrees = layer.shape.count == shape.count
+            && zip(layer.shape, shape).allSatisfy { declared, actual in declared == -1 || declared == actual }
+        guard !agrees else { return nil }
+        return "model.json's shape \(layer.shape) does not fit the model's tensor \"\(tensorName)\" of shape \(shape) (-1 takes any size; the others must match, as must the number of dimensions)"
+    }
+
+    /// The disagreement between an output layer and the shape the runtime reports for its tensor after a
+    /// run, when that shape is no longer the one the binding was made for.
+    ///
+    /// - Returns: A sentence naming the layer's shape and the tensor's, or `nil` when they agree.
+    static func runShapeProblem(layer: LayerDescription, shape: [Int], tensorName: String) -> String? {
+        elementCountProblem(
+            layer: layer, tensor: TensorFacts(name: tensorName, dataType: nil, typeName: "", shape: shape, quantization: nil)
+        )
     }
 
     /// The product of `dimensions`, or `nil` when it overflows.

@@ -26,7 +26,9 @@ struct EntryPointReader {
             return TFLiteEntryPoints(
                 signatureKey: nil, subgraphIndex: 0,
                 inputs: try mainInputs.enumerated().map { try tensor(in: main, at: $0.element, name: nil, path: "subgraphs[0].inputs[\($0.offset)]") },
-                outputs: try mainOutputs.enumerated().map { try tensor(in: main, at: $0.element, name: nil, path: "subgraphs[0].outputs[\($0.offset)]") },
+                outputs: try markingSizedByOperator(
+                    mainOutputs.enumerated().map { try tensor(in: main, at: $0.element, name: nil, path: "subgraphs[0].outputs[\($0.offset)]") },
+                    subgraph: main, model: model),
                 mainSubgraphInputs: mainInputs, mainSubgraphOutputs: mainOutputs)
         }
         let (table, index, key) = signature
@@ -42,9 +44,41 @@ struct EntryPointReader {
             outputs = try ordered(outputs, by: indices(subgraph, Schema.SubGraph.outputs))
         }
         return TFLiteEntryPoints(
-            signatureKey: key, subgraphIndex: subgraphIndex, inputs: inputs, outputs: outputs,
+            signatureKey: key, subgraphIndex: subgraphIndex, inputs: inputs,
+            outputs: try markingSizedByOperator(outputs, subgraph: subgraph, model: model),
             mainSubgraphInputs: mainInputs, mainSubgraphOutputs: mainOutputs)
     }
+
+    /// `outputs` with ``TFLiteEntryPoints/Tensor/isSizedByOperator`` set on the shapeless ones a custom
+    /// operator writes.
+    private func markingSizedByOperator(_ outputs: [TFLiteEntryPoints.Tensor], subgraph: Table, model: Table) throws -> [TFLiteEntryPoints.Tensor] {
+        let shapeless = Set(outputs.filter(\.shape.isEmpty).map(\.tensorIndex))
+        guard !shapeless.isEmpty,
+              let operators = try reader.vector(subgraph, slot: Schema.SubGraph.operators, elementByteCount: 4),
+              let codes = try reader.vector(model, slot: Schema.Model.operatorCodes, elementByteCount: 4)
+        else { return outputs }
+        var written: Set<Int> = []
+        for index in 0..<operators.count {
+            let op = try reader.table(in: operators, at: index)
+            let opcode = Int(try reader.scalar(op, slot: Schema.Operator.opcodeIndex, default: UInt32(0)))
+            guard opcode < codes.count else { continue }
+            let code = try reader.table(in: codes, at: opcode)
+            let deprecated = try reader.scalar(code, slot: Schema.OperatorCode.deprecatedBuiltinCode, default: Int8(0))
+            let builtin = try reader.scalar(code, slot: Schema.OperatorCode.builtinCode, default: Int32(0))
+            guard max(Int32(deprecated), builtin) == Self.customOperatorCode else { continue }
+            for tensor in try indices(op, Schema.Operator.outputs) where shapeless.contains(tensor) {
+                written.insert(tensor)
+            }
+        }
+        return outputs.map { tensor in
+            var tensor = tensor
+            tensor.isSizedByOperator = written.contains(tensor.tensorIndex)
+            return tensor
+        }
+    }
+
+    /// TFLite's `BuiltinOperator.CUSTOM`.
+    private static let customOperatorCode: Int32 = 32
 
     /// The first of ``preferredSignatures`` present, else the first signature not excluded; `nil`
     /// without signatures.

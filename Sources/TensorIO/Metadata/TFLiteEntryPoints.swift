@@ -25,6 +25,11 @@ public struct TFLiteEntryPoints: Sendable, Hashable {
         public var shape: [Int]
         /// The quantization parameters, or `nil` when the tensor is not quantized.
         public var quantization: TensorQuantization?
+        /// Whether the file leaves the tensor's shape to the operator that writes it: an output of a
+        /// custom operator with no shape at all (`TFLite_Detection_PostProcess`'s four outputs), which
+        /// the runtime sizes when it prepares the model. ``shape`` is then `[]`, which does not mean one
+        /// number.
+        public var isSizedByOperator = false
     }
 
     /// The signature used, or `nil` when the model has none.

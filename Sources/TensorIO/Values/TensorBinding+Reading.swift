@@ -83,3 +83,44 @@ extension TensorBinding {
         for index in floats.indices { floats[index] = dequantizer(Float(typed[index])) }
     }
 }
+
+extension TensorBinding {
+    /// This output's binding for the shape the runtime reports after a run: `self` when the shape is the
+    /// one the binding was made for, else a binding of the new shape, after checking that the shape fits
+    /// the memory that holds the output and the shape `model.json` declares.
+    ///
+    /// - Parameters:
+    ///   - shape: The shape the runtime reports for the output's tensor after the run.
+    ///   - capacity: Bytes of the memory the run wrote the output into.
+    ///   - tensorName: The tensor's name, for errors.
+    ///   - fileName: The model file's name, for errors.
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/layerMismatch``) naming the output, both shapes
+    ///   and the file when the shape disagrees with `model.json`'s; (``TensorIOError/Code/runtimeFailure``)
+    ///   when it needs more bytes than `capacity` (it is never read past its memory).
+    func atRunShape(_ shape: [Int], capacity: Int, tensorName: String, fileName: String) throws -> TensorBinding {
+        guard shape != self.shape else { return self }
+        var elements = 1
+        for dimension in shape {
+            let (product, overflow) = elements.multipliedReportingOverflow(by: dimension)
+            guard dimension >= 0, !overflow else { elements = .max; break }
+            elements = product
+        }
+        let (bytes, overflow) = elements.multipliedReportingOverflow(by: dataType.byteCount)
+        guard !overflow, bytes <= capacity else {
+            throw TensorIOError(
+                .runtimeFailure,
+                "\(fileName): after the run the runtime gives output \"\(layer.name)\" (tensor \"\(tensorName)\") the shape \(shape), more than the \(capacity) bytes that hold it; nothing was read",
+                location: "layer \"\(layer.name)\""
+            )
+        }
+        if let problem = LayerTensorCheck.runShapeProblem(layer: layer, shape: shape, tensorName: tensorName) {
+            throw TensorIOError(
+                .layerMismatch, "\(fileName): after the run, \(problem)", location: "layer \"\(layer.name)\""
+            )
+        }
+        return TensorBinding(
+            layer: layer, dataType: dataType, shape: shape, quantizer: quantizer, dequantizer: dequantizer,
+            resizeMode: resizeMode
+        )
+    }
+}

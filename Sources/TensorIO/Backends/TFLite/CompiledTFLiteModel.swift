@@ -23,6 +23,8 @@ final class CompiledTFLiteModel: BackendInstance {
 
     /// The tensors as LiteRT reports them, for `tensorio inspect`.
     let tensors: ModelTensors
+    /// The model file's name in its bundle, for errors.
+    private let fileName: String
     /// How many inputs LiteRT reads from memory bound when compiling, with no buffer passed per run.
     var boundInputCount: Int { runner.boundInputCount }
 
@@ -40,6 +42,7 @@ final class CompiledTFLiteModel: BackendInstance {
     /// Binds the prediction layers to a signature already compiled.
     init(runner: SignatureRunner, bundle: ModelBundle, configuration: ModelConfiguration) throws {
         self.runner = runner
+        fileName = bundle.model.file
         let key = runner.signature.key
         let quantized = bundle.model.isQuantized
         let inputs = bundle.predictionInputs
@@ -72,7 +75,7 @@ final class CompiledTFLiteModel: BackendInstance {
     func run(_ input: InputValue) throws -> Outputs {
         try writeInputs(input)
         try runner.invoke()
-        return readOutputs()
+        return try readOutputs()
     }
 
     /// ``run(_:)`` measuring each step into `profile` when it is not `nil`. Placeholders feed only
@@ -87,7 +90,7 @@ final class CompiledTFLiteModel: BackendInstance {
         profile?.invoke = Stopwatch.since(mark)
         mark = Stopwatch.now()
         try result.get()
-        let outputs = readOutputs()
+        let outputs = try readOutputs()
         profile?.outputs = Stopwatch.since(mark)
         return outputs
     }
@@ -101,8 +104,11 @@ final class CompiledTFLiteModel: BackendInstance {
     }
 
     /// Every output layer's value. Models with one or two outputs get them inline in ``Outputs``; others
-    /// an array reserved at its final size.
-    private func readOutputs() -> Outputs {
+    /// an array reserved at its final size. A model with outputs LiteRT sizes reads them at the shapes it
+    /// reports after the run (``readOutputsAtRunShapes()``); the others' shapes cannot change between
+    /// runs (LiteRT prepares them once, for inputs this runner never resizes).
+    private func readOutputs() throws -> Outputs {
+        if runner.sizedByRuntime { return try readOutputsAtRunShapes() }
         func output(_ index: Int) -> Output {
             lentOutputBindings[index]._withUnsafeGuaranteedRef { binding in
                 Output(name: binding.layer.name, value: binding.read(from: outputMemory[index]))
@@ -117,5 +123,21 @@ final class CompiledTFLiteModel: BackendInstance {
             for index in outputBindings.indices { outputs.append(output(index)) }
             return Outputs(outputs)
         }
+    }
+
+    /// Every output read at the shape LiteRT reports for it after the run, never past the memory that
+    /// holds it, and checked against the shape `model.json` declares.
+    private func readOutputsAtRunShapes() throws -> Outputs {
+        let shapes = try runner.outputShapes()
+        var outputs: [Output] = []
+        outputs.reserveCapacity(outputBindings.count)
+        for (index, (slotIndex, binding)) in outputBindings.enumerated() {
+            let slot = runner.outputSlots[slotIndex]
+            let current = try binding.atRunShape(
+                shapes[slotIndex], capacity: slot.capacity, tensorName: slot.name, fileName: fileName
+            )
+            outputs.append(Output(name: binding.layer.name, value: current.read(from: outputMemory[index])))
+        }
+        return Outputs(outputs)
     }
 }

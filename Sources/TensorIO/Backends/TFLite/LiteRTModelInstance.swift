@@ -17,6 +17,12 @@ final class LiteRTModelInstance {
     }
 
     let runtime: LiteRTRuntime.Handle
+    /// The bounds on what LiteRT sizes from the file (prepared output shapes).
+    let limits: ModelLimits
+    /// Where LiteRT's messages go (``RuntimeOutput``).
+    let logger: Logger
+    /// The model file's name in the bundle, for errors.
+    let fileName: String
     /// Names the model file on stderr if LiteRT crashes the process while loading or running it.
     let crashActivity: CrashActivity
     /// The verified bytes LiteRT parsed. LiteRT does not copy a buffer model, so this outlives `model`
@@ -29,6 +35,14 @@ final class LiteRTModelInstance {
     /// place after the first successful invoke (``invoked()``). Unchecked exclusivity: read on every
     /// invoke by the one thread running the model.
     @exclusivity(unchecked) private(set) var pendingWeightCache: XNNPackWeightCache?
+    /// Two flags shared with the compiled model's cancellation function (``buffersAreAccepted(by:)``):
+    /// `[0]` asks it to stop the run, `[1]` records that it was called. Freed after the compiled model.
+    private let runProbe: UnsafeMutablePointer<Bool> = {
+        let flags = UnsafeMutablePointer<Bool>.allocate(capacity: 2)
+        flags.initialize(repeating: false, count: 2)
+        return flags
+    }()
+    private var runProbeInstalled = false
     /// The prediction inputs' memory the compiled model was given (``BoundInputMemory``), released after
     /// `deinit` has destroyed the compiled model that reads it.
     private(set) var boundInputs: BoundInputMemory?
@@ -52,6 +66,9 @@ final class LiteRTModelInstance {
         guard !bundle.isPlaceholder, let fileURL = bundle.modelFileURL else {
             throw TensorIOError(.unsupported, "a placeholder bundle has no model to load")
         }
+        limits = configuration.limits
+        logger = configuration.logger
+        fileName = bundle.model.file
         runtime = try LiteRTRuntime.handle(logger: configuration.logger)
         modelFile = try MappedModelFile(
             bundleDirectory: bundle.url, fileName: bundle.model.file, limits: configuration.limits
@@ -146,9 +163,34 @@ final class LiteRTModelInstance {
         cache.publish()
     }
 
+    /// Whether LiteRT accepts a run's buffers: `invoke` runs the model with the cancellation function
+    /// stopping it before its first operator, so nothing is computed. LiteRT registers every buffer before
+    /// the first operator and fails the run when it cannot (an output its operator sizes while running,
+    /// which LiteRT keeps in memory of its own and cannot hand back); both failures report the same
+    /// status, so the function's being called tells them apart.
+    ///
+    /// - Returns: `nil` when this LiteRT cannot stop a run (it lacks the function).
+    func buffersAreAccepted(by invoke: () -> LiteRtStatus) -> Bool? {
+        guard let setCancellation = runtime.api.SetCompiledModelCancellationFunction, let compiledModel else { return nil }
+        if !runProbeInstalled {
+            let installed = setCancellation(compiledModel, runProbe) { data in
+                guard let flags = data?.assumingMemoryBound(to: Bool.self) else { return false }
+                flags[1] = true
+                return flags[0]
+            }
+            guard installed == kLiteRtStatusOk else { return nil }
+            runProbeInstalled = true
+        }
+        runProbe[0] = true
+        runProbe[1] = false
+        defer { runProbe[0] = false }
+        return invoke() == kLiteRtStatusOk || runProbe[1]
+    }
+
     deinit {
         if let compiledModel { runtime.api.DestroyCompiledModel(compiledModel) }
         if let model { runtime.api.DestroyModel(model) }
+        runProbe.deallocate()
         pendingWeightCache?.abandon()  // never run: the file may be incomplete
     }
 

@@ -1,5 +1,6 @@
 internal import CLiteRT
 import Foundation
+import Logging
 
 /// Runs one signature of a compiled model: a buffer per input and output tensor in memory we own, made
 /// once (and again after a resize), so a run only writes inputs, invokes and reads.
@@ -100,27 +101,89 @@ final class SignatureRunner {
         Self.free(&outputBuffers)
         // Inputs bound when compiling keep that memory, but not after a resize: their size has changed.
         let bound = afterResize ? nil : instance.boundInputs.flatMap { $0.signatureIndex == signature.index ? $0 : nil }
+        let limits = instance.limits
         inputSlots = try (0..<signature.inputCount).map { index in
             try TensorSlot(runtime, signature: signature.handle, compiledModel: compiledModel,
                            signatureIndex: signature.index, index: index, isInput: true,
-                           bound: bound.flatMap { index < $0.inputs.count ? $0.inputs[index] : nil })
+                           bound: bound.flatMap { index < $0.inputs.count ? $0.inputs[index] : nil }, limits: limits)
         }
-        // After a resize, output shapes are only known once LiteRT re-plans its allocations.
+        // Output shapes as LiteRT prepares them (it allocates the signature's tensors first): the file
+        // leaves some to their operator (TFLite_Detection_PostProcess's are `[]` there, [1, 10, 4] and
+        // so on once prepared), and after a resize they follow the new input shapes. Memory sized from
+        // the file would be written past by the first run.
         var outputLayouts = [LiteRtLayout](repeating: LiteRtLayout(), count: signature.outputCount)
         if signature.outputCount > 0 {
-            try runtime.check(
-                runtime.api.GetCompiledModelOutputTensorLayouts(
-                    compiledModel, signature.index, signature.outputCount, &outputLayouts, afterResize
+            try RuntimeOutput.capturing(.liteRT, logger: instance.logger) {
+                try runtime.check(
+                    runtime.api.GetCompiledModelOutputTensorLayouts(
+                        compiledModel, signature.index, signature.outputCount, &outputLayouts, true
+                    ),
+                    "preparing the outputs of signature \"\(signature.key)\""
+                )
+            }
+        }
+        outputSlots = try (0..<signature.outputCount).map {
+            try TensorSlot(runtime, signature: signature.handle, compiledModel: compiledModel,
+                           signatureIndex: signature.index, index: $0, isInput: false, layout: outputLayouts[$0],
+                           limits: limits)
+        }
+        inputBuffers = Self.allocate(inputSlots.map(\.buffer))
+        outputBuffers = Self.allocate(outputSlots.map(\.buffer))
+        sizedByRuntime = outputSlots.contains(where: \.isSizedByRuntime)
+        if sizedByRuntime { try checkOutputsAreAccepted() }
+    }
+
+    /// Whether any output's shape is LiteRT's rather than the file's (``TensorSlot/isSizedByRuntime``):
+    /// a run then reads the output shapes back (``outputShapes()``).
+    private(set) var sizedByRuntime = false
+
+    /// Refuses a signature with an output LiteRT sizes only while the model runs (`Where`, `Unique`, a
+    /// reshape to a computed shape…): LiteRT keeps such an output in memory of its own, refuses the
+    /// run's buffer for it and fails every run; its compiled-model API has no way to hand that memory
+    /// back. Checked once, by a run stopped before its first operator, so the model fails to load with
+    /// the outputs named instead of failing each run with a bare status.
+    ///
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/unsupported``) naming the outputs the file
+    ///   leaves to the runtime.
+    private func checkOutputsAreAccepted() throws {
+        let (inputs, outputs) = (inputBuffers, outputBuffers)
+        // LiteRT prints why the run stopped; the error below says it better.
+        var quiet = instance.logger
+        quiet.logLevel = .error
+        let accepted = try RuntimeOutput.capturing(.liteRT, logger: quiet) {
+            instance.buffersAreAccepted {
+                runCompiledModel.RunCompiledModel(
+                    compiledModel, signature.index, inputs.count, rebound(inputs), outputs.count, rebound(outputs)
+                )
+            }
+        }
+        guard accepted == false else { return }
+        let suspects = outputSlots.filter(\.isSizedByRuntime)
+            .map { "\"\($0.name)\" (\($0.fileShape == [] ? "no shape" : "shape \($0.fileShape)") in the file)" }
+        throw TensorIOError(
+            .unsupported,
+            "\(instance.fileName): LiteRT refuses the output buffers of signature \"\(signature.key)\": an output "
+                + "whose operator sizes it only while the model runs (Where, Unique, a reshape to a computed shape…) "
+                + "stays in LiteRT's own memory, which its compiled-model API cannot hand back; outputs the file "
+                + "leaves to the runtime: \(suspects.joined(separator: ", "))",
+            location: "model.file"
+        )
+    }
+
+    /// Each output's shape as LiteRT reports it now (after a run, the shape the run wrote).
+    ///
+    /// - Throws: ``TensorIOError`` with LiteRT's status.
+    func outputShapes() throws -> [[Int]] {
+        var layouts = [LiteRtLayout](repeating: LiteRtLayout(), count: signature.outputCount)
+        if signature.outputCount > 0 {
+            try instance.runtime.check(
+                runCompiledModel.GetCompiledModelOutputTensorLayouts(
+                    compiledModel, signature.index, signature.outputCount, &layouts, false
                 ),
                 "reading the output shapes of signature \"\(signature.key)\""
             )
         }
-        outputSlots = try (0..<signature.outputCount).map {
-            try TensorSlot(runtime, signature: signature.handle, compiledModel: compiledModel,
-                           signatureIndex: signature.index, index: $0, isInput: false, layout: outputLayouts[$0])
-        }
-        inputBuffers = Self.allocate(inputSlots.map(\.buffer))
-        outputBuffers = Self.allocate(outputSlots.map(\.buffer))
+        return layouts.map(\.dimensionList)
     }
 
     /// For each layer, the slot it binds to: the slot whose signature or tensor name equals the layer's

@@ -14,8 +14,18 @@ final class TensorSlot {
     let dataType: DataType?
     /// The element type's name as LiteRT numbers it.
     let typeName: String
-    /// The shape the compiled model uses (batch dimensions resolved).
+    /// The shape the compiled model uses (batch dimensions resolved; an output's as LiteRT sizes it when
+    /// it prepares the model).
     let shape: [Int]
+    /// The shape the model file gives the tensor: `-1` where it leaves a dimension to the runtime, and
+    /// `[]` for outputs whose operator sizes them (such as `TFLite_Detection_PostProcess`'s four).
+    let fileShape: [Int]
+    /// Whether LiteRT, not the file, decides this output's shape: the file's shape differs from the one
+    /// LiteRT prepared. Such an output is read at the shape LiteRT reports after each run. (An input's
+    /// open sizes are the ones a run feeds, so no input is.)
+    let isSizedByRuntime: Bool
+    /// Bytes of ``memory``: the most an output may hold after a run.
+    let capacity: Int
     /// The tensor's quantization, if any.
     let quantization: TensorQuantization?
     /// The tensor's bytes.
@@ -33,7 +43,7 @@ final class TensorSlot {
     init(
         _ runtime: LiteRTRuntime.Handle, signature: LiteRtSignature, compiledModel: LiteRtCompiledModel,
         signatureIndex: LiteRtParamIndex, index: Int, isInput: Bool, layout: LiteRtLayout? = nil,
-        bound: (memory: UnsafeMutableRawPointer, byteCount: Int)? = nil
+        bound: (memory: UnsafeMutableRawPointer, byteCount: Int)? = nil, limits: ModelLimits
     ) throws {
         let api = runtime.api
         self.runtime = runtime
@@ -65,7 +75,9 @@ final class TensorSlot {
         dataType = Self.dataType(rankedType.element_type)
         typeName = dataType?.rawValue ?? Self.unsupportedTypeName(rankedType.element_type)
 
-        // The model may store -1 for the batch; the compiled model knows the real shape.
+        fileShape = rankedType.layout.dimensionList
+        // The model may store -1 for the batch, or nothing for an output its operator sizes; the compiled
+        // model knows the real shape (an output's once LiteRT has prepared the model: see SignatureRunner).
         var realLayout = layout ?? LiteRtLayout()
         if isInput {
             try runtime.check(
@@ -75,18 +87,24 @@ final class TensorSlot {
         }
         rankedType.layout = realLayout
         shape = realLayout.dimensionList
+        isSizedByRuntime = !isInput && fileShape != shape
         quantization = try Self.quantization(runtime, tensor)
 
-        // Our own memory (``HostTensorMemory``), at least as large as the compiled model asks for.
+        // Our own memory (``HostTensorMemory``), at least as large as the compiled model asks for. The
+        // shape comes from LiteRT, which sizes some outputs from the operator's options in the file, so
+        // it is bounded like every shape the file gives.
         let elementSize = dataType?.byteCount ?? 1
-        var byteCount = max(1, shape.reduce(1, *)) * elementSize
+        var byteCount = try Self.byteCount(of: shape, elementSize: elementSize, limits: limits, what: "\(side) \"\(name)\"")
         var requirements: LiteRtTensorBufferRequirements?
         let requirementStatus = isInput
             ? api.GetCompiledModelInputBufferRequirements(compiledModel, signatureIndex, index, &requirements)
             : api.GetCompiledModelOutputBufferRequirements(compiledModel, signatureIndex, index, &requirements)
         if requirementStatus == kLiteRtStatusOk, let requirements {
             var required = 0
-            if api.GetTensorBufferRequirementsBufferSize(requirements, &required) == kLiteRtStatusOk {
+            // A CPU buffer needs the packed size; a requirement far past it would be LiteRT misreading a
+            // crafted file, and allocating it is not ours to do (a run then fails on the smaller buffer).
+            if api.GetTensorBufferRequirementsBufferSize(requirements, &required) == kLiteRtStatusOk,
+               required <= byteCount + 4096 {
                 byteCount = max(byteCount, required)
             }
         }
@@ -94,10 +112,10 @@ final class TensorSlot {
         // buffer of its own, which LiteRT then registers on each run in place of the binding.
         if let bound, isInput, dataType != nil, bound.byteCount >= byteCount {
             memory = bound.memory
+            capacity = bound.byteCount
             ownsMemory = false
             return
         }
-        let capacity: Int
         (memory, capacity) = HostTensorMemory.allocate(byteCount: byteCount)
         ownsMemory = true
 
@@ -109,6 +127,25 @@ final class TensorSlot {
             )
             buffer = created
         }
+    }
+
+    /// Bytes of `shape`'s elements (at least one element's), overflow-checked and within `limits`.
+    ///
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/limitExceeded``) naming `what` when the shape has
+    ///   more than ``ModelLimits/maximumElementsPerTensor`` elements or a negative size.
+    static func byteCount(of shape: [Int], elementSize: Int, limits: ModelLimits, what: @autoclosure () -> String) throws -> Int {
+        var elements = 1
+        for dimension in shape {
+            let (product, overflow) = elements.multipliedReportingOverflow(by: dimension)
+            guard dimension >= 0, !overflow, product <= limits.maximumElementsPerTensor else {
+                throw TensorIOError(
+                    .limitExceeded,
+                    "LiteRT gives \(what()) the shape \(shape), more than \(limits.maximumElementsPerTensor) elements (ModelLimits.maximumElementsPerTensor)"
+                )
+            }
+            elements = product
+        }
+        return max(1, elements) * elementSize
     }
 
     deinit {
@@ -137,7 +174,7 @@ final class TensorSlot {
     func description(layer: String) -> TensorDescription {
         TensorDescription(
             name: name, tensorName: tensorName == name ? nil : tensorName, layerName: layer, typeName: typeName,
-            shape: shape, quantization: quantization
+            shape: shape, quantization: quantization, fileShape: isSizedByRuntime ? fileShape : nil
         )
     }
 

@@ -173,7 +173,7 @@ struct TFLiteBundleInference {
             note(.inferred, layer: name, "quantized \(dataType): dequantized with the tensor's own scale and zero point")
         }
         var layer = LayerDescription(
-            name: name, shape: arrayShape(tensor), declaredDataType: dataType, kind: .array(quantization: quantization)
+            name: name, shape: outputShape(tensor), declaredDataType: dataType, kind: .array(quantization: quantization)
         )
         note(.inferred, layer: name, "array \(dataType) \(layer.shape)")
         if let labels = options.labels[name] {
@@ -222,6 +222,21 @@ struct TFLiteBundleInference {
             note(.unknown, layer: tensor.name, "dimension \(index) is dynamic: model.json fixes it at 1; edit the shape to the size you feed")
         }
         return shape
+    }
+
+    /// An output's shape as a layer shape: `-1` wherever the file leaves the size to the runtime, which
+    /// reports it when the model is prepared and after each run; `[-1]` (any shape) for an output whose
+    /// operator sizes it and the file gives no shape at all.
+    private mutating func outputShape(_ tensor: TFLiteEntryPoints.Tensor) -> [Int] {
+        if tensor.isSizedByOperator {
+            note(.unknown, layer: tensor.name, "sized at run time: the file gives no shape, the operator that writes it decides; model.json says [-1] (any shape), and each run reads the shape the runtime reports")
+            return [-1]
+        }
+        guard !tensor.shape.isEmpty else { return [1] }  // rank 0: one number
+        for index in tensor.shape.indices.dropFirst() where tensor.shape[index] < 0 {
+            note(.unknown, layer: tensor.name, "dimension \(index) is sized at run time: model.json says -1, and each run reads the size the runtime reports")
+        }
+        return tensor.shape
     }
 
     private func looksLikeImage(_ shape: [Int]) -> Bool {

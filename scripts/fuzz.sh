@@ -4,6 +4,10 @@
 # .fuzz/findings/TARGET-*; the script exits non-zero when any target found one. Turn each finding into a
 # regression case in Tests/Fixtures/Hostile/ (see its README).
 #
+# These targets check the model-file verifier alone. What it lets through reaches LiteRT, in process:
+# `make fuzz-models` (scripts/mutate-models.py) runs mutated fixture models through the release `tensorio
+# inspect` and `tensorio run` and keeps the ones that die by a signal or hang in .fuzz/campaign/.
+#
 #   scripts/fuzz.sh                      all targets, 60 s each
 #   FUZZ_SECONDS=600 scripts/fuzz.sh fuzz-archive
 set -euo pipefail

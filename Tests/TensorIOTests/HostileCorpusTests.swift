@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TensorIO
+@_spi(Tools) import TensorIO
 
 /// The hostile regression corpus (`Tests/Fixtures/Hostile/`, written by its `make_hostile.py`): every
 /// case goes through the check `cases.json` names and must end with the error it names — never a crash,
@@ -30,7 +30,7 @@ struct HostileCorpusTests {
 
     @Test("the corpus lists a case of every kind")
     func corpusIsComplete() {
-        #expect(Set(Self.cases.map(\.kind)).isSuperset(of: ["bundle", "model-json", "image", "archive"]))
+        #expect(Set(Self.cases.map(\.kind)).isSuperset(of: ["bundle", "model-json", "image", "model-file", "archive"]))
     }
 
     @Test("each case gives its error", arguments: cases(of: ["bundle", "model-json", "image", "model-file"]))
@@ -65,6 +65,9 @@ struct HostileCorpusTests {
                 if !issues.isEmpty { throw TensorIOError(.invalidBundle, issues.map(\.description).joined(separator: "; ")) }
             case "image":
                 _ = try PixelBuffer(contentsOf: url)
+            case "model-file":
+                let bytes = try Data(contentsOf: url)
+                _ = try bytes.withUnsafeBytes { try TFLiteModelVerifier.verify($0, fileName: url.lastPathComponent) }
             default:
                 Issue.record("unknown kind \(kind)")
             }

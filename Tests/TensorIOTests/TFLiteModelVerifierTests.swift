@@ -298,9 +298,98 @@ struct TFLiteModelVerifierTests {
         model.tensors[0].set(Schema.Tensor.quantization, quantization(scale: 0.5, zeroPoint: 128))
         expectRejection(model.serialized(), "the zero point 128 is outside the range of int8 (-128...127)")
         model.tensors[0].set(Schema.Tensor.quantization, quantization(scale: 0, zeroPoint: 0))
-        expectRejection(model.serialized(), "subgraphs[0].tensors[0].quantization.scale[0]: the scale 0.0 is not a positive finite number")
+        expectRejection(model.serialized(), "subgraphs[0].tensors[0].quantization.scale[0]: the scale 0.0 is not a positive normal number")
         model.tensors[0].set(Schema.Tensor.quantization, quantization(scale: .nan, zeroPoint: 0))
-        expectRejection(model.serialized(), "the scale nan is not a positive finite number")
+        expectRejection(model.serialized(), "the scale nan is not a positive normal number")
+    }
+
+    // Regressions from the second mutation campaign (scripts/mutate-models.py): a subnormal scale,
+    // signatures that do not map each input and output once by a name, unnamed metadata. The files
+    // that found them are in Tests/Fixtures/Hostile (HostileCorpusTests).
+
+    /// A scale of 2.2e-42 (four bytes of an offset copied over a scale) passed the old "positive and
+    /// finite" check and crashed XNNPack with SIGSEGV while the model compiled; so do the other
+    /// subnormals. The smallest normal scale is accepted.
+    @Test func subnormalScalesAreRejected() throws {
+        var model = TFLiteTestModel()
+        model.tensors[0].set(Schema.Tensor.type, .int8(Int8(Schema.TensorType.uint8)))
+        for scale in [Float(bitPattern: 0x0000_062C), .leastNonzeroMagnitude, .leastNormalMagnitude.nextDown] {
+            model.tensors[0].set(Schema.Tensor.quantization, .table(FlatBufferTestTable([
+                (Schema.QuantizationParameters.scale, .floats([scale])), (Schema.QuantizationParameters.zeroPoint, .int64s([0])),
+            ])))
+            expectRejection(model.serialized(), "subgraphs[0].tensors[0].quantization.scale[0]: the scale \(scale) is not a positive normal number")
+        }
+        model.tensors[0].set(Schema.Tensor.quantization, .table(FlatBufferTestTable([
+            (Schema.QuantizationParameters.scale, .floats([.leastNormalMagnitude])), (Schema.QuantizationParameters.zeroPoint, .int64s([0])),
+        ])))
+        _ = try verify(model.serialized())
+    }
+
+    /// The test model with a second output (the constant), mapped by the signature as `z`.
+    private func twoOutputModel() -> TFLiteTestModel {
+        var model = TFLiteTestModel()
+        model.subgraphOutputs = [2, 1]
+        model.signatures[0].set(Schema.SignatureDef.outputs, .tables([Self.tensorMap("y", 2), Self.tensorMap("z", 1)]))
+        return model
+    }
+
+    private static func tensorMap(_ name: String?, _ tensor: UInt32) -> FlatBufferTestTable {
+        var map = FlatBufferTestTable([(Schema.TensorMap.tensorIndex, .uint32(tensor))])
+        if let name { map.set(Schema.TensorMap.name, .string(name)) }
+        return map
+    }
+
+    /// A signature output moved onto the other output (one flipped byte) left one subgraph output
+    /// unmapped: LiteRT asked TFLite's signature runner for a name it lacked and aborted on
+    /// `basic_string::_M_construct null not valid`.
+    @Test func signatureMustMapEachInputAndOutputOnce() throws {
+        var model = twoOutputModel()
+        _ = try verify(model.serialized())
+        model.signatures[0].set(Schema.SignatureDef.outputs, .tables([Self.tensorMap("y", 2), Self.tensorMap("z", 2)]))
+        expectRejection(model.serialized(), "signature_defs[0].outputs[1].tensor_index: tensor 2 is already mapped by outputs[0]; a signature must map each of subgraph 0's outputs [2, 1] once")
+        model.signatures[0].set(Schema.SignatureDef.outputs, .tables([Self.tensorMap("y", 2)]))
+        expectRejection(model.serialized(), "signature_defs[0].outputs: the signature maps 1 tensors but subgraph 0 has 2 outputs [2, 1]")
+        model.signatures[0].set(Schema.SignatureDef.outputs, .tables([]))
+        expectRejection(model.serialized(), "signature_defs[0].outputs: the signature maps 0 tensors but subgraph 0 has 2 outputs")
+    }
+
+    /// An absent signature name (a vtable entry zeroed) aborted LiteRT while loading; an empty one left
+    /// an input unbound; two entries with one name leave one unmapped, like a tensor mapped twice.
+    @Test func signatureNamesMustBePresentAndDistinct() {
+        var model = twoOutputModel()
+        model.signatures[0].set(Schema.SignatureDef.inputs, .tables([Self.tensorMap(nil, 0)]))
+        expectRejection(model.serialized(), "signature_defs[0].inputs[0].name: the signature's input has no name")
+        model.signatures[0].set(Schema.SignatureDef.inputs, .tables([Self.tensorMap("", 0)]))
+        expectRejection(model.serialized(), "signature_defs[0].inputs[0].name: the signature's input has an empty name")
+        model = twoOutputModel()
+        model.signatures[0].set(Schema.SignatureDef.outputs, .tables([Self.tensorMap("y", 2), Self.tensorMap("y", 1)]))
+        expectRejection(model.serialized(), #"signature_defs[0].outputs[1].name: the name "y" is already used by outputs[0]"#)
+    }
+
+    /// Without signatures, LiteRT and TFLite make one from the main subgraph's tensor names: two
+    /// outputs (or inputs) with one name aborted LiteRT as duplicate signature names do. Unnamed tensors
+    /// are accepted (LiteRT runs them).
+    @Test func withoutSignaturesInputAndOutputNamesMustDiffer() throws {
+        var model = twoOutputModel()
+        model.signatures = []
+        _ = try verify(model.serialized())
+        model.tensors[1].set(Schema.Tensor.name, .string("output"))
+        expectRejection(model.serialized(), #"subgraphs[0].tensors[1].name: the name "output" is also the name of tensor 2 among subgraph 0's outputs"#)
+        model.tensors[1].set(Schema.Tensor.name, .string(""))
+        model.tensors[2].set(Schema.Tensor.name, .string(""))
+        _ = try verify(model.serialized())
+        model.subgraphOutputs = [2]
+        model.subgraphInputs = [0, 1]
+        model.tensors[1].set(Schema.Tensor.name, .string("input"))
+        expectRejection(model.serialized(), #"subgraphs[0].tensors[1].name: the name "input" is also the name of tensor 0 among subgraph 0's inputs"#)
+    }
+
+    @Test func metadataEntriesNeedAName() throws {
+        var model = TFLiteTestModel()
+        model.metadata = [FlatBufferTestTable([(Schema.Metadata.name, .string("min_runtime_version")), (Schema.Metadata.buffer, .uint32(1))])]
+        _ = try verify(model.serialized())
+        model.metadata = [FlatBufferTestTable([(Schema.Metadata.buffer, .uint32(1))])]
+        expectRejection(model.serialized(), "metadata[0].name: the metadata entry has no name")
     }
 
     @Test func metadataBuffersInRange() {
@@ -397,6 +486,61 @@ struct TFLiteModelVerifierTests {
         }
         write(UInt32(0x7fff_ffff), at: position, in: &bytes)
         expectRejection(bytes, "subgraphs[0].tensors[0].name: a vector of 2147483647 1-byte elements at offset \(position) runs past the end of the file")
+    }
+
+    /// The bytes of the fixture in bundle `name`, and positions in it that `find` returns from its model table.
+    private func fixture<Result>(_ name: String, _ find: (FlatBufferReader, FlatBufferReader.Table) throws -> Result) throws -> ([UInt8], Result) {
+        let bytes = try [UInt8](Data(contentsOf: Fixtures.url(name).appendingPathComponent("model.tflite")))
+        let found = try bytes.withUnsafeBytes { raw in
+            let reader = FlatBufferReader(raw)
+            return try find(reader, reader.table(at: reader.rootPosition()))
+        }
+        return (bytes, found)
+    }
+
+    /// The first signature's `inputs` or `outputs` maps.
+    private func signatureMaps(_ reader: FlatBufferReader, _ model: FlatBufferReader.Table, slot: Int) throws -> FlatBufferReader.Vector {
+        let signatures = try #require(try reader.vector(model, slot: Schema.Model.signatureDefs, elementByteCount: 4))
+        return try #require(try reader.vector(reader.table(in: signatures, at: 0), slot: slot, elementByteCount: 4))
+    }
+
+    /// One byte of a real model's signature, as in ../shared/reproducers/tflite-null-string-01: its first
+    /// output mapped onto the second one's tensor.
+    @Test func signatureOutputMappedTwiceInARealModel() throws {
+        let (original, (position, tensor)) = try fixture("2_in_2_out_matrices_test.tiobundle") { reader, model in
+            let outputs = try signatureMaps(reader, model, slot: Schema.SignatureDef.outputs)
+            let first = try #require(try reader.fieldPosition(reader.table(in: outputs, at: 0), slot: Schema.TensorMap.tensorIndex, byteCount: 4))
+            let second = try reader.scalar(reader.table(in: outputs, at: 1), slot: Schema.TensorMap.tensorIndex, default: UInt32(0))
+            return (first, second)
+        }
+        var bytes = original
+        write(tensor, at: position, in: &bytes)
+        expectRejection(bytes, "signature_defs[0].outputs[1].tensor_index: tensor \(tensor) is already mapped by outputs[0]")
+    }
+
+    /// A real model's signature input stripped of its name (its vtable entry zeroed), as in
+    /// Hostile/unnamed-signature-input.
+    @Test func signatureInputWithoutANameInARealModel() throws {
+        let (original, entry) = try fixture("1_in_1_out_number_test.tiobundle") { reader, model in
+            let inputs = try signatureMaps(reader, model, slot: Schema.SignatureDef.inputs)
+            return try reader.table(in: inputs, at: 0).vtable + 4 + 2 * Schema.TensorMap.name
+        }
+        var bytes = original
+        write(UInt16(0), at: entry, in: &bytes)
+        expectRejection(bytes, "signature_defs[0].inputs[0].name: the signature's input has no name")
+    }
+
+    /// A real model's quantization scale turned subnormal, as in ../shared/reproducers/tflite-segv-offset-03.
+    @Test func subnormalScaleInARealModel() throws {
+        let (original, position) = try fixture("quantized_uint8_test.tiobundle") { reader, model in
+            let subgraphs = try #require(try reader.vector(model, slot: Schema.Model.subgraphs, elementByteCount: 4))
+            let tensors = try #require(try reader.vector(reader.table(in: subgraphs, at: 0), slot: Schema.SubGraph.tensors, elementByteCount: 4))
+            let quantization = try #require(try reader.table(reader.table(in: tensors, at: 3), slot: Schema.Tensor.quantization))
+            return try #require(try reader.vector(quantization, slot: Schema.QuantizationParameters.scale, elementByteCount: 4)).position(of: 0)
+        }
+        var bytes = original
+        write(UInt32(0x0000_062C), at: position, in: &bytes)
+        expectRejection(bytes, "subgraphs[0].tensors[3].quantization.scale[0]: the scale 2.214e-42 is not a positive normal number")
     }
 
     // MARK: Mutations

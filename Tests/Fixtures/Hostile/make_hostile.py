@@ -177,11 +177,12 @@ case("truncated.zip", "archive", "invalid-archive", "no end-of-central-directory
 
 # --- model files ----------------------------------------------------------------------------------------
 
-def model_variant(name, mutate):
-    """A copy of the number bundle whose model.tflite is changed by `mutate` (bytes -> bytes)."""
+def model_variant(name, mutate, source=NUMBER):
+    """A copy of a fixture bundle (the number bundle by default) whose model.tflite is changed by `mutate`
+    (bytes -> bytes)."""
     target = os.path.join(HERE, name)
     shutil.rmtree(target, ignore_errors=True)
-    shutil.copytree(NUMBER, target)
+    shutil.copytree(source, target)
     path = os.path.join(target, "model.tflite")
     data = open(path, "rb").read()
     with open(path, "wb") as handle:
@@ -198,6 +199,52 @@ case("filled-model.tiobundle", "bundle", "invalid-model-file", "model.file:",
 model_variant("not-tflite.tiobundle", lambda data: b"PK\x03\x04" + data[4:])
 case("not-tflite.tiobundle", "bundle", "invalid-model-file", "model.file:",
      "a zip signature where the root offset belongs: refused before LiteRT parses it")
+
+# --- model files from mutation campaigns (scripts/mutate-models.py) ---------------------------------------
+# Each is a fixture with a few bytes changed, which the verifier accepted and LiteRT then died on in
+# `tensorio inspect` and `tensorio run`. The bytes are the campaign's, so every change is kept, including
+# those that do not matter; the comment says which one does. Each file goes through the verifier alone
+# ("model-file") and through a whole load ("bundle").
+
+def patch(edits):
+    """A mutation that writes `edits` (offset -> bytes) over the model."""
+    def mutate(data):
+        data = bytearray(data)
+        for position, value in edits.items():
+            data[position:position + len(value)] = value
+        return bytes(data)
+    return mutate
+
+
+def campaign_case(name, source, edits, message, why):
+    model_variant(name, patch(edits), source=os.path.join(FIXTURES, source))
+    case(name, "bundle", "invalid-model-file", message, why)
+    case(name + "/model.tflite", "model-file", "invalid-model-file", message, why)
+
+# ../shared/reproducers/tflite-null-string-01 (four flipped bits): byte 156 turns
+# signature_defs[0].outputs[0].tensor_index from 7 into 6, which outputs[1] maps already; the others fall in
+# constant data and a tensor name.
+campaign_case("duplicate-signature-output.tiobundle", "2_in_2_out_matrices_test.tiobundle",
+              {156: b"\x06", 598: b"\x00", 1119: b"\xef", 1553: b"\x66"},
+              "signature_defs[0].outputs[1].tensor_index: tensor 6 is already mapped by outputs[0]",
+              "subgraph output 7 left unmapped: LiteRT aborted (std::logic_error, basic_string::_M_construct null not valid)")
+
+# ../shared/reproducers/tflite-segv-offset-03 and -04 (the same file; offsets rewritten): bytes 1164-1167
+# turn tensor 3's scale from 0.0039 into 2.2e-42, a subnormal float; the others change the signature key,
+# a shape and a string inside CONVERSION_METADATA.
+campaign_case("subnormal-quantization-scale.tiobundle", "quantized_uint8_test.tiobundle",
+              {100: b"\x2c\x06\x00\x00", 408: b"\x03", 1104: b"\xff\xff", 1164: b"\x2c\x06\x00\x00"},
+              "subgraphs[0].tensors[3].quantization.scale[0]: the scale 2.214e-42 is not a positive normal number",
+              "a subnormal quantization scale: XNNPack crashed with SIGSEGV while LiteRT compiled the model")
+
+# The first version of scripts/mutate-models.py, --seed 1, case 1775 (vtable entries rewritten): byte 454
+# removes the only field of a vtable that the signature's input map shares with three buffers, so
+# signature_defs[0].inputs[0] loses its name (and the buffers their data); byte 920 gives the tensors an
+# is_variable field (harmless alone).
+campaign_case("unnamed-signature-input.tiobundle", "pixelbuffer_identity_test.tiobundle",
+              {454: b"\x00", 920: b"\x04"},
+              "signature_defs[0].inputs[0].name: the signature's input has no name",
+              "a signature input without a name: LiteRT aborted (std::logic_error, basic_string::_M_construct null not valid)")
 
 with open(os.path.join(HERE, "cases.json"), "w") as handle:
     json.dump(cases, handle, indent=2, ensure_ascii=False)

@@ -74,6 +74,9 @@ struct TFLiteModelChecker {
                 try checkSignature(reader.table(in: signatures, at: index), path: "signature_defs[\(index)]")
             }
         }
+        if summary.signatureCount == 0 {
+            try checkDefaultSignatureNames(reader.table(in: subgraphs, at: 0))
+        }
 
         if let metadataBuffers = try reader.vector(model, slot: Schema.Model.metadataBuffer, elementByteCount: 4) {
             for index in 0..<metadataBuffers.count {
@@ -84,6 +87,11 @@ struct TFLiteModelChecker {
         if let metadata = try reader.vector(model, slot: Schema.Model.metadata, elementByteCount: 4) {
             for index in 0..<metadata.count {
                 let entry = try reader.table(in: metadata, at: index)
+                // The schema lets a name be left out, but LiteRT's loader (model_load.cc) reads every
+                // entry's with `name()->str()`, never checking that it is there.
+                guard try reader.fieldPosition(entry, slot: Schema.Metadata.name, byteCount: 4) != nil else {
+                    throw invalid("metadata[\(index)].name", "the metadata entry has no name")
+                }
                 let buffer = try reader.scalar(entry, slot: Schema.Metadata.buffer, default: UInt32(0))
                 try checkBufferIndex(Int(buffer), path: "metadata[\(index)].buffer")
             }
@@ -134,22 +142,75 @@ struct TFLiteModelChecker {
         guard tensorCounts.indices.contains(subgraph) else {
             throw invalid("\(path()).subgraph_index", "subgraph \(subgraph) is out of range (the model has \(tensorCounts.count) subgraphs)")
         }
-        // A signature names the subgraph's own inputs and outputs: LiteRT looks each one up among them
-        // and throws an uncaught C++ exception (aborting the process) when it is not there.
-        let sides = [
-            (Schema.SignatureDef.inputs, "inputs", subgraphInputs[subgraph]),
-            (Schema.SignatureDef.outputs, "outputs", subgraphOutputs[subgraph]),
-        ]
-        for (slot, name, allowed) in sides {
-            guard let maps = try reader.vector(signature, slot: slot, elementByteCount: 4) else { continue }
+        try checkSignatureSide(signature, slot: Schema.SignatureDef.inputs, side: "inputs", subgraph: subgraph, path: path())
+        try checkSignatureSide(signature, slot: Schema.SignatureDef.outputs, side: "outputs", subgraph: subgraph, path: path())
+    }
+
+    /// Checks that a signature's `inputs` (or `outputs`) map each of its subgraph's inputs (outputs)
+    /// exactly once, each under its own non-empty name.
+    ///
+    /// LiteRT looks each mapped tensor up among the subgraph's own inputs and outputs, and throws an
+    /// uncaught C++ exception (aborting the process) when it is not there. It then names each input and
+    /// output after the entry that maps it, while TFLite's signature runner keys the same entries by
+    /// name; LiteRT asks the runner for every name and builds a std::string from the null it gets back
+    /// for one the runner lacks: `basic_string::_M_construct null not valid`, uncaught, aborts the
+    /// process. A tensor mapped twice leaves another unmapped, an absent name aborts while loading, an
+    /// empty one makes LiteRT fall back to the tensor's name, which the runner does not know (the input
+    /// is never bound), and a name used twice on one side leaves the runner one entry short.
+    private func checkSignatureSide(_ signature: Table, slot: Int, side: String, subgraph: Int, path: @autoclosure () -> String) throws {
+        let allowed = side == "inputs" ? subgraphInputs[subgraph] : subgraphOutputs[subgraph]
+        let maps = try reader.vector(signature, slot: slot, elementByteCount: 4)
+        func place(_ index: Int) -> String { "\(path()).\(side)[\(index)]" }
+        if let maps {
+            var mapped: [Int: Int] = [:]  // tensor -> the entry mapping it
+            var names: [[UInt8]: Int] = [:]  // name -> the entry using it
             for index in 0..<maps.count {
                 let map = try reader.table(in: maps, at: index)
                 let tensor = Int(try reader.scalar(map, slot: Schema.TensorMap.tensorIndex, default: UInt32(0)))
                 guard tensor < tensorCounts[subgraph] else {
-                    throw invalid("\(path()).\(name)[\(index)].tensor_index", "tensor \(tensor) is out of range (subgraph \(subgraph) has \(tensorCounts[subgraph]) tensors)")
+                    throw invalid("\(place(index)).tensor_index", "tensor \(tensor) is out of range (subgraph \(subgraph) has \(tensorCounts[subgraph]) tensors)")
                 }
                 guard allowed.contains(Int32(tensor)) else {
-                    throw invalid("\(path()).\(name)[\(index)].tensor_index", "tensor \(tensor) is not one of subgraph \(subgraph)'s \(name) \(allowed)")
+                    throw invalid("\(place(index)).tensor_index", "tensor \(tensor) is not one of subgraph \(subgraph)'s \(side) \(allowed)")
+                }
+                if let other = mapped.updateValue(index, forKey: tensor) {
+                    throw invalid("\(place(index)).tensor_index", "tensor \(tensor) is already mapped by \(side)[\(other)]; a signature must map each of subgraph \(subgraph)'s \(side) \(allowed) once")
+                }
+                guard let position = try reader.fieldPosition(map, slot: Schema.TensorMap.name, byteCount: 4) else {
+                    throw invalid("\(place(index)).name", "the signature's \(side.dropLast()) has no name")
+                }
+                let text = Array(try reader.string(offsetAt: position))
+                guard !text.isEmpty else {
+                    throw invalid("\(place(index)).name", "the signature's \(side.dropLast()) has an empty name")
+                }
+                if let other = names.updateValue(index, forKey: text) {
+                    throw invalid("\(place(index)).name", "the name \"\(String(decoding: text, as: UTF8.self))\" is already used by \(side)[\(other)]")
+                }
+            }
+        }
+        let count = maps?.count ?? 0
+        guard count == allowed.count else {
+            throw invalid("\(path()).\(side)", "the signature maps \(count) tensors but subgraph \(subgraph) has \(allowed.count) \(side) \(allowed); it must map each of them once")
+        }
+    }
+
+    /// A model without signatures is run through the one LiteRT and TFLite make up from its main subgraph,
+    /// with the input and output tensors' names as the signature's names: two inputs (or two outputs)
+    /// with the same name make it abort the process as duplicate signature names do (see
+    /// `checkSignatureSide`). Tensors without a name (or with an empty one) are left out: LiteRT runs such
+    /// models.
+    private func checkDefaultSignatureNames(_ main: Table) throws {
+        guard let tensors = try reader.vector(main, slot: Schema.SubGraph.tensors, elementByteCount: 4) else { return }
+        for (indices, side) in [(subgraphInputs[0], "inputs"), (subgraphOutputs[0], "outputs")] {
+            var names: [[UInt8]: Int32] = [:]  // name -> the tensor that has it
+            for tensor in indices {
+                let table = try reader.table(in: tensors, at: Int(tensor))
+                guard let position = try reader.fieldPosition(table, slot: Schema.Tensor.name, byteCount: 4) else { continue }
+                let text = Array(try reader.string(offsetAt: position))
+                guard !text.isEmpty else { continue }
+                if let other = names.updateValue(tensor, forKey: text) {
+                    let owner = other == tensor ? "tensor \(tensor) again" : "tensor \(other)"
+                    throw invalid("subgraphs[0].tensors[\(tensor)].name", "the name \"\(String(decoding: text, as: UTF8.self))\" is also the name of \(owner) among subgraph 0's \(side); a model without signatures is run by these names, so they must differ")
                 }
             }
         }
@@ -392,12 +453,13 @@ struct TFLiteModelChecker {
         let scales = scaleVector.count
         let zeroPointVector = try reader.vector(quantization, slot: Schema.QuantizationParameters.zeroPoint, elementByteCount: 8)
         let zeroPoints = zeroPointVector?.count ?? 0
-        // Kernels divide by scales and use zero points as values of the quantized type; a zero, NaN or
-        // infinite scale, or a zero point outside the type, crashes XNNPack when the model compiles.
+        // Kernels divide by scales and use zero points as values of the quantized type; a zero, NaN,
+        // infinite or subnormal scale (such as 2.2e-42, from bytes copied over the exponent), or a zero
+        // point outside the type, crashes XNNPack with SIGSEGV when the model compiles.
         for index in 0..<scales {
             let scale = Float(bitPattern: try reader.element(UInt32.self, in: scaleVector, at: index))
-            guard scale.isFinite, scale > 0 else {
-                throw invalid("\(path()).scale[\(index)]", "the scale \(scale) is not a positive finite number")
+            guard scale.isNormal, scale > 0 else {
+                throw invalid("\(path()).scale[\(index)]", "the scale \(scale) is not a positive normal number (zero, subnormal, infinite and NaN scales crash XNNPack)")
             }
         }
         if let zeroPointVector, let range = Self.zeroPointRange(of: type) {

@@ -14,7 +14,11 @@
 ///   metadata buffers;
 /// - tensors have a known type, at most ``maximumRank`` dimensions, no negative dimension in `shape`,
 ///   an element count within ``ModelLimits/maximumElementsPerTensor``, enough constant data for their
-///   shape, and quantization parameters that match their shape;
+///   shape, and quantization parameters that match their shape, with positive normal scales;
+/// - each signature maps every input and output of its subgraph exactly once, under names that are
+///   present, not empty and not repeated on one side, or LiteRT aborts the process (a model without
+///   signatures is run by its main subgraph's tensor names, so those may not repeat either); every
+///   metadata entry has a name, which LiteRT's loader reads without checking;
 /// - data stored after the FlatBuffer (the `offset`/`size` pairs of models over 2 GB) lies inside the
 ///   file.
 ///

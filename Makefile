@@ -1,7 +1,8 @@
 # TensorIO for Swift — set-up, the main example, tests.
 #   make demo    installs what is missing, builds, and classifies the cat photo with EfficientNet-Lite0
 #   make test    installs what is missing (LiteRT, the TensorFlow runtime: a 274 MB download, 853 MB on
-#                disk, and Debian's postgresql), runs every test through both runtimes (with a throwaway
+#                disk, Debian's postgresql, and for the model zoo test ai_edge_litert in .venv-zoo and the
+#                MediaPipe models: make setup-zoo), runs every test through both runtimes (with a throwaway
 #                PostgreSQL server on 127.0.0.1 for the shared-index tests), then the concurrency tests under the
 #                thread sanitizer, then builds the documentation with warnings as errors; first it builds a
 #                package that uses the TensorIO library alone
@@ -15,7 +16,7 @@ TENSORIO = .build/release/tensorio
 # flags, or SwiftPM would rebuild everything each time they changed.
 RELEASE = -c release --static-swift-stdlib
 
-.PHONY: setup setup-tensorflow build demo bench-delivery bench-load-check train-demo test test-consumer test-unit test-tsan test-contract docs models bench-images clean fuzz
+.PHONY: setup setup-tensorflow setup-zoo build demo bench-delivery bench-load-check train-demo test test-consumer test-unit test-tsan test-contract docs models bench-images clean fuzz fuzz-models
 
 setup:
 	@scripts/setup.sh
@@ -23,6 +24,12 @@ setup:
 # The TensorFlow runtime, for "backend": "tensorflow" bundles only (tests and training need it).
 setup-tensorflow: setup
 	@scripts/install-tensorflow.sh
+
+# The model zoo test's Python side (Tests/Fixtures/README.md, "The model zoo"): ai_edge_litert and NumPy
+# in .venv-zoo, and the .tflite files of the pinned mediapipe wheel's mediapipe/modules/ in
+# .build/zoo/mediapipe-modules/.
+setup-zoo: setup
+	@scripts/zoo/setup.sh
 
 # tensorio-repository and tensorio-load-check go next to tensorio: tensorio hands its repository commands
 # (serve, push, pull, …) to the first; validate --load, pull, update and serve load models in the second.
@@ -51,7 +58,7 @@ test-consumer: setup
 # With a throwaway PostgreSQL server on loopback for the tests of servers sharing a PostgreSQL index
 # (scripts/with-postgres.sh installs Debian's postgresql when it is missing). A failure is repeated at the
 # end of the output (scripts/failures-last.sh), where a CI log's last lines show it.
-test-unit: setup-tensorflow
+test-unit: setup-tensorflow setup-zoo
 	scripts/with-postgres.sh scripts/failures-last.sh $(SWIFT) test
 
 # The thread sanitizer needs its own build folder (.build-tsan) so it does not rebuild the normal one.
@@ -95,6 +102,15 @@ clean:
 # See docs/security.md.
 fuzz: setup
 	@scripts/fuzz.sh
+
+# A mutation campaign against the release tool (scripts/mutate-models.py): 20,000 mutated copies of the
+# fixtures' .tflite files go through `tensorio inspect` and `tensorio run`, two at a time, which must answer
+# or fail but never die by a signal or hang; such cases land in .fuzz/campaign with a case.txt. It catches
+# what the verifier lets through to LiteRT, which `make fuzz` (the verifier alone) cannot. FUZZ_MODELS_ARGS
+# go to the script, e.g. FUZZ_MODELS_ARGS="--count 2000 --seed 7".
+fuzz-models: setup
+	$(SWIFT) build $(RELEASE) --product tensorio
+	python3 scripts/mutate-models.py --tensorio $(TENSORIO) --count 20000 --jobs 2 $(FUZZ_MODELS_ARGS)
 
 # Every performance goal, side by side with its alternative, in one run (docs/performance.md): inference
 # against a raw LiteRT C API loop and Python's ai_edge_litert Interpreter (bench-inference), throughput

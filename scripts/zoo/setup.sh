@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Sets up the model zoo test (Tests/TensorIOTests/ModelZooTests.swift; Tests/Fixtures/README.md, "The model zoo"):
+#   .venv-zoo                        Python's ai_edge_litert and NumPy (scripts/zoo/requirements.txt), which
+#                                    compute the reference outputs (scripts/zoo/reference.py)
+#   .build/zoo/mediapipe-modules/    the .tflite files under mediapipe/modules/ of the pinned mediapipe wheel
+#                                    (downloaded with pip into .build/zoo/cache/, never installed)
+# Idempotent and quiet: what is already there is skipped. Fails loudly.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+mediapipe_version=0.10.21
+# The models are the same in every wheel of a release: take one fixed wheel whatever the local Python or
+# machine (pip downloads it for that platform; it is only unzipped, never installed).
+mediapipe_python=3.11
+mediapipe_platform=manylinux_2_28_x86_64
+
+venv=.venv-zoo
+requirements=scripts/zoo/requirements.txt
+stamp=$venv/.zoo-requirements
+if ! cmp -s "$requirements" "$stamp" 2>/dev/null || [ ! -x "$venv/bin/python" ]; then
+  echo "setup-zoo: installing $(grep -v '^#' "$requirements" | xargs) into $venv" >&2
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+  cp "$requirements" "$stamp"
+fi
+
+modules=.build/zoo/mediapipe-modules
+done_marker=$modules/.mediapipe-$mediapipe_version
+if [ ! -f "$done_marker" ]; then
+  cache=.build/zoo/cache
+  mkdir -p "$cache"
+  wheel=$(ls "$cache"/mediapipe-"$mediapipe_version"-*.whl 2>/dev/null | head -n 1 || true)
+  if [ -z "$wheel" ]; then
+    echo "setup-zoo: downloading mediapipe==$mediapipe_version (its wheel, for the models in mediapipe/modules/)" >&2
+    python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+      --python-version "$mediapipe_python" --platform "$mediapipe_platform" \
+      "mediapipe==$mediapipe_version" -d "$cache"
+    wheel=$(ls "$cache"/mediapipe-"$mediapipe_version"-*.whl | head -n 1)
+  fi
+  rm -rf "$modules.partial"
+  mkdir -p "$modules.partial"
+  python3 - "$wheel" "$modules.partial" <<'PY'
+import os, shutil, sys, zipfile
+wheel, target = sys.argv[1], sys.argv[2]
+count = 0
+with zipfile.ZipFile(wheel) as archive:
+    for name in archive.namelist():
+        if not (name.startswith("mediapipe/modules/") and name.endswith(".tflite")):
+            continue
+        relative = name[len("mediapipe/modules/"):]
+        if relative.startswith("/") or ".." in relative.split("/"):
+            sys.exit(f"setup-zoo: unexpected path in the wheel: {name}")
+        destination = os.path.join(target, relative)
+        os.makedirs(os.path.dirname(destination), exist_ok=True)
+        with archive.open(name) as source, open(destination, "wb") as out:
+            shutil.copyfileobj(source, out, 1 << 20)
+        count += 1
+if count == 0:
+    sys.exit(f"setup-zoo: no mediapipe/modules/**.tflite in {wheel}")
+PY
+  touch "$modules.partial/.mediapipe-$mediapipe_version"
+  rm -rf "$modules"
+  mv "$modules.partial" "$modules"
+fi

@@ -246,6 +246,14 @@ campaign_case("unnamed-signature-input.tiobundle", "pixelbuffer_identity_test.ti
               "signature_defs[0].inputs[0].name: the signature's input has no name",
               "a signature input without a name: LiteRT aborted (std::logic_error, basic_string::_M_construct null not valid)")
 
+# scripts/mutate-models.py --seed 1, case 9608 (two flipped bits): byte 1224 points tensor 5, the output of
+# operators[1] (a FULLY_CONNECTED), at buffer 4, the 64 bytes of constant data of tensor 3; byte 200 makes
+# the signature's name for input2 one byte longer (harmless alone).
+campaign_case("constant-operator-output.tiobundle", "2_in_2_out_matrices_test.tiobundle",
+              {200: b"\x07", 1224: b"\x04"},
+              "subgraphs[0].operators[1].outputs[0]: tensor 5 holds constant data (64 bytes), but this operator writes it",
+              "an operator writing its output over constant data, which LiteRT maps read-only: SIGSEGV in the first run")
+
 with open(os.path.join(HERE, "cases.json"), "w") as handle:
     json.dump(cases, handle, indent=2, ensure_ascii=False)
     handle.write("\n")

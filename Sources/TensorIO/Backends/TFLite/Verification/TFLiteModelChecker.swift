@@ -221,9 +221,14 @@ struct TFLiteModelChecker {
     private mutating func checkSubgraph(_ subgraph: Table, index: Int, operatorCodeCount: Int) throws -> (tensors: Int, operators: Int) {
         let path = { "subgraphs[\(index)]" }
         let tensorCount = tensorCounts[index]
+        // Each tensor's constant data, in bytes (0 for a tensor the runtime allocates).
+        var constantBytes: [Int] = []
+        constantBytes.reserveCapacity(tensorCount)
         if let tensors = try reader.vector(subgraph, slot: Schema.SubGraph.tensors, elementByteCount: 4) {
             for tensor in 0..<tensors.count {
-                try checkTensor(reader.table(in: tensors, at: tensor), path: "\(path()).tensors[\(tensor)]")
+                let table = try reader.table(in: tensors, at: tensor)
+                try checkTensor(table, path: "\(path()).tensors[\(tensor)]")
+                constantBytes.append(bufferByteCounts[Int(try reader.scalar(table, slot: Schema.Tensor.buffer, default: UInt32(0)))])
             }
         }
         subgraphInputs.append(try checkTensorIndices(subgraph, slot: Schema.SubGraph.inputs, path: "\(path()).inputs", tensorCount: tensorCount, allowsOptional: false))
@@ -236,8 +241,15 @@ struct TFLiteModelChecker {
             throw invalid("operator_codes", "the model has operators but no operator codes")
         }
         for op in 0..<operators.count {
-            try checkOperator(reader.table(in: operators, at: op), subgraph: index, path: "\(path()).operators[\(op)]",
+            let table = try reader.table(in: operators, at: op)
+            try checkOperator(table, subgraph: index, path: "\(path()).operators[\(op)]",
                               tensorCount: tensorCount, operatorCodeCount: operatorCodeCount)
+            // A tensor with constant data is read-only to LiteRT: it points into the mapped file (mapped
+            // read-only), so an operator writing its output there crashes the process with SIGSEGV.
+            for (position, tensor) in try checkTensorIndices(table, slot: Schema.Operator.outputs, path: "", tensorCount: tensorCount, allowsOptional: false).enumerated()
+            where constantBytes.indices.contains(Int(tensor)) && constantBytes[Int(tensor)] > 0 {
+                throw invalid("\(path()).operators[\(op)].outputs[\(position)]", "tensor \(tensor) holds constant data (\(constantBytes[Int(tensor)]) bytes), but this operator writes it; an operator's output cannot be a constant")
+            }
         }
         return (tensorCount, operators.count)
     }

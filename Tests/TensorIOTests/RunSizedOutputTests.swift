@@ -179,6 +179,29 @@ struct RunShapeCheckTests {
         }
     }
 
+    @Test("an output's [-1] takes any shape; an input's [-1] stays a batch of single numbers")
+    func minusOneOnEachSide() {
+        let layer = LayerDescription(name: "x", shape: [-1], declaredDataType: .float32, kind: .array(quantization: nil))
+        let tensor = TensorFacts(name: "t", dataType: .float32, typeName: "float32", shape: [1, 4], quantization: nil)
+        #expect(LayerTensorCheck.problems(layer: layer, tensor: tensor, quantizedModel: nil, isInput: false).isEmpty)
+        let input = LayerTensorCheck.problems(layer: layer, tensor: tensor, quantizedModel: nil, isInput: true)
+        #expect(input.map(\.kind) == [.elementCount])
+    }
+
+    @Test("memory for a shape LiteRT prepares is bounded by maximumElementsPerTensor, overflow-checked", arguments: [
+        [1, 10, 4], [Int.max, 2], [1, -1, 4],
+    ])
+    func preparedShapeLimit(_ shape: [Int]) throws {
+        let limits = ModelLimits(maximumElementsPerTensor: 39)
+        let error = try #require(throws: TensorIOError.self) {
+            try TensorSlot.byteCount(of: shape, elementSize: 4, limits: limits, what: "output \"boxes\"")
+        }
+        #expect(error.code == .limitExceeded)
+        #expect(error.message.contains("output \"boxes\"") && error.message.contains("39"))
+        #expect(try TensorSlot.byteCount(of: [1, 10, 4], elementSize: 4, limits: ModelLimits(maximumElementsPerTensor: 40), what: "") == 160)
+        #expect(try TensorSlot.byteCount(of: [], elementSize: 4, limits: limits, what: "") == 4)
+    }
+
     @Test("a shape larger than the memory holding the output is never read", arguments: [[1, 11, 4], [Int.max, 2], [-1, 4]])
     func pastTheMemory(_ shape: [Int]) throws {
         let binding = Self.binding(declared: [-1], bound: [1, 10, 4])

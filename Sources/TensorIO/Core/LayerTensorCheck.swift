@@ -37,7 +37,7 @@ enum LayerTensorCheck {
                 kind: .unsupportedType, message: "\(quoted) holds \(tensor.typeName) values, which TensorIO cannot read or write"
             ))
         }
-        if let count = elementCountProblem(layer: layer, tensor: tensor) {
+        if let count = elementCountProblem(layer: layer, tensor: tensor, isOutput: !isInput) {
             problems.append(Problem(kind: .elementCount, message: count))
         }
         let key = isInput ? "quantize" : "dequantize"
@@ -95,9 +95,10 @@ enum LayerTensorCheck {
     /// `-1` (or a batched layer over a tensor with a batch dimension) compares the count per item. Shapes
     /// come from model files (a SavedModel's signature is read without any other check), so every product
     /// is overflow-checked: a shape whose count no integer holds is a disagreement, not a trap.
-    private static func elementCountProblem(layer: LayerDescription, tensor: TensorFacts) -> String? {
+    private static func elementCountProblem(layer: LayerDescription, tensor: TensorFacts, isOutput: Bool) -> String? {
         guard let shape = tensor.shape else { return nil }
-        if layer.shape.dropFirst().contains(-1) || layer.shape == [-1] && shape.count != 1 {
+        // Only an output's -1 is a size the runtime decides; an input's first -1 stays the batch.
+        if isOutput, layer.shape.dropFirst().contains(-1) || layer.shape == [-1] && shape.count != 1 {
             return sizedShapeProblem(layer: layer, shape: shape, tensorName: tensor.name)
         }
         guard shape.dropFirst().allSatisfy({ $0 >= 0 }) else { return nil }
@@ -133,12 +134,13 @@ enum LayerTensorCheck {
     /// - Returns: A sentence naming the layer's shape and the tensor's, or `nil` when they agree.
     static func runShapeProblem(layer: LayerDescription, shape: [Int], tensorName: String) -> String? {
         elementCountProblem(
-            layer: layer, tensor: TensorFacts(name: tensorName, dataType: nil, typeName: "", shape: shape, quantization: nil)
+            layer: layer, tensor: TensorFacts(name: tensorName, dataType: nil, typeName: "", shape: shape, quantization: nil),
+            isOutput: true
         )
     }
 
     /// The product of `dimensions`, or `nil` when it overflows.
-    private static func product(_ dimensions: some Sequence<Int>) -> Int? {
+    static func product(_ dimensions: some Sequence<Int>) -> Int? {
         var result = 1
         for dimension in dimensions {
             let (next, overflow) = result.multipliedReportingOverflow(by: dimension)

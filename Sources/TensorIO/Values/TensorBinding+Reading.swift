@@ -99,14 +99,12 @@ extension TensorBinding {
     ///   when it needs more bytes than `capacity` (it is never read past its memory).
     func atRunShape(_ shape: [Int], capacity: Int, tensorName: String, fileName: String) throws -> TensorBinding {
         guard shape != self.shape else { return self }
-        var elements = 1
-        for dimension in shape {
-            let (product, overflow) = elements.multipliedReportingOverflow(by: dimension)
-            guard dimension >= 0, !overflow else { elements = .max; break }
-            elements = product
+        let elements = shape.allSatisfy { $0 >= 0 } ? LayerTensorCheck.product(shape) : nil
+        let bytes = elements.flatMap { count in
+            let (bytes, overflow) = count.multipliedReportingOverflow(by: dataType.byteCount)
+            return overflow ? nil : bytes
         }
-        let (bytes, overflow) = elements.multipliedReportingOverflow(by: dataType.byteCount)
-        guard !overflow, bytes <= capacity else {
+        guard let bytes, bytes <= capacity else {
             throw TensorIOError(
                 .runtimeFailure,
                 "\(fileName): after the run the runtime gives output \"\(layer.name)\" (tensor \"\(tensorName)\") the shape \(shape), more than the \(capacity) bytes that hold it; nothing was read",

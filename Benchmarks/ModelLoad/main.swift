@@ -8,7 +8,7 @@
 // first-touch page faults). Prints the median and 90th percentile of
 // each and the verifier's share of the load.
 import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let iterations = arguments.first.flatMap(Int.init) ?? 30

@@ -3,7 +3,7 @@
 // the entry-point tensors, the TFLite metadata and the zip of associated files appended to the model.
 import FuzzSupport
 import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 
 func fuzzModelFile(_ data: Data) {
     data.withUnsafeBytes { bytes in

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 import TensorIOToolSupport
 
 /// `tensorio bench BUNDLE [--runs N] [--warmup N] [--threads N] [--image PATH] [--json]`

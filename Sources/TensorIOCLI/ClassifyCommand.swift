@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 import TensorIOToolSupport
 
 /// `tensorio classify BUNDLE IMAGE... [--top N] [--threshold T] [--jobs N] [--json]`

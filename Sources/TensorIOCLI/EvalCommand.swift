@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 import TensorIOToolSupport
 
 /// `tensorio eval BUNDLE DIR [--top K] [--jobs N] [--json]`: accuracy of an image classifier on a labelled folder.

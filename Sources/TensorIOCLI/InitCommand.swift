@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 import TensorIOToolSupport
 
 /// `tensorio init MODEL [--output BUNDLE] [--image NAME]... [--normalize SPEC] [--labels OUTPUT=FILE]...`

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 import TensorIOToolSupport
 
 /// One `--input [NAME=]VALUE` of `tensorio run`.

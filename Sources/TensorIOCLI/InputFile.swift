@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 import TensorIOToolSupport
 
 /// Reads the files named by `--input @FILE` and standard input (`@-`), at most

@@ -1,4 +1,4 @@
-@_spi(Tools) import TensorIO
+import TensorIO
 import TensorIOToolSupport
 
 /// A bundle written out as `model.json` (what `tensorio init` saves): the original's key order, every

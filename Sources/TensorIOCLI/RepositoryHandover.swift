@@ -5,7 +5,7 @@ import Darwin
 #endif
 import ArgumentParser
 import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 import TensorIOToolSupport
 
 /// Hands the repository commands (`tensorio pull …`, `tensorio help pull`) over to `tensorio-repository`,

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 import TensorIOToolSupport
 
 /// `tensorio run BUNDLE [--input [NAME=]VALUE]... [--top N] [--threshold T]`

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 
 /// Keeps anything a runtime prints on stderr off the tool's stderr, so that an error is exactly one line.
 /// The library already captures the runtime's lines while it loads a runtime or a model (they reach the

@@ -1,6 +1,6 @@
 // tensorio-load-check: loads one bundle's model in a process of its own, for an isolated load check
 // (`ModelBundle.verify(loading: .isolated)`). See LoadCheckChild in the TensorIO library.
 import Foundation
-@_spi(LoadCheck) import TensorIO
+import TensorIO
 
 exit(LoadCheckChild.main(arguments: CommandLine.arguments))

@@ -5,7 +5,7 @@ import Darwin
 #endif
 import ArgumentParser
 import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 import TensorIODelivery
 import TensorIOToolSupport
 

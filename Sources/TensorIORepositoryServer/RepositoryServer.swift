@@ -3,7 +3,7 @@ import Hummingbird
 public import Logging
 import NIOCore
 import UnixSignals
-@_spi(Tools) import TensorIO
+import TensorIO
 import TensorIODelivery
 
 /// The model repository server: a Hummingbird 2 application over a ``RepositoryStorage``.

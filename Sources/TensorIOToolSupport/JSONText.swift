@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Tools) package import TensorIO
+package import TensorIO
 
 /// Writes JSON with keys in the order given (Foundation's encoder sorts or scrambles them, and the
 /// outputs must come in model.json order) and numbers in their shortest exact form.

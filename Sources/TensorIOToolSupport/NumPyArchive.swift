@@ -1,5 +1,5 @@
 package import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 
 /// NumPy's `.npz` files (`numpy.savez`, `numpy.savez_compressed`): a zip archive of `.npy` files, one per
 /// named array.

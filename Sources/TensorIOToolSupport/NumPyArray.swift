@@ -1,5 +1,5 @@
 package import Foundation
-@_spi(Tools) package import TensorIO
+package import TensorIO
 
 /// One array in NumPy's `.npy` format (`numpy.save`), as `saved_model_cli` and Python scripts hand them over.
 ///

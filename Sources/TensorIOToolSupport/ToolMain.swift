@@ -6,7 +6,7 @@
 package import ArgumentParser
 import Foundation
 import Logging
-@_spi(Tools) import TensorIO
+import TensorIO
 
 /// Runs a program of the tool (`tensorio`, `tensorio-repository`) with one promise: any failure is one
 /// line on stderr and exit status 1 (64 for a usage error, as argument-parser reports them), never a crash

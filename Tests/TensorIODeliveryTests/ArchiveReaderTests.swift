@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 @testable import TensorIODelivery
 import TensorIORepositoryServer
 import Testing

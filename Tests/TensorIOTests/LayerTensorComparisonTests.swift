@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Tools) @testable import TensorIO
+@testable import TensorIO
 
 /// `LayerTensorComparison` reads the model file without loading it; these check that it pairs layers
 /// with the tensors loading would bind them to.

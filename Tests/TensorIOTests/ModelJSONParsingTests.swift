@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Tools) @testable import TensorIO
+@testable import TensorIO
 
 /// The original's JSON-parsing suite (`TIOModelJSONParsingTests`), plus every field of `model.json`, the
 /// schema's refusals and the JSON paths in the messages. Each case writes a bundle holding the JSON and

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Tools) @testable import TensorIO
+@testable import TensorIO
 
 /// The model zoo: every `.tflite` of `../shared/task-models` and of the pinned `mediapipe==0.10.21` wheel's
 /// `mediapipe/modules/`, run in-process through TensorIO on fixed random inputs and compared, element for

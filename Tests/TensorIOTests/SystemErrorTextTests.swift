@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 import Testing
 
 @Suite("System errors in plain words")

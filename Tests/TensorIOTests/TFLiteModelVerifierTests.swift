@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Tools) @testable import TensorIO
+@testable import TensorIO
 
 @Suite("TFLite model verifier")
 struct TFLiteModelVerifierTests {

@@ -1,9 +1,8 @@
-public import Foundation
+package import Foundation
 
 /// The moment an archive's reading must be over, on the monotonic clock (a wall-clock change neither
 /// extends nor cuts it short).
-@_spi(Tools)
-public struct ArchiveDeadline: Sendable {
+package struct ArchiveDeadline: Sendable {
     private let end: TimeInterval
     private let limit: TimeInterval
     private let settingName: String
@@ -14,7 +13,7 @@ public struct ArchiveDeadline: Sendable {
     ///   - limit: The seconds allowed.
     ///   - settingName: The setting the limit comes from as messages name it, such as
     ///     `BundleArchive.Limits.timeLimit`.
-    public init(seconds limit: TimeInterval, settingName: String) {
+    package init(seconds limit: TimeInterval, settingName: String) {
         self.limit = limit
         self.settingName = settingName
         // NaN would compare false forever: treat it, like a negative limit, as no time at all.
@@ -25,7 +24,7 @@ public struct ArchiveDeadline: Sendable {
     ///
     /// - Parameter name: How messages call the archive.
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/limitExceeded``).
-    public func check(_ name: String) throws {
+    package func check(_ name: String) throws {
         if ProcessInfo.processInfo.systemUptime >= end {
             throw TensorIOError(
                 .limitExceeded,

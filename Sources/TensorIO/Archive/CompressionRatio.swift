@@ -3,8 +3,7 @@
 ///
 /// Computed from the declared sizes, which ``ZipReader`` then enforces exactly, so a crafted archive
 /// cannot understate its ratio.
-@_spi(Tools)
-public enum CompressionRatio {
+package enum CompressionRatio {
     /// Whether `unpacked` bytes made from `packed` bytes break the rule.
     ///
     /// - Parameters:
@@ -13,7 +12,7 @@ public enum CompressionRatio {
     ///   - maximum: The largest ratio allowed.
     ///   - threshold: Sizes up to this many unpacked bytes are never refused for their ratio.
     /// - Returns: `true` when the ratio is exceeded.
-    public static func isExceeded(unpacked: UInt64, packed: UInt64, maximum: UInt64, threshold: UInt64) -> Bool {
+    package static func isExceeded(unpacked: UInt64, packed: UInt64, maximum: UInt64, threshold: UInt64) -> Bool {
         guard unpacked > threshold else { return false }
         let (bound, overflow) = packed.multipliedReportingOverflow(by: maximum)
         return !overflow && unpacked > bound

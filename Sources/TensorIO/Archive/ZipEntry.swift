@@ -1,8 +1,7 @@
 /// One entry of a zip archive as its central directory describes it, checked against its local header.
-@_spi(Tools)
-public struct ZipEntry: Sendable, Hashable {
+package struct ZipEntry: Sendable, Hashable {
     /// What the entry unpacks to.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// A regular file.
         case file
         /// A folder (its path ends with `/`, or its Unix mode says so).
@@ -14,7 +13,7 @@ public struct ZipEntry: Sendable, Hashable {
     }
 
     /// How the entry's data is stored.
-    public enum Method: UInt16, Sendable {
+    package enum Method: UInt16, Sendable {
         /// Stored as is (method 0).
         case stored = 0
         /// Raw deflate (method 8).
@@ -22,21 +21,21 @@ public struct ZipEntry: Sendable, Hashable {
     }
 
     /// The path as written in the archive (a folder's ends with `/`).
-    public internal(set) var path: String
+    package internal(set) var path: String
     /// What the entry unpacks to.
-    public internal(set) var kind: Kind
+    package internal(set) var kind: Kind
     /// How the entry's data is stored.
-    public internal(set) var method: Method
+    package internal(set) var method: Method
     /// The CRC-32 of the uncompressed data.
-    public internal(set) var crc32: UInt32
+    package internal(set) var crc32: UInt32
     /// The length of the stored (possibly compressed) data, as the central directory declares it.
-    public internal(set) var compressedSize: UInt64
+    package internal(set) var compressedSize: UInt64
     /// The length of the unpacked data, as the central directory declares it; unpacking enforces it.
-    public internal(set) var uncompressedSize: UInt64
+    package internal(set) var uncompressedSize: UInt64
     /// Where the entry's local header starts.
-    public internal(set) var localHeaderOffset: UInt64
+    package internal(set) var localHeaderOffset: UInt64
     /// Where the entry's data starts, just after its local header; set once the local header is checked.
-    public internal(set) var dataOffset: UInt64 = 0
+    package internal(set) var dataOffset: UInt64 = 0
 }
 
 /// Little-endian fields of a zip record held in a byte array.

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// A zip reader for untrusted archives: it parses the end record, the central directory and every local
 /// header with each offset and length checked to lie inside the file, and refuses what it does not need to
@@ -11,10 +11,9 @@ public import Foundation
 ///
 /// Bundle archives (TensorIODelivery) are read as ``Layout/wholeFile``; ``Layout/appended`` is for zip
 /// data written after other data, such as the associated files of a `.tflite` model.
-@_spi(Tools)
-public final class ZipReader {
+package final class ZipReader {
     /// Where the zip data lies in the bytes read.
-    public enum Layout: Sendable, Hashable {
+    package enum Layout: Sendable, Hashable {
         /// The whole file is the archive: its central directory ends where its end record starts.
         case wholeFile
         /// The archive may follow other data, as Python's `zipfile` writes it when appending to a file
@@ -26,18 +25,18 @@ public final class ZipReader {
 
     /// Bounds on what reading costs, with the name messages give their type so that a refusal says
     /// which setting to change.
-    public struct Limits: Sendable, Hashable {
+    package struct Limits: Sendable, Hashable {
         /// The most entries, checked before the central directory is read.
-        public var maximumEntries: Int
+        package var maximumEntries: Int
         /// The most bytes one entry may unpack to.
-        public var maximumEntryBytes: UInt64
+        package var maximumEntryBytes: UInt64
         /// The most bytes all entries unpacked so far may add up to.
-        public var maximumUnpackedBytes: UInt64
+        package var maximumUnpackedBytes: UInt64
         /// The type holding these settings as messages name it, such as `BundleArchive.Limits`.
-        public var settingsName: String
+        package var settingsName: String
 
         /// Creates limits.
-        public init(maximumEntries: Int, maximumEntryBytes: UInt64, maximumUnpackedBytes: UInt64, settingsName: String) {
+        package init(maximumEntries: Int, maximumEntryBytes: UInt64, maximumUnpackedBytes: UInt64, settingsName: String) {
             self.maximumEntries = maximumEntries
             self.maximumEntryBytes = maximumEntryBytes
             self.maximumUnpackedBytes = maximumUnpackedBytes
@@ -46,15 +45,15 @@ public final class ZipReader {
     }
 
     /// How messages call the archive.
-    public let name: String
+    package let name: String
     /// The entries in central-directory order, each checked against its local header.
-    public let entries: [ZipEntry]
+    package let entries: [ZipEntry]
     /// The archive's length in bytes, from its start (after any prefix) to the end of the file.
-    public var size: UInt64 { source.size }
+    package var size: UInt64 { source.size }
     /// How many bytes of other data precede the archive (0 unless read as ``Layout/appended``).
-    public let prefixLength: UInt64
+    package let prefixLength: UInt64
     /// The bounds the reader was created with.
-    public let limits: Limits
+    package let limits: Limits
 
     private let source: any ZipByteSource
     private let deadline: ArchiveDeadline
@@ -85,14 +84,14 @@ public final class ZipReader {
     /// - Throws: ``TensorIOError``: ``TensorIOError/Code/io`` (cannot be opened),
     ///   ``TensorIOError/Code/invalidArchive`` (malformed or unsupported) or
     ///   ``TensorIOError/Code/limitExceeded`` (too many entries, too slow).
-    public convenience init(
+    package convenience init(
         url: URL, name: String, limits: Limits, deadline: ArchiveDeadline, layout: Layout = .wholeFile
     ) throws {
         try self.init(source: ZipFileSource(url: url), name: name, limits: limits, deadline: deadline, layout: layout)
     }
 
     /// Reads and checks the headers of an archive held in memory.
-    public convenience init(
+    package convenience init(
         bytes: [UInt8], name: String, limits: Limits, deadline: ArchiveDeadline, layout: Layout = .wholeFile
     ) throws {
         try self.init(source: ZipMemorySource(bytes), name: name, limits: limits, deadline: deadline, layout: layout)
@@ -419,7 +418,7 @@ public final class ZipReader {
     /// - Throws: ``TensorIOError``: ``TensorIOError/Code/invalidArchive`` (corrupt, truncated, more or
     ///   less data than declared, CRC mismatch) or ``TensorIOError/Code/limitExceeded``; and what
     ///   `consume` throws.
-    public func unpack(
+    package func unpack(
         _ entry: ZipEntry, alreadyWritten: UInt64,
         consume: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> UInt64 {

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -11,10 +11,9 @@ import Darwin
 /// `Data(contentsOf:)` blocks forever on a FIFO, never ends on `/dev/zero`, and reads a file of any size
 /// into memory. Here a file is opened without blocking, must be a regular file, and is read only up to a
 /// limit checked against its size before anything is allocated.
-@_spi(Tools)
-public enum UntrustedFile {
+package enum UntrustedFile {
     /// What a path names, as far as these checks are concerned.
-    public enum Kind: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
         case regularFile(size: Int)
         case directory
         /// A FIFO, device, socket or anything else: never read.
@@ -22,11 +21,11 @@ public enum UntrustedFile {
         case missing
 
         /// A FIFO (a named pipe, or `/dev/fd/N` from a shell's process substitution).
-        public static let fifo = Kind.other("a FIFO")
+        package static let fifo = Kind.other("a FIFO")
     }
 
     /// What `url` names, following symbolic links; never blocks.
-    public static func kind(of url: URL) -> Kind {
+    package static func kind(of url: URL) -> Kind {
         var info = stat()
         guard stat(url.path, &info) == 0 else { return .missing }
         return kind(info)
@@ -42,7 +41,7 @@ public enum UntrustedFile {
     /// - Returns: The file's bytes.
     /// - Throws: ``TensorIOError``: ``TensorIOError/Code/io`` when it is missing or unreadable, or not a
     ///   regular file; ``TensorIOError/Code/limitExceeded`` when it is larger than `limit`.
-    public static func read(_ url: URL, limit: Int, name: String, limitName: String) throws -> Data {
+    package static func read(_ url: URL, limit: Int, name: String, limitName: String) throws -> Data {
         let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
@@ -83,7 +82,7 @@ public enum UntrustedFile {
     }
 
     /// A phrase for messages: "a FIFO", "a directory".
-    public static func describe(_ kind: Kind) -> String {
+    package static func describe(_ kind: Kind) -> String {
         switch kind {
         case .regularFile: return "a regular file"
         case .directory: return "a directory"

@@ -14,13 +14,12 @@ import Darwin
 /// sends everything else written to stdout to stderr, so that what a runtime prints can never be taken
 /// for an answer. It writes one JSON line per phase and one answer line, and exits 0 when the model
 /// loaded, 1 when it did not, 2 on a usage error.
-@_spi(LoadCheck)
-public enum LoadCheckChild {
+package enum LoadCheckChild {
     /// Runs the check.
     ///
     /// - Parameter arguments: The command line, program name first.
     /// - Returns: The exit status.
-    public static func main(arguments: [String]) -> Int32 {
+    package static func main(arguments: [String]) -> Int32 {
         var rest = Array(arguments.dropFirst())
         var request = LoadCheckRequest(
             threadCount: 1, limits: ModelLimits(), runsModel: true, memoryLimit: IsolatedLoading().memoryLimit,

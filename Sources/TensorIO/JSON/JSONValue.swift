@@ -1,9 +1,8 @@
-public import Foundation
+package import Foundation
 
 /// A parsed JSON document, kept as a tree so that `model.json` can be checked field by field and every
 /// problem reported with its path.
-@_spi(Tools)
-public enum JSONValue: Sendable, Hashable {
+package enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case number(Double)
@@ -15,7 +14,7 @@ public enum JSONValue: Sendable, Hashable {
     ///
     /// - Parameter data: UTF-8 JSON text.
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidBundle``) saying where the syntax error is.
-    public init(parsing data: Data) throws {
+    package init(parsing data: Data) throws {
         do {
             self = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
@@ -75,7 +74,7 @@ public enum JSONValue: Sendable, Hashable {
 }
 
 extension JSONValue: Codable {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -92,7 +91,7 @@ extension JSONValue: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()

@@ -146,10 +146,10 @@ extension LayerDescription {
 
     /// The kind as `model.json`'s `type` spells it ("array", "image", "string", "scalar"), for messages
     /// and for writing `model.json`.
-    @_spi(Tools) public var kindName: String { typeName.rawValue }
+    package var kindName: String { typeName.rawValue }
 
     /// Whether this is an image layer.
-    @_spi(Tools) public var isImage: Bool { typeName == .image }
+    package var isImage: Bool { typeName == .image }
 
     /// An array's or a scalar's quantization (`quantize` on inputs, `dequantize` on outputs).
     var quantization: QuantizationSpec? {

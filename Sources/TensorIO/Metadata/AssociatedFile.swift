@@ -1,9 +1,9 @@
 extension TFLiteMetadata {
     /// A file the metadata refers to, packed into the zip archive appended to the `.tflite` file (see
     /// ``ModelAttachments``): a label list, a vocabulary, score-calibration parameters.
-    public struct AssociatedFile: Sendable, Hashable {
+    package struct AssociatedFile: Sendable, Hashable {
         /// What the file holds, as the metadata schema's `AssociatedFileType` says.
-        public enum FileType: Sendable, Hashable {
+        package enum FileType: Sendable, Hashable {
             /// Human-readable descriptions, such as a README.
             case descriptions
             /// One label per line, naming the positions along an axis of the tensor (the classes of a
@@ -34,19 +34,19 @@ extension TFLiteMetadata {
         }
 
         /// The file's name in the appended zip archive.
-        public var name: String
+        package var name: String
         /// What the file is, in the model author's words.
-        public var description: String?
+        package var description: String?
         /// What the file holds.
-        public var type: FileType
+        package var type: FileType
         /// The language of the file's contents, such as `en` or `en-US`, when the model has several
         /// translations of one label list.
-        public var locale: String?
+        package var locale: String?
         /// The file's version, as the model author gives it (schema 1.4.1 and later).
-        public var version: String?
+        package var version: String?
 
         /// Creates an associated file description.
-        public init(name: String, description: String? = nil, type: FileType, locale: String? = nil, version: String? = nil) {
+        package init(name: String, description: String? = nil, type: FileType, locale: String? = nil, version: String? = nil) {
             self.name = name
             self.description = description
             self.type = type

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// The associated files of a `.tflite` model: the zip archive that tflite-support's metadata writers
 /// append to the model file (label lists, vocabularies, score-calibration parameters), which
@@ -12,18 +12,17 @@ public import Foundation
 /// Every file must be a plain file at the archive's top level: names with `/` or `\`, `..`, NUL, or an
 /// empty name are refused, as are folders, links and a name given twice. Bounds (``Limits``) hold
 /// against the bytes actually unpacked.
-@_spi(Tools)
-public struct ModelAttachments: Sendable, Hashable {
+package struct ModelAttachments: Sendable, Hashable {
     /// Bounds on what reading the attachments may cost.
-    public struct Limits: Sendable, Hashable {
+    package struct Limits: Sendable, Hashable {
         /// The most files (default 1,024).
-        public var maximumFiles: Int
+        package var maximumFiles: Int
         /// The most bytes one file may unpack to (default 16 MiB).
-        public var maximumFileBytes: UInt64
+        package var maximumFileBytes: UInt64
         /// The most bytes all files may unpack to together (default 64 MiB).
-        public var maximumTotalBytes: UInt64
+        package var maximumTotalBytes: UInt64
         /// The most seconds reading may take (default 60).
-        public var timeLimit: Double
+        package var timeLimit: Double
 
         /// Creates limits.
         ///
@@ -32,7 +31,7 @@ public struct ModelAttachments: Sendable, Hashable {
         ///   - maximumFileBytes: The most bytes one file may unpack to (default 16 MiB).
         ///   - maximumTotalBytes: The most bytes all files may unpack to (default 64 MiB).
         ///   - timeLimit: The most seconds reading may take (default 60).
-        public init(
+        package init(
             maximumFiles: Int = 1024, maximumFileBytes: UInt64 = 16 << 20, maximumTotalBytes: UInt64 = 64 << 20,
             timeLimit: Double = 60
         ) {
@@ -44,27 +43,27 @@ public struct ModelAttachments: Sendable, Hashable {
     }
 
     /// The files' names, in the archive's order.
-    public var names: [String]
+    package var names: [String]
     /// Each file's bytes, by name.
-    public var files: [String: Data]
+    package var files: [String: Data]
 
     /// No files.
-    public init() {
+    package init() {
         names = []
         files = [:]
     }
 
     /// Whether the model has no associated files.
-    public var isEmpty: Bool { names.isEmpty }
+    package var isEmpty: Bool { names.isEmpty }
 
     /// The bytes of the file called `name`, or `nil` when there is none.
-    public subscript(name: String) -> Data? { files[name] }
+    package subscript(name: String) -> Data? { files[name] }
 
     /// The associated files `metadata` names that the archive lacks, in the order the metadata names
     /// them: a model whose metadata refers to a missing file is reported this way rather than refused
     /// when reading, so a caller can decide whether the missing file matters (a label list does; a
     /// README may not).
-    public func missingFiles(namedIn metadata: TFLiteMetadata) -> [String] {
+    package func missingFiles(namedIn metadata: TFLiteMetadata) -> [String] {
         metadata.associatedFileNames.filter { files[$0] == nil }
     }
 
@@ -81,7 +80,7 @@ public struct ModelAttachments: Sendable, Hashable {
     /// - Throws: ``TensorIOError`` with location `model.file`: ``TensorIOError/Code/invalidModelFile``
     ///   when the appended archive is malformed, corrupt or holds a name or entry that is not allowed;
     ///   ``TensorIOError/Code/limitExceeded`` past a bound of `limits`.
-    public static func read(fromModel bytes: UnsafeRawBufferPointer, fileName: String, limits: Limits = Limits()) throws -> ModelAttachments {
+    package static func read(fromModel bytes: UnsafeRawBufferPointer, fileName: String, limits: Limits = Limits()) throws -> ModelAttachments {
         guard ZipReader.hasEndRecord(bytes) else { return ModelAttachments() }
         let name = "\(fileName): associated files"
         do {

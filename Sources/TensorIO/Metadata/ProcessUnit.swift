@@ -1,7 +1,7 @@
 extension TFLiteMetadata {
     /// A processing step to apply outside the graph, before an input or after an output (the metadata
     /// schema's `ProcessUnit`).
-    public enum ProcessUnit: Sendable, Hashable {
+    package enum ProcessUnit: Sendable, Hashable {
         /// Per-channel normalization, `(x − mean) / std`; a single value applies to every channel.
         case normalization(mean: [Float], std: [Float])
         /// Sigmoid score calibration, with parameters in an associated file of type
@@ -16,7 +16,7 @@ extension TFLiteMetadata {
     }
 
     /// The transform applied to a score before calibration.
-    public enum ScoreTransformation: Sendable, Hashable {
+    package enum ScoreTransformation: Sendable, Hashable {
         /// `g(x) = x` (also any value this reader does not know).
         case identity
         /// `g(x) = log(x)`.

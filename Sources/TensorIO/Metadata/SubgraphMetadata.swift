@@ -1,16 +1,16 @@
 extension TFLiteMetadata {
     /// What the metadata says about one subgraph; the first describes the model's main subgraph.
-    public struct SubgraphMetadata: Sendable, Hashable {
+    package struct SubgraphMetadata: Sendable, Hashable {
         /// Tensors meant to be read together, such as a detector's boxes, classes and scores (the
         /// schema's `TensorGroup`, 1.2.0 and later).
-        public struct TensorGroup: Sendable, Hashable {
+        package struct TensorGroup: Sendable, Hashable {
             /// The group's name.
-            public var name: String?
+            package var name: String?
             /// The ``TensorMetadata/name`` of each tensor in the group.
-            public var tensorNames: [String]
+            package var tensorNames: [String]
 
             /// Creates a group.
-            public init(name: String?, tensorNames: [String]) {
+            package init(name: String?, tensorNames: [String]) {
                 self.name = name
                 self.tensorNames = tensorNames
             }
@@ -18,43 +18,43 @@ extension TFLiteMetadata {
 
         /// Data for a particular consumer (MediaPipe's segmenter labels, for one), in a format the
         /// schema does not describe (the schema's `CustomMetadata`, 1.5.0 and later).
-        public struct CustomMetadata: Sendable, Hashable {
+        package struct CustomMetadata: Sendable, Hashable {
             /// What the data is, such as `SEGMENTER_METADATA`.
-            public var name: String?
+            package var name: String?
             /// The bytes, at most ``TFLiteMetadata/maximumCustomDataBytes``.
-            public var data: [UInt8]
+            package var data: [UInt8]
 
             /// Creates custom metadata.
-            public init(name: String?, data: [UInt8]) {
+            package init(name: String?, data: [UInt8]) {
                 self.name = name
                 self.data = data
             }
         }
 
         /// The subgraph's name.
-        public var name: String?
+        package var name: String?
         /// What the subgraph does.
-        public var description: String?
+        package var description: String?
         /// One entry per input of the model's subgraph, in the subgraph's `inputs` order (not a
         /// signature's order).
-        public var inputs: [TensorMetadata]
+        package var inputs: [TensorMetadata]
         /// One entry per output of the model's subgraph, in the subgraph's `outputs` order.
-        public var outputs: [TensorMetadata]
+        package var outputs: [TensorMetadata]
         /// Steps applied to several inputs together (tokenizers, for example).
-        public var inputProcessUnits: [ProcessUnit]
+        package var inputProcessUnits: [ProcessUnit]
         /// Steps applied to several outputs together.
-        public var outputProcessUnits: [ProcessUnit]
+        package var outputProcessUnits: [ProcessUnit]
         /// Files describing the subgraph.
-        public var associatedFiles: [AssociatedFile]
+        package var associatedFiles: [AssociatedFile]
         /// Groups of inputs read together.
-        public var inputTensorGroups: [TensorGroup]
+        package var inputTensorGroups: [TensorGroup]
         /// Groups of outputs read together.
-        public var outputTensorGroups: [TensorGroup]
+        package var outputTensorGroups: [TensorGroup]
         /// Data for particular consumers.
-        public var customMetadata: [CustomMetadata]
+        package var customMetadata: [CustomMetadata]
 
         /// Creates subgraph metadata.
-        public init(
+        package init(
             name: String? = nil, description: String? = nil, inputs: [TensorMetadata] = [],
             outputs: [TensorMetadata] = [], inputProcessUnits: [ProcessUnit] = [],
             outputProcessUnits: [ProcessUnit] = [], associatedFiles: [AssociatedFile] = [],

@@ -5,52 +5,51 @@
 /// (a model without signatures) subgraph 0's `inputs` and `outputs`. Separately,
 /// ``mainSubgraphInputs`` and ``mainSubgraphOutputs`` give subgraph 0's own order, which is the order
 /// ``TFLiteMetadata/SubgraphMetadata/inputs`` follows (not a signature's).
-@_spi(Tools)
-public struct TFLiteEntryPoints: Sendable, Hashable {
+package struct TFLiteEntryPoints: Sendable, Hashable {
     /// One input or output tensor.
-    public struct Tensor: Sendable, Hashable {
+    package struct Tensor: Sendable, Hashable {
         /// The signature's name for the tensor, or its tensor name when the model has no signatures.
-        public var name: String
+        package var name: String
         /// The tensor's name in the graph.
-        public var tensorName: String
+        package var tensorName: String
         /// The tensor's index in its subgraph's `tensors`.
-        public var tensorIndex: Int
+        package var tensorIndex: Int
         /// The element type, or `nil` when TensorIO has no such type (see ``typeName``).
-        public var dataType: DataType?
+        package var dataType: DataType?
         /// The element type's name: `float32`, `uint8`, … or `string`, `complex64` for types TensorIO
         /// does not support.
-        public var typeName: String
+        package var typeName: String
         /// The shape, from `shape_signature` when the model has one (so `-1` marks a dynamic dimension,
         /// usually the batch), else from `shape`.
-        public var shape: [Int]
+        package var shape: [Int]
         /// The quantization parameters, or `nil` when the tensor is not quantized.
-        public var quantization: TensorQuantization?
+        package var quantization: TensorQuantization?
         /// Whether the file leaves the tensor's shape to the operator that writes it: an output of a
         /// custom operator with no shape at all (`TFLite_Detection_PostProcess`'s four outputs), which
         /// the runtime sizes when it prepares the model. ``shape`` is then `[]`, which does not mean one
         /// number.
-        public var isSizedByOperator = false
+        package var isSizedByOperator = false
     }
 
     /// The signature used, or `nil` when the model has none.
-    public var signatureKey: String?
+    package var signatureKey: String?
     /// The subgraph the entry point runs.
-    public var subgraphIndex: Int
+    package var subgraphIndex: Int
     /// The inputs, in the signature's order (or subgraph 0's without signatures).
-    public var inputs: [Tensor]
+    package var inputs: [Tensor]
     /// The outputs, in the signature's order (or subgraph 0's without signatures).
-    public var outputs: [Tensor]
+    package var outputs: [Tensor]
     /// Subgraph 0's `inputs`: tensor indices, in the order metadata's `input_tensor_metadata` follows.
-    public var mainSubgraphInputs: [Int]
+    package var mainSubgraphInputs: [Int]
     /// Subgraph 0's `outputs`: tensor indices, in the order metadata's `output_tensor_metadata` follows.
-    public var mainSubgraphOutputs: [Int]
+    package var mainSubgraphOutputs: [Int]
 
     /// The entry point's inputs in subgraph 0's input order: element `i` is what metadata's
     /// `input_tensor_metadata[i]` describes (empty when the entry point runs another subgraph).
-    public var mainSubgraphInputTensors: [Tensor] { tensors(at: mainSubgraphInputs, in: inputs) }
+    package var mainSubgraphInputTensors: [Tensor] { tensors(at: mainSubgraphInputs, in: inputs) }
     /// The entry point's outputs in subgraph 0's output order: element `i` is what metadata's
     /// `output_tensor_metadata[i]` describes (empty when the entry point runs another subgraph).
-    public var mainSubgraphOutputTensors: [Tensor] { tensors(at: mainSubgraphOutputs, in: outputs) }
+    package var mainSubgraphOutputTensors: [Tensor] { tensors(at: mainSubgraphOutputs, in: outputs) }
 
     private func tensors(at indices: [Int], in list: [Tensor]) -> [Tensor] {
         guard subgraphIndex == 0 else { return [] }
@@ -64,7 +63,7 @@ public struct TFLiteEntryPoints: Sendable, Hashable {
     ///
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidModelFile``, location `model.file`) when
     ///   an index is out of range.
-    public static func read(fromModel bytes: UnsafeRawBufferPointer, fileName: String) throws -> TFLiteEntryPoints {
+    package static func read(fromModel bytes: UnsafeRawBufferPointer, fileName: String) throws -> TFLiteEntryPoints {
         try read(bytes, fileName: fileName, preferring: ["serving_default"], excluding: [], subgraphOrder: false)
     }
 
@@ -83,7 +82,7 @@ public struct TFLiteEntryPoints: Sendable, Hashable {
     /// - Throws: ``TensorIOError`` (location `model.file`) as loading does when the file is missing,
     ///   outside the bundle, too large or fails verification; ``TensorIOError/Code/unsupported`` for a
     ///   placeholder bundle.
-    public static func readPredictionEntry(of bundle: ModelBundle, limits: ModelLimits = ModelLimits()) throws -> TFLiteEntryPoints {
+    package static func readPredictionEntry(of bundle: ModelBundle, limits: ModelLimits = ModelLimits()) throws -> TFLiteEntryPoints {
         guard !bundle.isPlaceholder else {
             throw TensorIOError(.unsupported, "a placeholder bundle has no model to read")
         }

@@ -17,43 +17,42 @@
 /// Past a bound, reading throws ``TensorIOError/Code/limitExceeded``. The schema read is version 1.5.0
 /// (FlatBuffers tables only grow at the end, so every 1.x buffer reads); fields and union members of newer
 /// versions are skipped, and enum values this reader does not know become `unknown` cases.
-@_spi(Tools)
-public struct TFLiteMetadata: Sendable, Hashable {
+package struct TFLiteMetadata: Sendable, Hashable {
     /// The most bytes one string may have.
-    public static let maximumStringBytes = 64 * 1024
+    package static let maximumStringBytes = 64 * 1024
     /// The most tensor metadata entries, inputs and outputs of every subgraph together.
-    public static let maximumTensorCount = 4096
+    package static let maximumTensorCount = 4096
     /// The most elements of any one list.
-    public static let maximumListCount = 1024
+    package static let maximumListCount = 1024
     /// The most associated files named anywhere in the metadata.
-    public static let maximumAssociatedFileCount = 4096
+    package static let maximumAssociatedFileCount = 4096
     /// The most bytes of data one custom metadata entry may hold.
-    public static let maximumCustomDataBytes = 1 << 20
+    package static let maximumCustomDataBytes = 1 << 20
     /// The name of the `Model.metadata` entry whose buffer holds the metadata.
-    public static let metadataName = "TFLITE_METADATA"
+    package static let metadataName = "TFLITE_METADATA"
 
     /// The model's name.
-    public var name: String?
+    package var name: String?
     /// What the model does.
-    public var description: String?
+    package var description: String?
     /// The model's version, as its author gives it.
-    public var version: String?
+    package var version: String?
     /// Who made the model.
-    public var author: String?
+    package var author: String?
     /// The licenses that apply to the model.
-    public var license: String?
+    package var license: String?
     /// The oldest metadata parser version that understands every field used, such as `1.0.0`.
-    public var minParserVersion: String?
+    package var minParserVersion: String?
     /// One entry per subgraph; the first describes the main subgraph.
-    public var subgraphs: [SubgraphMetadata]
+    package var subgraphs: [SubgraphMetadata]
     /// Files describing the whole model.
-    public var associatedFiles: [AssociatedFile]
+    package var associatedFiles: [AssociatedFile]
     /// The name of every associated file the metadata refers to, at any level (model, subgraphs,
     /// tensors, tokenizer options), without repeats, in the order they appear.
-    public var associatedFileNames: [String]
+    package var associatedFileNames: [String]
 
     /// Creates metadata.
-    public init(
+    package init(
         name: String? = nil, description: String? = nil, version: String? = nil, author: String? = nil,
         license: String? = nil, minParserVersion: String? = nil, subgraphs: [SubgraphMetadata] = [],
         associatedFiles: [AssociatedFile] = [], associatedFileNames: [String] = []
@@ -88,7 +87,7 @@ public struct TFLiteMetadata: Sendable, Hashable {
     ///   when the metadata is malformed, the message naming the file, `TFLITE_METADATA` and the place,
     ///   such as `subgraph_metadata[0].input_tensor_metadata[0].process_units[0]`; or
     ///   ``TensorIOError/Code/limitExceeded`` when it is past one of the bounds above.
-    public static func read(fromModel bytes: UnsafeRawBufferPointer, fileName: String) throws -> TFLiteMetadata? {
+    package static func read(fromModel bytes: UnsafeRawBufferPointer, fileName: String) throws -> TFLiteMetadata? {
         guard let buffer = try MetadataBufferLocator.metadataBuffer(in: bytes, fileName: fileName) else { return nil }
         var reader = try MetadataReader(buffer, fileName: fileName)
         return try reader.read()

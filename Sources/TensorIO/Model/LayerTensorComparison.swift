@@ -4,23 +4,22 @@ import Foundation
 /// loading it (TFLite: the FlatBuffer's entry point; TensorFlow: `saved_model.pb`'s signature), with every
 /// disagreement, not only the first that loading stops at. What `tensorio inspect` shows when a bundle
 /// does not match its model.
-@_spi(Tools)
-public struct LayerTensorComparison: Sendable {
+package struct LayerTensorComparison: Sendable {
     /// One row: a layer (or `nil`: a tensor no layer binds), its tensor (or `nil`), and what disagrees.
-    public struct Row: Sendable {
-        public var side: String
-        public var layer: LayerDescription?
-        public var tensorName: String?
-        public var tensorType: String?
-        public var tensorShape: [Int]?
-        public var problems: [String]
+    package struct Row: Sendable {
+        package var side: String
+        package var layer: LayerDescription?
+        package var tensorName: String?
+        package var tensorType: String?
+        package var tensorShape: [Int]?
+        package var problems: [String]
     }
 
-    public var rows: [Row]
+    package var rows: [Row]
     /// `model.quantized`, which decides the type of layers without a `dtype`.
-    public var quantizedModel: Bool?
+    package var quantizedModel: Bool?
     /// Whether any row has a problem.
-    public var agrees: Bool { rows.allSatisfy(\.problems.isEmpty) }
+    package var agrees: Bool { rows.allSatisfy(\.problems.isEmpty) }
 
     /// Compares the bundle's prediction layers with the model file's tensors.
     ///
@@ -28,7 +27,7 @@ public struct LayerTensorComparison: Sendable {
     ///   - bundle: The bundle.
     ///   - limits: Bounds on the model file.
     /// - Throws: ``TensorIOError`` when the model file itself cannot be read.
-    public init(bundle: ModelBundle, limits: ModelLimits = ModelLimits()) throws {
+    package init(bundle: ModelBundle, limits: ModelLimits = ModelLimits()) throws {
         quantizedModel = bundle.model.isQuantized
         guard let file = bundle.modelFileURL else { rows = []; return }
         typealias Tensor = (name: String, alias: String, type: DataType?, typeName: String, shape: [Int]?, quantization: TensorQuantization?)

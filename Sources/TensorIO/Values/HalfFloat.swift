@@ -1,9 +1,8 @@
 /// IEEE 754 half-precision conversions, written out because `Float16` is not available on every
 /// platform Swift runs on.
-@_spi(Tools)
-public enum HalfFloat {
+package enum HalfFloat {
     /// The nearest half-precision value's bits (round to nearest even).
-    public static func bits(from value: Float) -> UInt16 {
+    package static func bits(from value: Float) -> UInt16 {
         let bits = value.bitPattern
         let sign = UInt16((bits >> 16) & 0x8000)
         let exponent = Int((bits >> 23) & 0xFF)
@@ -30,7 +29,7 @@ public enum HalfFloat {
     }
 
     /// The value of half-precision bits.
-    public static func float(from bits: UInt16) -> Float {
+    package static func float(from bits: UInt16) -> Float {
         let sign = UInt32(bits & 0x8000) << 16
         let exponent = UInt32(bits >> 10) & 0x1F
         let mantissa = UInt32(bits & 0x3FF)

@@ -1,5 +1,5 @@
 public import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 
 extension BundleArchive {
     /// Bounds on what reading an archive may cost: bytes written, entries, time. Every archive from a

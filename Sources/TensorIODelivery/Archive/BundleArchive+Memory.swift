@@ -1,5 +1,5 @@
 public import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 
 extension BundleArchive {
     /// One entry of an archive unpacked in memory by ``unpack(_:limits:name:)``.
@@ -40,8 +40,7 @@ extension BundleArchive {
     /// - Returns: The entries in the archive's order.
     /// - Throws: `TensorIOError` with `TensorIOError.Code.invalidArchive`,
     ///   `TensorIOError.Code.unsafeArchive` or `TensorIOError.Code.limitExceeded`.
-    @_spi(Tools)
-    public static func unpackAnyLayout(_ bytes: Data, limits: Limits = Limits(), name: String) throws -> [UnpackedEntry] {
+    package static func unpackAnyLayout(_ bytes: Data, limits: Limits = Limits(), name: String) throws -> [UnpackedEntry] {
         try unpack(bytes, limits: limits, name: name, holdingOneBundle: false)
     }
 

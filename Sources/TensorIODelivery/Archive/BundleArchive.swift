@@ -1,5 +1,5 @@
 public import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 import ZIPFoundation
 
 /// Zip archives of bundles: made for upload, checked and unpacked safely after download or upload.

@@ -1,6 +1,6 @@
 import Crypto
 public import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 
 /// SHA-256 of files, read in chunks so archives of any size hash in constant memory.
 public enum FileDigest {

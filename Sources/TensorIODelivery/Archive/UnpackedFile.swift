@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 
 /// A new file an entry is unpacked into, written chunk by chunk as the entry inflates.
 ///

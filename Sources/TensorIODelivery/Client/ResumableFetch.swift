@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(Tools) import TensorIO
+import TensorIO
 
 /// Downloads one archive into a `.partial` file with a data task, appending to what an earlier attempt
 /// left (`Range: bytes=N-` with `If-Range: <etag>`).

@@ -1,6 +1,6 @@
 import Crypto
 public import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 
 /// A publisher's Ed25519 public key: what a client trusts, and what checks a release signature.
 ///

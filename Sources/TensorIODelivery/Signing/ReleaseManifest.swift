@@ -1,5 +1,5 @@
 public import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 
 /// What a release signature covers: the version's identity and every file of its bundle, with its size
 /// and SHA-256 (as OpenSSF model signing signs a manifest of a model's files).

@@ -1,5 +1,5 @@
 public import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 
 /// A release signature: the file `tensorio-signature.json` at the root of a signed bundle, which travels
 /// inside its archive, so the server stores it with the version and serves it with it.

@@ -1,5 +1,5 @@
 public import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 
 /// Checks a bundle folder's release signature: the signature is by a trusted key, it names the expected
 /// model id and version, and the folder's files are exactly those of the signed manifest (none changed,

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 
 /// An exclusive `flock` on `.partial/<model>/<version>.lock`: whoever holds it owns that version's partial
 /// file — to download into it, resume it, or remove it as stale. Two processes, or two tasks of one process

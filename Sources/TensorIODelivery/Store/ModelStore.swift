@@ -1,6 +1,6 @@
 public import Foundation
 public import Logging
-@_spi(Tools) public import TensorIO
+public import TensorIO
 
 /// Installed model versions on the device, with an atomic "current" pointer per model and the previous
 /// version kept for rollback.

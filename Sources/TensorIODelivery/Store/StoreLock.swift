@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-@_spi(Tools) import TensorIO
+import TensorIO
 
 /// An exclusive advisory lock (`flock`) on a file, so that two processes — or two stores in one process —
 /// never change the same store at once.

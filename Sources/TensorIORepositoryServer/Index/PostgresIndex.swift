@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import NIOSSL
 import PostgresNIO
-@_spi(Tools) import TensorIO
+import TensorIO
 import TensorIODelivery
 
 /// The index in PostgreSQL, for several server instances sharing one database and one archive folder.

@@ -1,7 +1,7 @@
 import Foundation
 import NIOSSL
 import PostgresNIO
-@_spi(Tools) import TensorIO
+import TensorIO
 
 /// The parts of a `postgres://` URL the index connects with.
 ///

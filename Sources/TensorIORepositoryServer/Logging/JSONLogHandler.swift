@@ -5,7 +5,7 @@
 #endif
 import Foundation
 public import Logging
-@_spi(Tools) import TensorIO
+import TensorIO
 
 /// A swift-log handler that writes one JSON object per line to standard error, for log collectors.
 ///

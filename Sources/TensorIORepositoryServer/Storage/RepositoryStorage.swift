@@ -5,7 +5,7 @@ import Darwin
 #endif
 public import Foundation
 public import Logging
-@_spi(Tools) import TensorIO
+import TensorIO
 public import TensorIODelivery
 
 /// The server's files under its root folder, and the rules that keep them consistent with the index.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Tools) @testable import TensorIO
+@testable import TensorIO
 
 /// `ModelBundle(modelAt:)` and the SavedModel signature reader, on real files and damaged ones.
 @Suite("Bare models")

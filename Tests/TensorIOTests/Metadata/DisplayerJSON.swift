@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Tools) @testable import TensorIO
+@testable import TensorIO
 
 /// Renders ``TFLiteMetadata`` the way tflite-support's MetadataDisplayer (flatc's JSON) does: snake-case
 /// names, enum names, and fields at their default value left out.

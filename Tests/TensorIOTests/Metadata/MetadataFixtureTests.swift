@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Tools) @testable import TensorIO
+@testable import TensorIO
 
 /// The metadata, associated files and entry tensors of real models (Tests/Fixtures/Metadata), checked
 /// field by field against what tflite-support's MetadataDisplayer and LiteRT's interpreter say.

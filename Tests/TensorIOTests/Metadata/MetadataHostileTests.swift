@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Tools) @testable import TensorIO
+@testable import TensorIO
 
 /// Crafted metadata buffers and appended zips: each ends in nil or a clear error, never a crash.
 @Suite("Metadata hostile inputs")

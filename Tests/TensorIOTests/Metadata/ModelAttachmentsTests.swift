@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Tools) @testable import TensorIO
+@testable import TensorIO
 
 /// The zip appended to a model: read with offsets relative to the zip, bounded, plain names only.
 @Suite("Model attachments")

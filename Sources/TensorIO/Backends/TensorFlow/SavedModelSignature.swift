@@ -1,5 +1,5 @@
 internal import CTensorFlow
-public import Foundation
+package import Foundation
 
 /// A SavedModel's signature as `saved_model.pb` declares it (`saved_model_cli show` shows the same),
 /// read without the TensorFlow runtime: what a bundle inferred from a bare SavedModel folder starts from.
@@ -8,37 +8,36 @@ public import Foundation
 /// `MetaGraphDef.meta_info_def` 1 (`MetaInfoDef.tags` 4) and `signature_def` 5, a map whose entries hold
 /// the key in 1 and the value in 2; `SignatureDef.inputs` 1 and `outputs` 2, maps to `TensorInfo`
 /// (`name` 1, `dtype` 2, `tensor_shape` 3, whose `dim` 2 holds `size` 1 and `unknown_rank` is 3).
-@_spi(Tools)
-public struct SavedModelSignature: Sendable, Hashable {
+package struct SavedModelSignature: Sendable, Hashable {
     /// One input or output of the signature.
-    public struct Tensor: Sendable, Hashable {
+    package struct Tensor: Sendable, Hashable {
         /// The signature's key for it (`x`, `output_0`, …).
-        public var key: String
+        package var key: String
         /// The graph tensor it names (`serving_default_x:0`).
-        public var tensorName: String
+        package var tensorName: String
         /// The name a layer binds to: the operation's name, with `:0` left out.
-        public var layerName: String {
+        package var layerName: String {
             tensorName.hasSuffix(":0") ? String(tensorName.dropLast(2)) : tensorName
         }
         /// The element type, or `nil` when TensorIO has no such type (see ``typeName``).
-        public var dataType: DataType?
+        package var dataType: DataType?
         /// The element type's name (`float32`, `string`, …).
-        public var typeName: String
+        package var typeName: String
         /// The shape, `-1` where unknown; `nil` when not even the rank is known.
-        public var shape: [Int]?
+        package var shape: [Int]?
     }
 
     /// The signature's key (`serving_default`).
-    public var key: String
+    package var key: String
     /// The tags of the meta graph it belongs to.
-    public var tags: [String]
+    package var tags: [String]
     /// The inputs, by key in alphabetical order (a signature is a map: it has no order of its own).
-    public var inputs: [Tensor]
+    package var inputs: [Tensor]
     /// The outputs, by key in alphabetical order.
-    public var outputs: [Tensor]
+    package var outputs: [Tensor]
 
     /// The most inputs plus outputs a signature may have.
-    public static let maximumTensorCount = 4096
+    package static let maximumTensorCount = 4096
 
     /// Reads the signature `key` of the meta graph tagged `tag` from the SavedModel folder `directory`.
     ///
@@ -51,7 +50,7 @@ public struct SavedModelSignature: Sendable, Hashable {
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidModelFile``, location `model.file`) when the
     ///   folder has no readable `saved_model.pb`, it is not a valid protocol buffer, or it has no such
     ///   meta graph or signature (the message lists those it has).
-    public static func read(
+    package static func read(
         savedModelAt directory: URL, tag: String = "serve", key: String = "serving_default",
         limits: ModelLimits = ModelLimits()
     ) throws -> SavedModelSignature {

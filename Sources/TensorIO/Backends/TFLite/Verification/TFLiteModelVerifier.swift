@@ -23,27 +23,26 @@
 ///   file.
 ///
 /// It does not check what operators compute or whether LiteRT supports them: that remains LiteRT's job.
-@_spi(Tools)
-public enum TFLiteModelVerifier {
+package enum TFLiteModelVerifier {
     /// What a verified model contains.
-    public struct Summary: Sendable, Hashable {
+    package struct Summary: Sendable, Hashable {
         /// The file's size in bytes.
-        public var byteCount: Int
+        package var byteCount: Int
         /// Subgraphs; the first is the main graph.
-        public var subgraphCount: Int
+        package var subgraphCount: Int
         /// Tensors, over all subgraphs.
-        public var tensorCount: Int
+        package var tensorCount: Int
         /// Operators, over all subgraphs.
-        public var operatorCount: Int
+        package var operatorCount: Int
         /// Entries in the model's operator-code table.
-        public var operatorCodeCount: Int
+        package var operatorCodeCount: Int
         /// Data buffers, including the empty buffer 0.
-        public var bufferCount: Int
+        package var bufferCount: Int
         /// Signatures (named entry points).
-        public var signatureCount: Int
+        package var signatureCount: Int
 
         /// Creates a summary.
-        public init(
+        package init(
             byteCount: Int = 0, subgraphCount: Int = 0, tensorCount: Int = 0, operatorCount: Int = 0,
             operatorCodeCount: Int = 0, bufferCount: Int = 0, signatureCount: Int = 0
         ) {
@@ -59,7 +58,7 @@ public enum TFLiteModelVerifier {
 
     /// The most dimensions a tensor may have. TFLite kernels handle at most 6 or 8; 16 leaves room for
     /// any real model while keeping shape arithmetic trivially bounded.
-    public static let maximumRank = 16
+    package static let maximumRank = 16
 
     /// Checks a whole `.tflite` file.
     ///
@@ -72,7 +71,7 @@ public enum TFLiteModelVerifier {
     ///   `model.file` whose message names the file, the place in the model (such as
     ///   `subgraphs[0].operators[3].inputs[1]`) and what is wrong; or code
     ///   ``TensorIOError/Code/limitExceeded`` when a tensor's element count is past `limits`.
-    public static func verify(
+    package static func verify(
         _ bytes: UnsafeRawBufferPointer, limits: ModelLimits = ModelLimits(), fileName: String
     ) throws -> Summary {
         guard bytes.count >= 8 else {

@@ -85,9 +85,12 @@ let package = Package(
         // folder: bundle archives in TensorIODelivery, the files zipped onto the end of .tflite models).
         // Not "CZlib": ZIPFoundation (kept for writing archives) declares a module of that name.
         .systemLibrary(name: "CSystemZlib", providers: [.apt(["zlib1g-dev"])]),
+        // What TensorIO and its internal modules share: plain words for system errors, a locked value.
+        .target(name: "TensorIOSupport", swiftSettings: upcomingFeatures),
         .target(
             name: "TensorIO",
             dependencies: [
+                "TensorIOSupport",
                 "CLiteRT",
                 "CTensorFlow",
                 "CCrashReport",
@@ -106,6 +109,7 @@ let package = Package(
             name: "TensorIODelivery",
             dependencies: [
                 "TensorIO",
+                "TensorIOSupport",
                 // Only for writing archives (BundleArchive.create); reading uses our own bounded reader.
                 .product(name: "ZIPFoundation", package: "ZIPFoundation", condition: delivery),
                 .product(name: "Crypto", package: "swift-crypto", condition: delivery),
@@ -118,6 +122,7 @@ let package = Package(
             name: "TensorIORepositoryServer",
             dependencies: [
                 "TensorIO",
+                "TensorIOSupport",
                 "TensorIODelivery",
                 .product(name: "Hummingbird", package: "hummingbird", condition: tools),
                 .product(name: "NIOCore", package: "swift-nio", condition: tools),
@@ -137,6 +142,7 @@ let package = Package(
             name: "TensorIOToolSupport",
             dependencies: [
                 "TensorIO",
+                "TensorIOSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -147,6 +153,7 @@ let package = Package(
             name: "TensorIOCLI",
             dependencies: [
                 "TensorIO",
+                "TensorIOSupport",
                 "TensorIOToolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
                 .product(name: "Logging", package: "swift-log"),
@@ -158,6 +165,7 @@ let package = Package(
             name: "TensorIORepositoryCLI",
             dependencies: [
                 "TensorIO",
+                "TensorIOSupport",
                 "TensorIODelivery",
                 "TensorIORepositoryServer",
                 "TensorIOToolSupport",
@@ -247,7 +255,7 @@ let package = Package(
         .testTarget(
             name: "TensorIOTests",
             dependencies: [
-                "TensorIO", "crash-report-probe", "async-run-probe", "TensorIOLoadCheck",
+                "TensorIO", "TensorIOSupport", "crash-report-probe", "async-run-probe", "TensorIOLoadCheck",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TensorIO
 import TensorIOToolSupport
+import TensorIOSupport
 
 /// `tensorio eval BUNDLE DIR [--top K] [--jobs N] [--json]`: accuracy of an image classifier on a labelled folder.
 struct EvalCommand: AsyncParsableCommand {

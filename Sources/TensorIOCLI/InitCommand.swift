@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TensorIO
 import TensorIOToolSupport
+import TensorIOSupport
 
 /// `tensorio init MODEL [--output BUNDLE] [--image NAME]... [--normalize SPEC] [--labels OUTPUT=FILE]...`
 struct InitCommand: ParsableCommand {

@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import TensorIO
 import TensorIOToolSupport
+import TensorIOSupport
 
 /// Reads the files named by `--input @FILE` and standard input (`@-`), at most
 /// ``InputArgument/maximumFileBytes`` each.

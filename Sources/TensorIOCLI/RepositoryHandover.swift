@@ -7,6 +7,7 @@ import ArgumentParser
 import Foundation
 import TensorIO
 import TensorIOToolSupport
+import TensorIOSupport
 
 /// Hands the repository commands (`tensorio pull …`, `tensorio help pull`) over to `tensorio-repository`,
 /// which replaces this process (`execv`) with the same arguments: its exit status, output and signals are

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TensorIO
 import TensorIOToolSupport
+import TensorIOSupport
 
 /// `tensorio run BUNDLE [--input [NAME=]VALUE]... [--top N] [--threshold T]`
 struct RunCommand: ParsableCommand {

@@ -8,6 +8,7 @@ import Foundation
 import TensorIO
 import TensorIODelivery
 import TensorIOToolSupport
+import TensorIOSupport
 
 /// `tensorio keygen --out NAME`
 struct KeygenCommand: ParsableCommand {

@@ -5,6 +5,7 @@ import NIOCore
 import UnixSignals
 import TensorIO
 import TensorIODelivery
+import TensorIOSupport
 
 /// The model repository server: a Hummingbird 2 application over a ``RepositoryStorage``.
 ///

@@ -1,4 +1,5 @@
 import TensorIO
+import TensorIOSupport
 
 /// The inputs of a command over many (images, files) that failed, reported together once the others are
 /// done: each as its own `error: ` line, then exit status 1. The results of the inputs that worked have

@@ -7,6 +7,7 @@ package import ArgumentParser
 import Foundation
 import Logging
 import TensorIO
+import TensorIOSupport
 
 /// Runs a program of the tool (`tensorio`, `tensorio-repository`) with one promise: any failure is one
 /// line on stderr and exit status 1 (64 for a usage error, as argument-parser reports them), never a crash

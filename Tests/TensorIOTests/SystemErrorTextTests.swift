@@ -1,6 +1,7 @@
 import Foundation
 import TensorIO
 import Testing
+import TensorIOSupport
 
 @Suite("System errors in plain words")
 struct SystemErrorTextTests {

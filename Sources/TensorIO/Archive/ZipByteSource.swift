@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+internal import TensorIOSupport
 
 /// Where a ``ZipReader`` reads an archive's bytes from: positioned reads of an exact length, so the reader
 /// never loads a whole archive and never depends on a shared file position.

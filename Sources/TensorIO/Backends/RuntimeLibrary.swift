@@ -1,4 +1,5 @@
 public import Foundation
+internal import TensorIOSupport
 
 /// A machine-learning runtime TensorIO loads at run time, and where it is loaded from.
 ///

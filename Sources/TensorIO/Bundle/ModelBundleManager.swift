@@ -1,5 +1,6 @@
 public import Foundation
 public import Logging
+internal import TensorIOSupport
 
 /// Every bundle in a folder, found by identifier.
 public struct ModelBundleManager: Sendable {

@@ -1,5 +1,6 @@
 public import Foundation
 public import Logging
+internal import TensorIOSupport
 
 /// Checks a bundle folder, in the original's order, and opens it when it is sound.
 ///

@@ -1,4 +1,5 @@
 package import Foundation
+internal import TensorIOSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+internal import TensorIOSupport
 
 /// The continuation of an async run queued on ``RunThreads``, resumed exactly once: by the thread that
 /// runs the job, or at once by the task's cancellation while the job still waits in the queue.

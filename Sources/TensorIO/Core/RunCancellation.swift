@@ -1,4 +1,5 @@
 import Foundation
+internal import TensorIOSupport
 
 /// Carries a task's cancellation into work running on TensorIO's own threads, where
 /// `Task.isCancelled` cannot be asked: the core checks it between the stages of a run and a waiter

@@ -1,3 +1,5 @@
+internal import TensorIOSupport
+
 /// The one error type TensorIO throws.
 ///
 /// Every error says what went wrong in words a user can act on, and where: the JSON path inside
@@ -98,3 +100,6 @@ extension TensorIOError {
         TensorIOError(.layerMismatch, message, location: "layer \"\(layer)\"")
     }
 }
+
+/// `SystemErrorText.reason(of:)` gives a TensorIOError's own description.
+extension TensorIOError: SelfDescribingError {}

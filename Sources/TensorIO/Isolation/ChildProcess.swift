@@ -1,5 +1,6 @@
 internal import CLoadCheck
 import Foundation
+internal import TensorIOSupport
 
 #if canImport(Glibc)
 import Glibc

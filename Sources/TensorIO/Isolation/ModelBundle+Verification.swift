@@ -1,4 +1,5 @@
 import Foundation
+internal import TensorIOSupport
 
 extension ModelBundle {
     /// Loads the bundle's model — and runs it once on zeros when its inputs allow — to prove that it

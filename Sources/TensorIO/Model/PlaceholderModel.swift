@@ -1,4 +1,5 @@
 import Foundation
+internal import TensorIOSupport
 
 /// The model of a placeholder bundle: it has layers but nothing to run. Loading succeeds and every run
 /// returns no outputs, as in the original; apps use such bundles to collect data for a model to come.

@@ -1,4 +1,5 @@
 import Foundation
+internal import TensorIOSupport
 
 /// Writes a trained copy of a bundle so that nothing half-written is ever left at the destination: the
 /// copy is made and filled next to it, then renamed into place.

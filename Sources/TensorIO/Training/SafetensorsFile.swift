@@ -1,4 +1,5 @@
 import Foundation
+internal import TensorIOSupport
 
 /// Named tensors in the safetensors format (Hugging Face's): an 8-byte little-endian header length, a
 /// JSON header giving each tensor's dtype, shape and byte range, then the raw little-endian bytes.

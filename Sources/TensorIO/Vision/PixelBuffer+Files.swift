@@ -1,4 +1,5 @@
 public import Foundation
+internal import TensorIOSupport
 
 extension PixelBuffer {
     /// Decodes a JPEG or PNG file.

@@ -1,6 +1,7 @@
 public import Foundation
 import TensorIO
 import ZIPFoundation
+import TensorIOSupport
 
 /// Zip archives of bundles: made for upload, checked and unpacked safely after download or upload.
 ///

@@ -1,6 +1,7 @@
 import Crypto
 public import Foundation
 import TensorIO
+import TensorIOSupport
 
 /// SHA-256 of files, read in chunks so archives of any size hash in constant memory.
 public enum FileDigest {

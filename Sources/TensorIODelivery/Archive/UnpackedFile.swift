@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import TensorIO
+import TensorIOSupport
 
 /// A new file an entry is unpacked into, written chunk by chunk as the entry inflates.
 ///

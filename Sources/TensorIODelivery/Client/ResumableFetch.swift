@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import TensorIO
+import TensorIOSupport
 
 /// Downloads one archive into a `.partial` file with a data task, appending to what an earlier attempt
 /// left (`Range: bytes=N-` with `If-Range: <etag>`).

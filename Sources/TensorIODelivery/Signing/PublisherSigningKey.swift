@@ -1,6 +1,7 @@
 import Crypto
 public import Foundation
 import TensorIO
+import TensorIOSupport
 
 /// A publisher's Ed25519 private key, which signs releases. Keep its file secret (`tensorio keygen` writes
 /// it with mode 0600); publish its ``publicKey`` to the clients that should trust the releases.

@@ -1,5 +1,6 @@
 public import Foundation
 import TensorIO
+import TensorIOSupport
 
 /// What a release signature covers: the version's identity and every file of its bundle, with its size
 /// and SHA-256 (as OpenSSF model signing signs a manifest of a model's files).

@@ -1,5 +1,6 @@
 public import Foundation
 import TensorIO
+import TensorIOSupport
 
 /// A release signature: the file `tensorio-signature.json` at the root of a signed bundle, which travels
 /// inside its archive, so the server stores it with the version and serves it with it.

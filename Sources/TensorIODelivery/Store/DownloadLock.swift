@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import TensorIO
+import TensorIOSupport
 
 /// An exclusive `flock` on `.partial/<model>/<version>.lock`: whoever holds it owns that version's partial
 /// file — to download into it, resume it, or remove it as stale. Two processes, or two tasks of one process

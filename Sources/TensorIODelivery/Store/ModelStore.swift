@@ -1,6 +1,7 @@
 public import Foundation
 public import Logging
 public import TensorIO
+import TensorIOSupport
 
 /// Installed model versions on the device, with an atomic "current" pointer per model and the previous
 /// version kept for rollback.

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import TensorIO
+import TensorIOSupport
 
 /// An exclusive advisory lock (`flock`) on a file, so that two processes — or two stores in one process —
 /// never change the same store at once.

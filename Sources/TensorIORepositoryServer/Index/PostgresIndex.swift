@@ -4,6 +4,7 @@ import NIOSSL
 import PostgresNIO
 import TensorIO
 import TensorIODelivery
+import TensorIOSupport
 
 /// The index in PostgreSQL, for several server instances sharing one database and one archive folder.
 ///

@@ -7,6 +7,7 @@ public import Foundation
 public import Logging
 import TensorIO
 public import TensorIODelivery
+import TensorIOSupport
 
 /// The server's files under its root folder, and the rules that keep them consistent with the index.
 ///

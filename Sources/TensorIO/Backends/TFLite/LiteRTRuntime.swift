@@ -1,6 +1,7 @@
 internal import CLiteRT
 import Foundation
 import Logging
+internal import TensorIOSupport
 
 /// Finds and loads the LiteRT runtime (`libLiteRt.so` from PyPI `ai-edge-litert==2.3.0`) the first time a
 /// TensorFlow Lite model loads, and keeps one LiteRT environment for the process. Where it looks:

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+internal import TensorIOSupport
 
 /// LiteRT's CPU weight cache for one model: the weights XNNPACK repacks for its kernels on every load,
 /// kept in a file of ``ModelConfiguration/weightCacheDirectory`` so that later processes map them

@@ -1,6 +1,7 @@
 internal import CTensorFlow
 import Foundation
 import Logging
+internal import TensorIOSupport
 
 /// Finds and loads the TensorFlow runtime (the C API in `libtensorflow_cc.so.2` from PyPI
 /// `tensorflow-cpu==2.21.0`) the first time a TensorFlow model loads. Where it looks: ``RuntimeLibrary``.

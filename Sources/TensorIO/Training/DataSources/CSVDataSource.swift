@@ -1,4 +1,5 @@
 public import Foundation
+internal import TensorIOSupport
 
 /// Training items from a CSV file whose header names the columns after input layers.
 ///

@@ -1,4 +1,5 @@
 public import Foundation
+internal import TensorIOSupport
 
 /// Training items from a folder holding one sub-folder of images per label (`digits/3/a.png`).
 ///

@@ -1,4 +1,5 @@
 public import Foundation
+internal import TensorIOSupport
 
 /// Training items from a JSON file holding an array of objects keyed by input layer name:
 /// `[{"x": [0.1, 0.2], "y": [1, 0]}, …]`.

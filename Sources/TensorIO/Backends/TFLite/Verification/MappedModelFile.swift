@@ -1,4 +1,5 @@
 import Foundation
+internal import TensorIOSupport
 
 /// A bundle's model file, opened safely and mapped read-only into memory.
 ///

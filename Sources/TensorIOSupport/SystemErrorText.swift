@@ -30,7 +30,7 @@ package enum SystemErrorText {
     /// - Returns: The POSIX reason when one is inside (Foundation wraps them), else the error's own
     ///   description on one line, without Foundation's "The operation could not be completed" boilerplate.
     package static func reason(of error: any Error) -> String {
-        if let error = error as? TensorIOError { return error.description }
+        if let error = error as? any SelfDescribingError { return error.description }
         if let code = posixCode(of: error as NSError) { return reason(errno: code) }
         let nsError = error as NSError
         if nsError.domain == NSCocoaErrorDomain, let known = cocoaReasons[nsError.code] { return known }

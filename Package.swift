@@ -81,16 +81,23 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
         .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
-        // Raw deflate for reading untrusted zip archives with our own bounded reader (TensorIO's Archive
-        // folder: bundle archives in TensorIODelivery, the files zipped onto the end of .tflite models).
+        // Raw deflate for reading untrusted zip archives with our own bounded reader (TensorIOArchive:
+        // bundle archives in TensorIODelivery, the files zipped onto the end of .tflite models).
         // Not "CZlib": ZIPFoundation (kept for writing archives) declares a module of that name.
         .systemLibrary(name: "CSystemZlib", providers: [.apt(["zlib1g-dev"])]),
+        // TensorIO's internal modules (not products): each holds one concern, depends on nothing of
+        // TensorIO's public types, and reports problems with its own small error type, which TensorIO turns
+        // into TensorIOError at its boundary (Errors/TensorIOError+Modules.swift). Below them, TensorIO.
+        //
         // What TensorIO and its internal modules share: plain words for system errors, a locked value.
         .target(name: "TensorIOSupport", swiftSettings: upcomingFeatures),
+        // The bounded zip reader for untrusted archives: bundle archives, .npz files, a model's attachments.
+        .target(name: "TensorIOArchive", dependencies: ["TensorIOSupport", "CSystemZlib"], swiftSettings: upcomingFeatures),
         .target(
             name: "TensorIO",
             dependencies: [
                 "TensorIOSupport",
+                "TensorIOArchive",
                 "CLiteRT",
                 "CTensorFlow",
                 "CCrashReport",
@@ -99,7 +106,6 @@ let package = Package(
                 "CTurboJPEG",
                 "CSPNG",
                 "CYUV",
-                "CSystemZlib",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
@@ -110,6 +116,7 @@ let package = Package(
             dependencies: [
                 "TensorIO",
                 "TensorIOSupport",
+                "TensorIOArchive",
                 // Only for writing archives (BundleArchive.create); reading uses our own bounded reader.
                 .product(name: "ZIPFoundation", package: "ZIPFoundation", condition: delivery),
                 .product(name: "Crypto", package: "swift-crypto", condition: delivery),
@@ -143,6 +150,7 @@ let package = Package(
             dependencies: [
                 "TensorIO",
                 "TensorIOSupport",
+                "TensorIOArchive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -255,7 +263,7 @@ let package = Package(
         .testTarget(
             name: "TensorIOTests",
             dependencies: [
-                "TensorIO", "TensorIOSupport", "crash-report-probe", "async-run-probe", "TensorIOLoadCheck",
+                "TensorIO", "TensorIOSupport", "TensorIOArchive", "crash-report-probe", "async-run-probe", "TensorIOLoadCheck",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
@@ -273,6 +281,7 @@ let package = Package(
             name: "TensorIODeliveryTests",
             dependencies: [
                 "TensorIO",
+                "TensorIOArchive",
                 "TensorIODelivery",
                 "TensorIORepositoryServer",
                 "TensorIOLoadCheck",

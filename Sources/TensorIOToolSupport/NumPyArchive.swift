@@ -1,5 +1,6 @@
 package import Foundation
 import TensorIO
+import TensorIOArchive
 
 /// NumPy's `.npz` files (`numpy.savez`, `numpy.savez_compressed`): a zip archive of `.npy` files, one per
 /// named array.
@@ -69,7 +70,7 @@ package enum NumPyArchive {
                 unpacked += try reader.unpack(entry, alreadyWritten: unpacked) { contents.append(contentsOf: $0) }
                 files.append((name, entry.path, contents))
             }
-        } catch let error as TensorIOError {
+        } catch let error as ArchiveError {
             // The reader's message names the file ("X is not a readable zip archive: why", "X has 257
             // entries, … (NumPyArchive.maximumEntries)"): keep the why, in the CLI's words.
             var reason = error.message.range(of: "zip archive: ").map { String(error.message[$0.upperBound...]) } ?? error.message

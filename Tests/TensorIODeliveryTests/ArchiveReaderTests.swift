@@ -1,5 +1,6 @@
 import Foundation
 import TensorIO
+import TensorIOArchive
 @testable import TensorIODelivery
 import TensorIORepositoryServer
 import Testing
@@ -197,7 +198,7 @@ struct ArchiveReaderTests {
             let reader = try ZipReader(bytes: [UInt8](zip.bytes), name: "lying", limits: limits.readerLimits, deadline: limits.deadline())
             let entry = try #require(reader.entries.last)
             var produced = 0
-            #expect(throws: TensorIOError.self) {
+            #expect(throws: ArchiveError.self) {
                 _ = try reader.unpack(entry, alreadyWritten: 0) { produced += $0.count }
             }
             #expect(produced <= 1000)

@@ -1,4 +1,5 @@
 package import Foundation
+internal import TensorIOArchive
 
 /// The associated files of a `.tflite` model: the zip archive that tflite-support's metadata writers
 /// append to the model file (label lists, vocabularies, score-calibration parameters), which
@@ -89,6 +90,8 @@ package struct ModelAttachments: Sendable, Hashable {
             // The archive is part of the model file: its problems are the model file's.
             let code: TensorIOError.Code = error.code == .limitExceeded ? .limitExceeded : .invalidModelFile
             throw TensorIOError(code, error.message, location: "model.file")
+        } catch let error as ArchiveError {
+            throw TensorIOError(error.kind == .limitExceeded ? .limitExceeded : .invalidModelFile, error.message, location: "model.file")
         }
     }
 

@@ -1,5 +1,6 @@
 public import Foundation
 import TensorIO
+import TensorIOArchive
 
 extension BundleArchive {
     /// Bounds on what reading an archive may cost: bytes written, entries, time. Every archive from a

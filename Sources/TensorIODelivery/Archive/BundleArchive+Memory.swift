@@ -1,5 +1,6 @@
 public import Foundation
 import TensorIO
+import TensorIOArchive
 
 extension BundleArchive {
     /// One entry of an archive unpacked in memory by ``unpack(_:limits:name:)``.
@@ -45,19 +46,22 @@ extension BundleArchive {
     }
 
     private static func unpack(_ bytes: Data, limits: Limits, name: String, holdingOneBundle: Bool) throws -> [UnpackedEntry] {
-        let deadline = limits.deadline()
-        let reader = try ZipReader(bytes: [UInt8](bytes), name: name, limits: limits.readerLimits, deadline: deadline)
-        _ = try check(reader, limits: limits, holdingOneBundle: holdingOneBundle)
-        var written: UInt64 = 0
-        var result: [UnpackedEntry] = []
-        for entry in reader.entries {
-            try deadline.check(name)
-            var contents = Data()
-            if entry.kind == .file {
-                written += try reader.unpack(entry, alreadyWritten: written) { contents.append(contentsOf: $0) }
+        // The reader's errors are TensorIOErrors to this library's callers.
+        try TensorIOError.reporting {
+            let deadline = limits.deadline()
+            let reader = try ZipReader(bytes: [UInt8](bytes), name: name, limits: limits.readerLimits, deadline: deadline)
+            _ = try check(reader, limits: limits, holdingOneBundle: holdingOneBundle)
+            var written: UInt64 = 0
+            var result: [UnpackedEntry] = []
+            for entry in reader.entries {
+                try deadline.check(name)
+                var contents = Data()
+                if entry.kind == .file {
+                    written += try reader.unpack(entry, alreadyWritten: written) { contents.append(contentsOf: $0) }
+                }
+                result.append(UnpackedEntry(path: normalized(entry.path), isDirectory: entry.kind == .directory, contents: contents))
             }
-            result.append(UnpackedEntry(path: normalized(entry.path), isDirectory: entry.kind == .directory, contents: contents))
+            return result
         }
-        return result
     }
 }

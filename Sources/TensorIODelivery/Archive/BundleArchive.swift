@@ -1,7 +1,8 @@
 public import Foundation
 import TensorIO
-import ZIPFoundation
+import TensorIOArchive
 import TensorIOSupport
+import ZIPFoundation
 
 /// Zip archives of bundles: made for upload, checked and unpacked safely after download or upload.
 ///
@@ -70,7 +71,9 @@ public enum BundleArchive {
     @discardableResult
     public static func inspect(_ archiveURL: URL, limits: Limits = Limits(), name: String? = nil) throws -> String {
         let name = name ?? archiveURL.lastPathComponent
-        let reader = try ZipReader(url: archiveURL, name: name, limits: limits.readerLimits, deadline: limits.deadline())
+        let reader = try TensorIOError.reporting {
+            try ZipReader(url: archiveURL, name: name, limits: limits.readerLimits, deadline: limits.deadline())
+        }
         return try check(reader, limits: limits)
     }
 
@@ -95,7 +98,9 @@ public enum BundleArchive {
     ) throws -> URL {
         let name = name ?? archiveURL.lastPathComponent
         let deadline = limits.deadline()
-        let reader = try ZipReader(url: archiveURL, name: name, limits: limits.readerLimits, deadline: deadline)
+        let reader = try TensorIOError.reporting {
+            try ZipReader(url: archiveURL, name: name, limits: limits.readerLimits, deadline: deadline)
+        }
         let bundleName = try check(reader, limits: limits)
         let fileManager = FileManager.default
         let created = try prepare(destination)
@@ -119,7 +124,7 @@ public enum BundleArchive {
             }
         } catch {
             removeUnpacked(destination, created: created)
-            if let error = error as? TensorIOError { throw error }
+            if let error = TensorIOError(reporting: error) { throw error }
             throw TensorIOError(.io, "cannot unpack \(name): \(SystemErrorText.reason(of: error))")
         }
         return destination.appendingPathComponent(bundleName)

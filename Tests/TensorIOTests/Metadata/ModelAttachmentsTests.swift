@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TensorIO
+import TensorIOArchive
 
 /// The zip appended to a model: read with offsets relative to the zip, bounded, plain names only.
 @Suite("Model attachments")
@@ -49,7 +50,7 @@ struct ModelAttachmentsTests {
         #expect(try read([]).isEmpty)
         let prefixed = Self.model + TestZip(entries: [.init(name: "a.txt", data: [1])]).bytes()
         let limits = ZipReader.Limits(maximumEntries: 10, maximumEntryBytes: 100, maximumUnpackedBytes: 100, settingsName: "Test")
-        #expect(throws: TensorIOError.self) {
+        #expect(throws: ArchiveError.self) {
             _ = try ZipReader(bytes: prefixed, name: "p", limits: limits, deadline: ArchiveDeadline(seconds: 10, settingName: "t"))
         }
         let reader = try ZipReader(bytes: prefixed, name: "p", limits: limits, deadline: ArchiveDeadline(seconds: 10, settingName: "t"), layout: .appended)

@@ -81,9 +81,9 @@ package final class ZipReader {
 
     /// Reads and checks the headers of the archive at `url`.
     ///
-    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/io`` (cannot be opened),
-    ///   ``TensorIOError/Code/invalidArchive`` (malformed or unsupported) or
-    ///   ``TensorIOError/Code/limitExceeded`` (too many entries, too slow).
+    /// - Throws: ``ArchiveError``: ``ArchiveError/Kind/io`` (cannot be opened),
+    ///   ``ArchiveError/Kind/invalidArchive`` (malformed or unsupported) or
+    ///   ``ArchiveError/Kind/limitExceeded`` (too many entries, too slow).
     package convenience init(
         url: URL, name: String, limits: Limits, deadline: ArchiveDeadline, layout: Layout = .wholeFile
     ) throws {
@@ -99,7 +99,7 @@ package final class ZipReader {
 
     /// Reads and checks the headers of an archive in bytes the caller owns, without copying them (a
     /// mapped model file); the reader must not be used after `buffer` is released.
-    convenience init(
+    package convenience init(
         borrowing buffer: UnsafeRawBufferPointer, name: String, limits: Limits, deadline: ArchiveDeadline,
         layout: Layout
     ) throws {
@@ -120,13 +120,13 @@ package final class ZipReader {
             self.source = source
             self.prefixLength = prefix
         } catch let error as ZipFormatError {
-            throw TensorIOError(.invalidArchive, "\(name) is not a readable zip archive: \(error.message)")
+            throw ArchiveError(.invalidArchive, "\(name) is not a readable zip archive: \(error.message)")
         }
     }
 
     /// Whether `bytes` end with a zip end-of-central-directory record (one whose comment reaches exactly
     /// to the end): how a caller tells "no archive here" from "a damaged archive" before reading one.
-    static func hasEndRecord(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func hasEndRecord(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let tailLength = min(bytes.count, endRecordSearchLength)
         let tail = LittleEndianFields(Array(bytes[(bytes.count - tailLength)...]))
         return !endRecordCandidates(in: tail).isEmpty
@@ -198,7 +198,7 @@ package final class ZipReader {
         }
         // Bounded before anything is iterated: the count is what the central directory is read against.
         guard Int(entries) <= maximumEntries else {
-            throw TensorIOError(
+            throw ArchiveError(
                 .limitExceeded,
                 "\(name) has \(entries) entries, more than the limit of \(maximumEntries) (\(limits.settingsName).maximumEntries)")
         }
@@ -415,8 +415,8 @@ package final class ZipReader {
     ///   - alreadyWritten: What earlier entries produced, counted against the total.
     ///   - consume: Receives each chunk, in order; a chunk that would pass a bound is never handed out.
     /// - Returns: The number of bytes produced.
-    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/invalidArchive`` (corrupt, truncated, more or
-    ///   less data than declared, CRC mismatch) or ``TensorIOError/Code/limitExceeded``; and what
+    /// - Throws: ``ArchiveError``: ``ArchiveError/Kind/invalidArchive`` (corrupt, truncated, more or
+    ///   less data than declared, CRC mismatch) or ``ArchiveError/Kind/limitExceeded``; and what
     ///   `consume` throws.
     package func unpack(
         _ entry: ZipEntry, alreadyWritten: UInt64,
@@ -425,23 +425,23 @@ package final class ZipReader {
         let label = "entry \"\(entry.path)\""
         let remainingTotal = limits.maximumUnpackedBytes > alreadyWritten ? limits.maximumUnpackedBytes - alreadyWritten : 0
         let cap = min(entry.uncompressedSize, limits.maximumEntryBytes, remainingTotal)
-        let overLimit: TensorIOError
+        let overLimit: ArchiveError
         if cap == entry.uncompressedSize {
-            overLimit = TensorIOError(
+            overLimit = ArchiveError(
                 .invalidArchive,
                 "\(name): \(label) holds more data than the \(entry.uncompressedSize) bytes its header declares")
         } else if cap == limits.maximumEntryBytes {
-            overLimit = TensorIOError(
+            overLimit = ArchiveError(
                 .limitExceeded,
                 "\(name): \(label) unpacks to more than the limit of \(limits.maximumEntryBytes) bytes per entry (\(limits.settingsName).maximumEntryBytes)")
         } else {
-            overLimit = TensorIOError(
+            overLimit = ArchiveError(
                 .limitExceeded,
                 "\(name) unpacks to more than the limit of \(limits.maximumUnpackedBytes) bytes (\(limits.settingsName).maximumUnpackedBytes), at \(label)")
         }
         var crc: UInt32 = 0
         var produced: UInt64 = 0
-        let corrupt = { [name] (problem: String) in TensorIOError(.invalidArchive, "\(name): \(label) is corrupt: \(problem)") }
+        let corrupt = { [name] (problem: String) in ArchiveError(.invalidArchive, "\(name): \(label) is corrupt: \(problem)") }
 
         if entry.compressedSize == 0, entry.uncompressedSize == 0 {
             // An empty file; some writers mark it deflated without writing the two-byte empty stream.
@@ -503,7 +503,7 @@ package final class ZipReader {
         do {
             try source.read(into: buffer, at: offset)
         } catch let error as ZipFormatError {
-            throw TensorIOError(.invalidArchive, "\(name) is not a readable zip archive: \(error.message)")
+            throw ArchiveError(.invalidArchive, "\(name) is not a readable zip archive: \(error.message)")
         }
     }
 

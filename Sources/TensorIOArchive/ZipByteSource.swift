@@ -14,7 +14,7 @@ protocol ZipByteSource: AnyObject {
 
     /// Fills `buffer` with the bytes at `offset`.
     ///
-    /// - Throws: ``TensorIOError`` when fewer than `buffer.count` bytes exist there or the read fails.
+    /// - Throws: ``ArchiveError`` when fewer than `buffer.count` bytes exist there or the read fails.
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws
 }
 
@@ -35,7 +35,7 @@ final class ZipFileSource: ZipByteSource {
 
     /// Opens the file at `url` for reading.
     ///
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/io``) when it cannot be opened or is not a
+    /// - Throws: ``ArchiveError`` (``ArchiveError/Kind/io``) when it cannot be opened or is not a
     ///   regular file.
     init(url: URL) throws {
         path = url.path
@@ -43,12 +43,12 @@ final class ZipFileSource: ZipByteSource {
         // as not a regular file) instead of waiting for a writer; regular files ignore the flag.
         descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw TensorIOError(.io, "cannot open \(path): \(SystemErrorText.reason(errno: errno))")
+            throw ArchiveError(.io, "cannot open \(path): \(SystemErrorText.reason(errno: errno))")
         }
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size >= 0 else {
             close(descriptor)
-            throw TensorIOError(.io, "\(path) is not a regular file")
+            throw ArchiveError(.io, "\(path) is not a regular file")
         }
         size = UInt64(status.st_size)
     }
@@ -70,7 +70,7 @@ final class ZipFileSource: ZipByteSource {
                 // The file shrank after we measured it: the archive changed under us.
                 throw ZipFormatError("the file ended early (it changed while being read)")
             } else if errno != EINTR {
-                throw TensorIOError(.io, "cannot read \(path): \(SystemErrorText.reason(errno: errno))")
+                throw ArchiveError(.io, "cannot read \(path): \(SystemErrorText.reason(errno: errno))")
             }
         }
     }
@@ -139,8 +139,8 @@ final class ZipSuffixSource: ZipByteSource {
     }
 }
 
-/// A structural problem found while reading an archive; ``ZipReader`` turns it into a
-/// ``TensorIOError`` (``TensorIOError/Code/invalidArchive``) that names the archive.
+/// A structural problem found while reading an archive; ``ZipReader`` turns it into an
+/// ``ArchiveError`` (``ArchiveError/Kind/invalidArchive``) that names the archive.
 struct ZipFormatError: Error {
     let message: String
     init(_ message: String) { self.message = message }

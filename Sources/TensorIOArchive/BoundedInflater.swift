@@ -30,7 +30,7 @@ final class BoundedInflater {
 
     /// Creates an inflater for raw deflate (no zlib or gzip wrapper).
     ///
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/io``) when zlib cannot be initialized.
+    /// - Throws: ``ArchiveError`` (``ArchiveError/Kind/io``) when zlib cannot be initialized.
     init() throws {
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
@@ -39,7 +39,7 @@ final class BoundedInflater {
         guard status == Z_OK else {
             stream.deinitialize(count: 1)
             stream.deallocate()
-            throw TensorIOError(.io, "zlib cannot start inflating (status \(status))")
+            throw ArchiveError(.io, "zlib cannot start inflating (status \(status))")
         }
         input = .allocate(capacity: Self.chunkSize)
         output = .allocate(capacity: Self.chunkSize)

@@ -23,10 +23,10 @@ package struct ArchiveDeadline: Sendable {
     /// Throws once the deadline has passed.
     ///
     /// - Parameter name: How messages call the archive.
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/limitExceeded``).
+    /// - Throws: ``ArchiveError`` (``ArchiveError/Kind/limitExceeded``).
     package func check(_ name: String) throws {
         if ProcessInfo.processInfo.systemUptime >= end {
-            throw TensorIOError(
+            throw ArchiveError(
                 .limitExceeded,
                 "reading \(name) took longer than the time limit of \(limit) seconds (\(settingName))")
         }

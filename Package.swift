@@ -93,11 +93,15 @@ let package = Package(
         .target(name: "TensorIOSupport", swiftSettings: upcomingFeatures),
         // The bounded zip reader for untrusted archives: bundle archives, .npz files, a model's attachments.
         .target(name: "TensorIOArchive", dependencies: ["TensorIOSupport", "CSystemZlib"], swiftSettings: upcomingFeatures),
+        // .tflite files read without trusting them: a bounds-checked FlatBuffer reader, the generated TFLite
+        // schema, the verifier every model passes before LiteRT sees it, the entry points and metadata buffers.
+        .target(name: "TensorIOModelFile", dependencies: ["TensorIOSupport"], swiftSettings: upcomingFeatures),
         .target(
             name: "TensorIO",
             dependencies: [
                 "TensorIOSupport",
                 "TensorIOArchive",
+                "TensorIOModelFile",
                 "CLiteRT",
                 "CTensorFlow",
                 "CCrashReport",
@@ -209,7 +213,7 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
-            name: "fuzz-model-file", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/ModelFile",
+            name: "fuzz-model-file", dependencies: ["FuzzSupport", "TensorIO", "TensorIOModelFile"], path: "Fuzz/ModelFile",
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
@@ -249,7 +253,7 @@ let package = Package(
         // What verifying a .tflite file adds to loading it: full loads and the verifier alone, interleaved.
         .executableTarget(
             name: "model-load-benchmark",
-            dependencies: ["TensorIO"],
+            dependencies: ["TensorIO", "TensorIOModelFile"],
             path: "Benchmarks/ModelLoad",
             swiftSettings: upcomingFeatures
         ),
@@ -263,7 +267,7 @@ let package = Package(
         .testTarget(
             name: "TensorIOTests",
             dependencies: [
-                "TensorIO", "TensorIOSupport", "TensorIOArchive", "crash-report-probe", "async-run-probe", "TensorIOLoadCheck",
+                "TensorIO", "TensorIOSupport", "TensorIOArchive", "TensorIOModelFile", "crash-report-probe", "async-run-probe", "TensorIOLoadCheck",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures

@@ -9,6 +9,7 @@
 // each and the verifier's share of the load.
 import Foundation
 import TensorIO
+import TensorIOModelFile
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let iterations = arguments.first.flatMap(Int.init) ?? 30

@@ -4,6 +4,7 @@
 import FuzzSupport
 import Foundation
 import TensorIO
+import TensorIOModelFile
 
 func fuzzModelFile(_ data: Data) {
     data.withUnsafeBytes { bytes in

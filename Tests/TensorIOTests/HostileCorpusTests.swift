@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TensorIO
+import TensorIOModelFile
 
 /// The hostile regression corpus (`Tests/Fixtures/Hostile/`, written by its `make_hostile.py`): every
 /// case goes through the check `cases.json` names and must end with the error it names — never a crash,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TensorIO
+@testable import TensorIOModelFile
 
 @Suite("TFLite model verifier")
 struct TFLiteModelVerifierTests {

@@ -5,7 +5,7 @@ TFLiteSchema.generated.swift (what the .tflite verifier checks) from schema.fbs,
 
 Usage:
     scripts/verifier/generate_tflite_schema.py SCHEMA_FBS --source "DESCRIPTION" \
-        > Sources/TensorIO/Backends/TFLite/Verification/TFLiteSchema.generated.swift
+        > Sources/TensorIOModelFile/TFLiteSchema.generated.swift
     scripts/verifier/generate_tflite_schema.py METADATA_SCHEMA_FBS --enum-name MetadataSchema \
         --source "DESCRIPTION" > Sources/TensorIO/Metadata/MetadataSchema.generated.swift
 
@@ -53,7 +53,7 @@ PROFILES = {
         ],
         "input": "schema.fbs",
         "arguments": [],
-        "output": "Sources/TensorIO/Backends/TFLite/Verification/TFLiteSchema.generated.swift",
+        "output": "Sources/TensorIOModelFile/TFLiteSchema.generated.swift",
         "summary": "The TFLite schema's tables, unions and enums, as ``FlatBufferTableSchema`` and constants.",
         "identifier": "The four bytes at offset 4 of every TFLite file.",
     },
@@ -69,6 +69,8 @@ PROFILES = {
         "input": "metadata_schema.fbs",
         "arguments": ["--enum-name MetadataSchema"],
         "output": "Sources/TensorIO/Metadata/MetadataSchema.generated.swift",
+        # FlatBufferTableSchema and its kin come from the module of the TFLite schema.
+        "imports": ["TensorIOModelFile"],
         "summary": "The TFLite Model Metadata schema's tables, unions and enums, as ``FlatBufferTableSchema`` and constants.",
         "identifier": "The four bytes at offset 4 of every metadata buffer.",
     },
@@ -337,6 +339,9 @@ def generate(parser, source, enum_name="TFLiteSchema"):
     emit("//         --source \"<repository> <path> at <commit>\" \\")
     emit(f"//         > {profile['output']}")
     emit("")
+    for module in profile.get("imports", []):
+        emit(f"import {module}")
+        emit("")
     emit("// swiftlint:disable all")
     emit("")
     emit(f"/// {profile['summary']}")

@@ -1,4 +1,5 @@
 package import TensorIOArchive
+package import TensorIOModelFile
 
 // What TensorIO's internal modules throw, as the TensorIOError it stands for: each module's error type is
 // converted here, once, so that every public error keeps its code, message and location.
@@ -14,12 +15,23 @@ extension TensorIOError {
         self.init(code, error.message)
     }
 
+    /// A model file, or the metadata or attachments in it, that was refused: at `model.file`, the
+    /// `model.json` field naming the file.
+    package init(_ error: ModelFileError) {
+        let code: Code = switch error.kind {
+        case .invalidModelFile: .invalidModelFile
+        case .limitExceeded: .limitExceeded
+        }
+        self.init(code, error.message, location: "model.file")
+    }
+
     /// `error` when it is a TensorIOError, the TensorIOError it stands for when an internal module threw
     /// it, else `nil`.
     package init?(reporting error: any Error) {
         switch error {
         case let error as TensorIOError: self = error
         case let error as ArchiveError: self.init(error)
+        case let error as ModelFileError: self.init(error)
         default: return nil
         }
     }

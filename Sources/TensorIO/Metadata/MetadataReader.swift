@@ -1,3 +1,5 @@
+internal import TensorIOModelFile
+
 /// Reads a `TFLITE_METADATA` buffer into ``TFLiteMetadata``: checks its identifier and structure first,
 /// then reads each field with ``FlatBufferReader``, counting what it builds against the bounds
 /// ``TFLiteMetadata`` documents.

@@ -14,6 +14,8 @@
 //         --source "<repository> <path> at <commit>" \
 //         > Sources/TensorIO/Metadata/MetadataSchema.generated.swift
 
+import TensorIOModelFile
+
 // swiftlint:disable all
 
 /// The TFLite Model Metadata schema's tables, unions and enums, as ``FlatBufferTableSchema`` and constants.

@@ -1,3 +1,5 @@
+internal import TensorIOModelFile
+
 /// The TFLite Model Metadata of a `.tflite` file: the `TFLITE_METADATA` buffer that tflite-support's
 /// metadata writers and MediaPipe's model makers add, describing the model, each input and output tensor
 /// (names, image colour space, normalization, labels) and the files zipped onto the end of the model
@@ -88,7 +90,8 @@ package struct TFLiteMetadata: Sendable, Hashable {
     ///   such as `subgraph_metadata[0].input_tensor_metadata[0].process_units[0]`; or
     ///   ``TensorIOError/Code/limitExceeded`` when it is past one of the bounds above.
     package static func read(fromModel bytes: UnsafeRawBufferPointer, fileName: String) throws -> TFLiteMetadata? {
-        guard let buffer = try MetadataBufferLocator.metadataBuffer(in: bytes, fileName: fileName) else { return nil }
+        let located = try TensorIOError.reporting { try MetadataBufferLocator.metadataBuffer(named: metadataName, in: bytes, fileName: fileName) }
+        guard let buffer = located else { return nil }
         var reader = try MetadataReader(buffer, fileName: fileName)
         return try reader.read()
     }

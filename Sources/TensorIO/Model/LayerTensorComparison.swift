@@ -1,4 +1,5 @@
 import Foundation
+internal import TensorIOModelFile
 
 /// A bundle's layers set beside the tensors its model really has, read from the model file without
 /// loading it (TFLite: the FlatBuffer's entry point; TensorFlow: `saved_model.pb`'s signature), with every

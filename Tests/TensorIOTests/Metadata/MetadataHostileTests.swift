@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TensorIO
+@testable import TensorIOModelFile
 
 /// Crafted metadata buffers and appended zips: each ends in nil or a clear error, never a crash.
 @Suite("Metadata hostile inputs")
@@ -122,7 +123,7 @@ struct MetadataHostileTests {
     func mutations() throws {
         let url = MetadataFixtureTests.folder.appendingPathComponent("face_detection_short_range.tflite")
         let original = [UInt8](try Data(contentsOf: url))
-        let located = try original.withUnsafeBytes { try MetadataBufferLocator.metadataBuffer(in: $0, fileName: "m").map { [UInt8]($0) } }
+        let located = try original.withUnsafeBytes { try MetadataBufferLocator.metadataBuffer(named: TFLiteMetadata.metadataName, in: $0, fileName: "m").map { [UInt8]($0) } }
         let buffer = try #require(located)
         for index in stride(from: 0, to: buffer.count, by: 3) {
             var mutated = buffer

@@ -1,4 +1,5 @@
 @testable import TensorIO
+@testable import TensorIOModelFile
 
 /// A FlatBuffers table to serialize: fields by vtable slot.
 struct FlatBufferTestTable {

@@ -1,5 +1,6 @@
 internal import CLiteRT
 import Foundation
+internal import TensorIOModelFile
 
 /// Memory for the prediction signature's inputs that LiteRT is handed when it compiles the model (its
 /// "external tensor bindings"), so that a run passes no buffer for them.

@@ -1,6 +1,7 @@
 internal import CLiteRT
 import Foundation
 import Logging
+internal import TensorIOModelFile
 
 /// A `.tflite` file read and compiled by LiteRT for the CPU, with its signatures listed. Everything that
 /// runs a signature (``SignatureRunner``) keeps this alive, so it is destroyed last.

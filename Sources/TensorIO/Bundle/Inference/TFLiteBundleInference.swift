@@ -1,4 +1,5 @@
 import Foundation
+internal import TensorIOModelFile
 
 /// Infers a bundle from a `.tflite` file: layers from its entry point's real tensors, refined by its
 /// TFLite Model Metadata (names, descriptions, image properties, normalization, labels) when it has some.
@@ -24,9 +25,13 @@ struct TFLiteBundleInference {
             bundleDirectory: fileURL.deletingLastPathComponent(), fileName: fileName, limits: limits
         )
         _ = try TFLiteModelVerifier.verify(file.bytes, limits: limits, fileName: fileName)
-        let entry = try TFLiteEntryPoints.read(fromModel: file.bytes, fileName: fileName)
-        let metadata = try TFLiteMetadata.read(fromModel: file.bytes, fileName: fileName)
-        let attachments = try ModelAttachments.read(fromModel: file.bytes, fileName: fileName)
+        let (entry, metadata, attachments) = try TensorIOError.reporting {
+            (
+                try TFLiteEntryPoints.read(fromModel: file.bytes, fileName: fileName),
+                try TFLiteMetadata.read(fromModel: file.bytes, fileName: fileName),
+                try ModelAttachments.read(fromModel: file.bytes, fileName: fileName)
+            )
+        }
 
         if let metadata {
             note(.inferred, "TFLite metadata\(metadata.name.map { " \"\($0)\"" } ?? "")\(metadata.version.map { " version \($0)" } ?? "")")

@@ -135,8 +135,8 @@ struct EntryPointReader {
         var shape = try dimensions(table, Schema.Tensor.shapeSignature)
         if shape.isEmpty { shape = try dimensions(table, Schema.Tensor.shape) }
         return TFLiteEntryPoints.Tensor(
-            name: name ?? tensorName, tensorName: tensorName, tensorIndex: index, dataType: Self.dataType(type),
-            typeName: Self.typeName(type), shape: shape, quantization: try quantization(table))
+            name: name ?? tensorName, tensorName: tensorName, tensorIndex: index,
+            typeName: Self.typeName(type), shape: shape, quantizationParameters: try quantization(table))
     }
 
     private func dimensions(_ tensor: Table, _ slot: Int) throws -> [Int] {
@@ -144,7 +144,7 @@ struct EntryPointReader {
         return try (0..<vector.count).map { Int(try reader.element(Int32.self, in: vector, at: $0)) }
     }
 
-    private func quantization(_ tensor: Table) throws -> TensorQuantization? {
+    private func quantization(_ tensor: Table) throws -> TFLiteEntryPoints.QuantizationParameters? {
         typealias Fields = Schema.QuantizationParameters
         guard let table = try reader.table(tensor, slot: Schema.Tensor.quantization),
               let scales = try reader.vector(table, slot: Fields.scale, elementByteCount: 4), scales.count > 0
@@ -157,25 +157,10 @@ struct EntryPointReader {
         if scaleValues.count == 1 {
             // A scale of 0 is how converters mark a float tensor that carries no quantization.
             guard scaleValues[0] != 0 else { return nil }
-            return .perTensor(scale: scaleValues[0], zeroPoint: zeroPoints.first ?? 0)
+            return TFLiteEntryPoints.QuantizationParameters(scales: scaleValues, zeroPoints: zeroPoints, dimension: 0)
         }
         let dimension = Int(try reader.scalar(table, slot: Fields.quantizedDimension, default: Int32(0)))
-        return .perChannel(dimension: dimension, scales: scaleValues, zeroPoints: zeroPoints)
-    }
-
-    private static func dataType(_ type: Int64) -> DataType? {
-        switch type {
-        case Schema.TensorType.float32: .float32
-        case Schema.TensorType.float16: .float16
-        case Schema.TensorType.float64: .float64
-        case Schema.TensorType.int8: .int8
-        case Schema.TensorType.int16: .int16
-        case Schema.TensorType.int32: .int32
-        case Schema.TensorType.int64: .int64
-        case Schema.TensorType.uint8: .uint8
-        case Schema.TensorType.bool: .bool
-        default: nil
-        }
+        return TFLiteEntryPoints.QuantizationParameters(scales: scaleValues, zeroPoints: zeroPoints, dimension: dimension)
     }
 
     private static func typeName(_ type: Int64) -> String {

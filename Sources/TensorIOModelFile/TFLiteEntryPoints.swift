@@ -14,21 +14,30 @@ package struct TFLiteEntryPoints: Sendable, Hashable {
         package var tensorName: String
         /// The tensor's index in its subgraph's `tensors`.
         package var tensorIndex: Int
-        /// The element type, or `nil` when TensorIO has no such type (see ``typeName``).
-        package var dataType: DataType?
-        /// The element type's name: `float32`, `uint8`, … or `string`, `complex64` for types TensorIO
-        /// does not support.
+        /// The element type's name: `float32`, `uint8`, … (for every type TensorIO supports, the raw
+        /// value of its `DataType`) or `string`, `complex64` for types TensorIO does not support.
         package var typeName: String
         /// The shape, from `shape_signature` when the model has one (so `-1` marks a dynamic dimension,
         /// usually the batch), else from `shape`.
         package var shape: [Int]
-        /// The quantization parameters, or `nil` when the tensor is not quantized.
-        package var quantization: TensorQuantization?
+        /// The quantization parameters, or `nil` when the tensor is not quantized (TensorIO reads them as
+        /// its `TensorQuantization`).
+        package var quantizationParameters: QuantizationParameters?
         /// Whether the file leaves the tensor's shape to the operator that writes it: an output of a
         /// custom operator with no shape at all (`TFLite_Detection_PostProcess`'s four outputs), which
         /// the runtime sizes when it prepares the model. ``shape`` is then `[]`, which does not mean one
         /// number.
         package var isSizedByOperator = false
+    }
+
+    /// A tensor's quantization as the file stores it: real value = (q − zero point) × scale.
+    package struct QuantizationParameters: Sendable, Hashable {
+        /// One scale for the whole tensor, or one per index of ``dimension``.
+        package var scales: [Float]
+        /// The zero points, one per scale (an empty list means 0).
+        package var zeroPoints: [Int64]
+        /// The dimension the scales run along when there are several.
+        package var dimension: Int
     }
 
     /// The signature used, or `nil` when the model has none.
@@ -61,40 +70,16 @@ package struct TFLiteEntryPoints: Sendable, Hashable {
     /// Call it only on bytes that ``TFLiteModelVerifier/verify(_:limits:fileName:)`` accepted; the
     /// indices it follows are bounds-checked again, so it never reads outside `bytes`.
     ///
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidModelFile``, location `model.file`) when
-    ///   an index is out of range.
+    /// - Throws: ``ModelFileError`` (``ModelFileError/Kind/invalidModelFile``) when an index is out of
+    ///   range.
     package static func read(fromModel bytes: UnsafeRawBufferPointer, fileName: String) throws -> TFLiteEntryPoints {
         try read(bytes, fileName: fileName, preferring: ["serving_default"], excluding: [], subgraphOrder: false)
     }
 
-    /// Reads the entry point a bundle's predictions run, from its model file, without LiteRT.
-    ///
-    /// The file is opened and checked exactly as loading does (inside the bundle, a regular file within
-    /// ``ModelLimits/maximumModelFileBytes``, then ``TFLiteModelVerifier``), so `tensorio inspect` can
-    /// show the real tensors of a bundle that loading would refuse. The signature is the one loading
-    /// picks for predictions: `serving_default`, else `infer`, else the first that is not a training
-    /// signature. Its tensors come in the order LiteRT lists them, the subgraph's own, since layers
-    /// that match no tensor by name bind in that order.
-    ///
-    /// - Parameters:
-    ///   - bundle: A bundle whose model file is a `.tflite` file.
-    ///   - limits: The limits loading would apply.
-    /// - Throws: ``TensorIOError`` (location `model.file`) as loading does when the file is missing,
-    ///   outside the bundle, too large or fails verification; ``TensorIOError/Code/unsupported`` for a
-    ///   placeholder bundle.
-    package static func readPredictionEntry(of bundle: ModelBundle, limits: ModelLimits = ModelLimits()) throws -> TFLiteEntryPoints {
-        guard !bundle.isPlaceholder else {
-            throw TensorIOError(.unsupported, "a placeholder bundle has no model to read")
-        }
-        let file = try MappedModelFile(bundleDirectory: bundle.url, fileName: bundle.model.file, limits: limits)
-        _ = try TFLiteModelVerifier.verify(file.bytes, limits: limits, fileName: bundle.model.file)
-        return try read(
-            file.bytes, fileName: bundle.model.file, preferring: ["serving_default", "infer"],
-            excluding: TFLiteTrainingSession.signatureKeys(of: bundle), subgraphOrder: true
-        )
-    }
-
-    private static func read(
+    /// Reads an entry point: the first of `preferred` signatures present, else the first signature not
+    /// `excluded`, else subgraph 0; with `subgraphOrder`, its tensors in its subgraph's order (as LiteRT
+    /// lists them) rather than the signature's.
+    package static func read(
         _ bytes: UnsafeRawBufferPointer, fileName: String, preferring preferred: [String], excluding excluded: Set<String>,
         subgraphOrder: Bool
     ) throws -> TFLiteEntryPoints {

@@ -3,7 +3,7 @@
 /// Table and union references are indices into the generated schema's `tables` and `unions` arrays
 /// (see `TFLiteSchema.generated.swift`) rather than nested values, so the description stays a flat,
 /// cheap-to-copy list even though the TFLite schema refers to itself in many places.
-enum FlatBufferFieldKind: Sendable, Hashable {
+package enum FlatBufferFieldKind: Sendable, Hashable {
     /// A scalar stored inline in the table: bool, integers, floats, enums.
     case scalar(byteCount: Int)
     /// A struct stored inline in the table.
@@ -25,22 +25,38 @@ enum FlatBufferFieldKind: Sendable, Hashable {
 }
 
 /// One field of a table: its name (for error messages), its vtable slot and what it holds.
-struct FlatBufferField: Sendable, Hashable {
-    let name: String
+package struct FlatBufferField: Sendable, Hashable {
+    package let name: String
     /// The field's position in the vtable: its entry is at byte `4 + 2 × slot` of the vtable.
-    let slot: Int
-    let kind: FlatBufferFieldKind
+    package let slot: Int
+    package let kind: FlatBufferFieldKind
+
+    package init(name: String, slot: Int, kind: FlatBufferFieldKind) {
+        self.name = name
+        self.slot = slot
+        self.kind = kind
+    }
 }
 
 /// A table type: the fields a verifier has to follow or bound.
-struct FlatBufferTableSchema: Sendable, Hashable {
-    let name: String
-    let fields: [FlatBufferField]
+package struct FlatBufferTableSchema: Sendable, Hashable {
+    package let name: String
+    package let fields: [FlatBufferField]
+
+    package init(name: String, fields: [FlatBufferField]) {
+        self.name = name
+        self.fields = fields
+    }
 }
 
 /// A union type: the table each type value selects.
-struct FlatBufferUnionSchema: Sendable, Hashable {
-    let name: String
+package struct FlatBufferUnionSchema: Sendable, Hashable {
+    package let name: String
     /// Indexed by type value; `nil` for 0 (NONE) and for values the schema does not name.
-    let members: [Int?]
+    package let members: [Int?]
+
+    package init(name: String, members: [Int?]) {
+        self.name = name
+        self.members = members
+    }
 }

@@ -13,7 +13,7 @@
 ///   subgraphs named by signatures and control-flow options (without cycles), signature tensors and
 ///   metadata buffers;
 /// - tensors have a known type, at most ``maximumRank`` dimensions, no negative dimension in `shape`,
-///   an element count within ``ModelLimits/maximumElementsPerTensor``, enough constant data for their
+///   an element count within ``Limits/maximumElementsPerTensor``, enough constant data for their
 ///   shape, and quantization parameters that match their shape, with positive normal scales;
 /// - each signature maps every input and output of its subgraph exactly once, under names that are
 ///   present, not empty and not repeated on one side, or LiteRT aborts the process (a model without
@@ -56,6 +56,17 @@ package enum TFLiteModelVerifier {
         }
     }
 
+    /// Bounds on what a model may declare (TensorIO passes its `ModelLimits`).
+    package struct Limits: Sendable, Hashable {
+        /// The most elements one tensor's shape may hold.
+        package var maximumElementsPerTensor: Int
+
+        /// Creates limits.
+        package init(maximumElementsPerTensor: Int) {
+            self.maximumElementsPerTensor = maximumElementsPerTensor
+        }
+    }
+
     /// The most dimensions a tensor may have. TFLite kernels handle at most 6 or 8; 16 leaves room for
     /// any real model while keeping shape arithmetic trivially bounded.
     package static let maximumRank = 16
@@ -64,15 +75,15 @@ package enum TFLiteModelVerifier {
     ///
     /// - Parameters:
     ///   - bytes: The entire file, as it will be handed to LiteRT.
-    ///   - limits: The bounds on sizes; ``ModelLimits/maximumElementsPerTensor`` bounds every tensor.
+    ///   - limits: The bounds on sizes; ``Limits/maximumElementsPerTensor`` bounds every tensor.
     ///   - fileName: The file's name as `model.json` gives it, used in error messages.
     /// - Returns: Counts of what the model contains.
-    /// - Throws: ``TensorIOError`` with code ``TensorIOError/Code/invalidModelFile`` and location
-    ///   `model.file` whose message names the file, the place in the model (such as
-    ///   `subgraphs[0].operators[3].inputs[1]`) and what is wrong; or code
-    ///   ``TensorIOError/Code/limitExceeded`` when a tensor's element count is past `limits`.
+    /// - Throws: ``ModelFileError`` of kind ``ModelFileError/Kind/invalidModelFile`` whose message names
+    ///   the file, the place in the model (such as `subgraphs[0].operators[3].inputs[1]`) and what is
+    ///   wrong; or of kind ``ModelFileError/Kind/limitExceeded`` when a tensor's element count is past
+    ///   `limits`.
     package static func verify(
-        _ bytes: UnsafeRawBufferPointer, limits: ModelLimits = ModelLimits(), fileName: String
+        _ bytes: UnsafeRawBufferPointer, limits: Limits, fileName: String
     ) throws -> Summary {
         guard bytes.count >= 8 else {
             throw invalid(fileName, "", "the file is \(bytes.count) bytes long, too short to be a TFLite model")
@@ -102,8 +113,8 @@ package enum TFLiteModelVerifier {
     }
 
     /// The error for a structural problem at `path` (empty for the whole file).
-    static func invalid(_ fileName: String, _ path: String, _ message: String) -> TensorIOError {
+    package static func invalid(_ fileName: String, _ path: String, _ message: String) -> ModelFileError {
         let place = path.isEmpty ? "" : "\(path): "
-        return TensorIOError(.invalidModelFile, "\(fileName): \(place)\(message)", location: "model.file")
+        return ModelFileError(.invalidModelFile, "\(fileName): \(place)\(message)")
     }
 }

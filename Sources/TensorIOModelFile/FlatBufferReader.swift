@@ -7,40 +7,40 @@
 /// ``Failure`` with a sentence saying what is out of range; callers add where in the model it was.
 ///
 /// The reader neither copies nor owns the bytes: whoever creates it keeps them alive.
-struct FlatBufferReader {
+package struct FlatBufferReader {
     /// A structural problem found while reading.
-    struct Failure: Error, Sendable {
-        let message: String
+    package struct Failure: Error, Sendable {
+        package let message: String
     }
 
     /// A table whose header and vtable have been checked.
-    struct Table {
+    package struct Table {
         /// Where the table starts (its offset to the vtable).
-        let position: Int
+        package let position: Int
         /// Where its vtable starts.
-        let vtable: Int
+        package let vtable: Int
         /// The vtable's size in bytes, including its two-field header.
-        let vtableByteCount: Int
+        package let vtableByteCount: Int
         /// The table's inline size in bytes, including the offset to the vtable.
-        let objectByteCount: Int
+        package let objectByteCount: Int
     }
 
     /// A vector whose length has been checked to fit in the buffer.
-    struct Vector {
+    package struct Vector {
         /// Where the first element starts (just after the 32-bit length).
-        let start: Int
-        let count: Int
-        let elementByteCount: Int
+        package let start: Int
+        package let count: Int
+        package let elementByteCount: Int
 
         /// Where element `index` starts; `index` must be below ``count``.
-        func position(of index: Int) -> Int { start + index * elementByteCount }
+        package func position(of index: Int) -> Int { start + index * elementByteCount }
     }
 
-    let bytes: UnsafeRawBufferPointer
+    package let bytes: UnsafeRawBufferPointer
 
-    var byteCount: Int { bytes.count }
+    package var byteCount: Int { bytes.count }
 
-    init(_ bytes: UnsafeRawBufferPointer) {
+    package init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
 
@@ -48,7 +48,7 @@ struct FlatBufferReader {
 
     /// Whether `length` bytes from `position` lie inside the buffer.
     @inline(__always)  // called for every field of every table; keeps the checks in the caller
-    func contains(_ position: Int, length: Int) -> Bool {
+    package func contains(_ position: Int, length: Int) -> Bool {
         guard position >= 0, length >= 0 else { return false }
         let (end, overflow) = position.addingReportingOverflow(length)
         return !overflow && end <= bytes.count
@@ -58,7 +58,7 @@ struct FlatBufferReader {
     ///
     /// - Throws: ``Failure`` when the integer does not lie inside the buffer.
     @inline(__always)  // called for every field of every table; keeps the checks in the caller
-    func integer<T: FixedWidthInteger>(_: T.Type, at position: Int) throws -> T {
+    package func integer<T: FixedWidthInteger>(_: T.Type, at position: Int) throws -> T {
         guard contains(position, length: MemoryLayout<T>.size) else {
             throw Failure(message: "a \(MemoryLayout<T>.size)-byte value at offset \(position) is outside the file (\(bytes.count) bytes)")
         }
@@ -66,7 +66,7 @@ struct FlatBufferReader {
     }
 
     /// The byte range `start..<start+count`, checked, as a buffer.
-    func slice(start: Int, count: Int) throws -> UnsafeRawBufferPointer {
+    package func slice(start: Int, count: Int) throws -> UnsafeRawBufferPointer {
         guard contains(start, length: count) else {
             throw Failure(message: "\(count) bytes at offset \(start) run past the end of the file (\(bytes.count) bytes)")
         }
@@ -80,7 +80,7 @@ struct FlatBufferReader {
     ///
     /// - Throws: ``Failure`` when the offset or its target is outside the buffer.
     @inline(__always)  // called for every field of every table; keeps the checks in the caller
-    func followOffset(at position: Int) throws -> Int {
+    package func followOffset(at position: Int) throws -> Int {
         let offset = try integer(UInt32.self, at: position)
         let (target, overflow) = position.addingReportingOverflow(Int(offset))
         guard !overflow, target < bytes.count else {
@@ -90,7 +90,7 @@ struct FlatBufferReader {
     }
 
     /// The root table's position, from the first four bytes.
-    func rootPosition() throws -> Int {
+    package func rootPosition() throws -> Int {
         try followOffset(at: 0)
     }
 
@@ -98,7 +98,7 @@ struct FlatBufferReader {
     /// table's inline size all inside the buffer and consistent.
     ///
     /// - Throws: ``Failure`` when any of them is out of range.
-    func table(at position: Int) throws -> Table {
+    package func table(at position: Int) throws -> Table {
         let vtableOffset = try integer(Int32.self, at: position)
         // The vtable may lie before or after the table (the offset is signed and, in a crafted
         // file, can point anywhere); the subtraction cannot overflow an Int for an Int32 operand.
@@ -122,7 +122,7 @@ struct FlatBufferReader {
     /// - Parameter byteCount: The field's inline size (4 for offsets); it must fit inside the table.
     /// - Throws: ``Failure`` when the field lies outside the table.
     @inline(__always)  // called for every field of every table; keeps the checks in the caller
-    func fieldPosition(_ table: Table, slot: Int, byteCount: Int) throws -> Int? {
+    package func fieldPosition(_ table: Table, slot: Int, byteCount: Int) throws -> Int? {
         let entry = 4 + 2 * slot
         guard entry + 2 <= table.vtableByteCount else { return nil }
         let fieldOffset = Int(try integer(UInt16.self, at: table.vtable + entry))
@@ -135,7 +135,7 @@ struct FlatBufferReader {
 
     /// The scalar in field `slot`, or `defaultValue` when the table does not have it.
     @inline(__always)  // called for every field of every table; keeps the checks in the caller
-    func scalar<T: FixedWidthInteger>(_ table: Table, slot: Int, default defaultValue: T) throws -> T {
+    package func scalar<T: FixedWidthInteger>(_ table: Table, slot: Int, default defaultValue: T) throws -> T {
         guard let position = try fieldPosition(table, slot: slot, byteCount: MemoryLayout<T>.size) else {
             return defaultValue
         }
@@ -143,7 +143,7 @@ struct FlatBufferReader {
     }
 
     /// The table that field `slot` points to, or `nil` when absent.
-    func table(_ table: Table, slot: Int) throws -> Table? {
+    package func table(_ table: Table, slot: Int) throws -> Table? {
         guard let position = try fieldPosition(table, slot: slot, byteCount: 4) else { return nil }
         return try self.table(at: followOffset(at: position))
     }
@@ -153,7 +153,7 @@ struct FlatBufferReader {
     /// The vector that the offset stored at `position` points to, with its length checked to fit.
     ///
     /// - Throws: ``Failure`` when the length or the elements run past the end of the buffer.
-    func vector(offsetAt position: Int, elementByteCount: Int) throws -> Vector {
+    package func vector(offsetAt position: Int, elementByteCount: Int) throws -> Vector {
         let vectorPosition = try followOffset(at: position)
         let count = Int(try integer(UInt32.self, at: vectorPosition))
         let (byteCount, overflow) = count.multipliedReportingOverflow(by: elementByteCount)
@@ -164,7 +164,7 @@ struct FlatBufferReader {
     }
 
     /// The vector in field `slot`, or `nil` when absent.
-    func vector(_ table: Table, slot: Int, elementByteCount: Int) throws -> Vector? {
+    package func vector(_ table: Table, slot: Int, elementByteCount: Int) throws -> Vector? {
         guard let position = try fieldPosition(table, slot: slot, byteCount: 4) else { return nil }
         return try vector(offsetAt: position, elementByteCount: elementByteCount)
     }
@@ -173,7 +173,7 @@ struct FlatBufferReader {
     ///
     /// - Throws: ``Failure`` when the string runs past the end or lacks its NUL terminator (which C
     ///   readers of the model rely on).
-    func string(offsetAt position: Int) throws -> UnsafeRawBufferPointer {
+    package func string(offsetAt position: Int) throws -> UnsafeRawBufferPointer {
         let characters = try vector(offsetAt: position, elementByteCount: 1)
         guard contains(characters.start, length: characters.count + 1),
               bytes[characters.start + characters.count] == 0
@@ -184,18 +184,18 @@ struct FlatBufferReader {
     }
 
     /// The string in field `slot` decoded as UTF-8 (invalid bytes replaced), or `nil` when absent.
-    func string(_ table: Table, slot: Int) throws -> String? {
+    package func string(_ table: Table, slot: Int) throws -> String? {
         guard let position = try fieldPosition(table, slot: slot, byteCount: 4) else { return nil }
         return String(decoding: try string(offsetAt: position), as: UTF8.self)
     }
 
     /// The table that element `index` of a vector of table offsets points to.
-    func table(in vector: Vector, at index: Int) throws -> Table {
+    package func table(in vector: Vector, at index: Int) throws -> Table {
         try table(at: followOffset(at: vector.position(of: index)))
     }
 
     /// Element `index` of a vector of little-endian integers.
-    func element<T: FixedWidthInteger>(_: T.Type, in vector: Vector, at index: Int) throws -> T {
+    package func element<T: FixedWidthInteger>(_: T.Type, in vector: Vector, at index: Int) throws -> T {
         try integer(T.self, at: vector.position(of: index))
     }
 }

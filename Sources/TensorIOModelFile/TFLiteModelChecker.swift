@@ -8,7 +8,7 @@ struct TFLiteModelChecker {
     private typealias Table = FlatBufferReader.Table
 
     let reader: FlatBufferReader
-    let limits: ModelLimits
+    let limits: TFLiteModelVerifier.Limits
     let fileName: String
 
     /// Bytes of data each buffer holds (inside the FlatBuffer or after it).
@@ -21,7 +21,7 @@ struct TFLiteModelChecker {
     /// For each subgraph, the subgraphs its operators call (control flow, StableHLO bodies).
     private var calls: [[(callee: Int, path: String)]] = []
 
-    init(reader: FlatBufferReader, limits: ModelLimits, fileName: String) {
+    init(reader: FlatBufferReader, limits: TFLiteModelVerifier.Limits, fileName: String) {
         self.reader = reader
         self.limits = limits
         self.fileName = fileName
@@ -448,12 +448,12 @@ struct TFLiteModelChecker {
         for dim in shape {
             let (product, overflow) = elements.multipliedReportingOverflow(by: dim)
             guard !overflow else {
-                throw TensorIOError(.limitExceeded, "\(fileName): \(path()): the shape \(shape) has more elements than a 64-bit count can hold", location: "model.file")
+                throw ModelFileError(.limitExceeded, "\(fileName): \(path()): the shape \(shape) has more elements than a 64-bit count can hold")
             }
             elements = product
         }
         guard elements <= limits.maximumElementsPerTensor else {
-            throw TensorIOError(.limitExceeded, "\(fileName): \(path()): the shape \(shape) has \(elements) elements, more than maximumElementsPerTensor (\(limits.maximumElementsPerTensor))", location: "model.file")
+            throw ModelFileError(.limitExceeded, "\(fileName): \(path()): the shape \(shape) has \(elements) elements, more than maximumElementsPerTensor (\(limits.maximumElementsPerTensor))")
         }
         return elements
     }
@@ -533,7 +533,7 @@ struct TFLiteModelChecker {
         return names.indices.contains(Int(type)) ? names[Int(type)] : "type \(type)"
     }
 
-    private func invalid(_ path: @autoclosure () -> String, _ message: String) -> TensorIOError {
+    private func invalid(_ path: @autoclosure () -> String, _ message: String) -> ModelFileError {
         TFLiteModelVerifier.invalid(fileName, path(), message)
     }
 }

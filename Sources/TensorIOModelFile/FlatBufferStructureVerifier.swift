@@ -7,7 +7,7 @@
 ///
 /// On failure the error carries the path of fields and indices leading to the bad object, such as
 /// `subgraphs[0].operators[3].builtin_options.new_shape`.
-struct FlatBufferStructureVerifier {
+package struct FlatBufferStructureVerifier {
     /// A step on the path from the root: a field (by table type and position in its schema, so the
     /// walk copies no strings) or a vector index.
     enum PathComponent {
@@ -16,9 +16,9 @@ struct FlatBufferStructureVerifier {
     }
 
     /// A problem with the path to where it was found.
-    struct Failure: Error {
-        let path: String
-        let message: String
+    package struct Failure: Error {
+        package let path: String
+        package let message: String
     }
 
     /// How deep tables may nest. TFLite needs about 6 (model, subgraph, tensor, quantization,
@@ -37,7 +37,7 @@ struct FlatBufferStructureVerifier {
     // names where it failed by the time the error reaches `verify(rootTable:)`.
     private var path: [PathComponent] = []
 
-    init(reader: FlatBufferReader, tables: [FlatBufferTableSchema], unions: [FlatBufferUnionSchema]) {
+    package init(reader: FlatBufferReader, tables: [FlatBufferTableSchema], unions: [FlatBufferUnionSchema]) {
         self.reader = reader
         self.tables = tables
         self.unions = unions
@@ -47,7 +47,7 @@ struct FlatBufferStructureVerifier {
     ///
     /// - Parameter rootTable: The root table's index in `tables`.
     /// - Throws: ``Failure`` naming the first problem found.
-    mutating func verify(rootTable: Int) throws {
+    package mutating func verify(rootTable: Int) throws {
         do {
             try verifyTable(at: reader.rootPosition(), type: rootTable)
         } catch let failure as FlatBufferReader.Failure {

@@ -9,7 +9,7 @@
 //
 //     python3 scripts/verifier/generate_tflite_schema.py schema.fbs \
 //         --source "<repository> <path> at <commit>" \
-//         > Sources/TensorIO/Backends/TFLite/Verification/TFLiteSchema.generated.swift
+//         > Sources/TensorIOModelFile/TFLiteSchema.generated.swift
 
 // swiftlint:disable all
 

@@ -1,13 +1,17 @@
-/// Finds the `TFLITE_METADATA` buffer of a verified `.tflite` file.
-enum MetadataBufferLocator {
+/// Finds a metadata buffer of a verified `.tflite` file, such as `TFLITE_METADATA` (TensorIOMetadata).
+package enum MetadataBufferLocator {
     private typealias Schema = TFLiteSchema
 
-    /// The bytes of the first `Model.metadata` entry named ``TFLiteMetadata/metadataName``, or `nil`
-    /// when there is none.
+    /// The bytes of the first `Model.metadata` entry named `name`, or `nil` when there is none.
     ///
     /// The verifier has checked the model's structure, buffer indices and external ranges; they are
     /// checked again here (cheaply) so that this function alone never reads out of bounds.
-    static func metadataBuffer(in bytes: UnsafeRawBufferPointer, fileName: String) throws -> UnsafeRawBufferPointer? {
+    ///
+    /// - Throws: ``ModelFileError`` (``ModelFileError/Kind/invalidModelFile``) when the entry names a
+    ///   buffer that does not exist or data outside the file.
+    package static func metadataBuffer(
+        named name: String, in bytes: UnsafeRawBufferPointer, fileName: String
+    ) throws -> UnsafeRawBufferPointer? {
         let reader = FlatBufferReader(bytes)
         do {
             let model = try reader.table(at: reader.rootPosition())
@@ -15,7 +19,7 @@ enum MetadataBufferLocator {
             for index in 0..<entries.count {
                 let entry = try reader.table(in: entries, at: index)
                 guard let namePosition = try reader.fieldPosition(entry, slot: Schema.Metadata.name, byteCount: 4),
-                      try reader.string(offsetAt: namePosition).elementsEqual(TFLiteMetadata.metadataName.utf8)
+                      try reader.string(offsetAt: namePosition).elementsEqual(name.utf8)
                 else { continue }
                 let bufferIndex = Int(try reader.scalar(entry, slot: Schema.Metadata.buffer, default: UInt32(0)))
                 return try contents(ofBuffer: bufferIndex, model: model, reader: reader, fileName: fileName, path: "metadata[\(index)]")

@@ -1,4 +1,5 @@
 import Foundation
+internal import TensorIOModelFile
 
 /// Checks that a weight cache file written by LiteRT's XNNPACK delegate is whole before LiteRT maps it.
 ///

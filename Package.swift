@@ -96,12 +96,18 @@ let package = Package(
         // .tflite files read without trusting them: a bounds-checked FlatBuffer reader, the generated TFLite
         // schema, the verifier every model passes before LiteRT sees it, the entry points and metadata buffers.
         .target(name: "TensorIOModelFile", dependencies: ["TensorIOSupport"], swiftSettings: upcomingFeatures),
+        // TFLite Model Metadata (names, normalization, labels) and the files zipped onto a model, for bundles
+        // inferred from bare .tflite files.
+        .target(
+            name: "TensorIOMetadata", dependencies: ["TensorIOModelFile", "TensorIOArchive"], swiftSettings: upcomingFeatures
+        ),
         .target(
             name: "TensorIO",
             dependencies: [
                 "TensorIOSupport",
                 "TensorIOArchive",
                 "TensorIOModelFile",
+                "TensorIOMetadata",
                 "CLiteRT",
                 "CTensorFlow",
                 "CCrashReport",
@@ -213,7 +219,8 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
-            name: "fuzz-model-file", dependencies: ["FuzzSupport", "TensorIO", "TensorIOModelFile"], path: "Fuzz/ModelFile",
+            name: "fuzz-model-file", dependencies: ["FuzzSupport", "TensorIO", "TensorIOModelFile", "TensorIOMetadata"],
+            path: "Fuzz/ModelFile",
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
@@ -267,7 +274,8 @@ let package = Package(
         .testTarget(
             name: "TensorIOTests",
             dependencies: [
-                "TensorIO", "TensorIOSupport", "TensorIOArchive", "TensorIOModelFile", "crash-report-probe", "async-run-probe", "TensorIOLoadCheck",
+                "TensorIO", "TensorIOSupport", "TensorIOArchive", "TensorIOModelFile", "TensorIOMetadata",
+                "crash-report-probe", "async-run-probe", "TensorIOLoadCheck",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures

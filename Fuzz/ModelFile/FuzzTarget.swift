@@ -5,6 +5,7 @@ import FuzzSupport
 import Foundation
 import TensorIO
 import TensorIOModelFile
+import TensorIOMetadata
 
 func fuzzModelFile(_ data: Data) {
     data.withUnsafeBytes { bytes in

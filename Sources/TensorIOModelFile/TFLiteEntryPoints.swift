@@ -4,7 +4,7 @@
 /// The entry point is the `serving_default` signature when there is one, else the first signature, else
 /// (a model without signatures) subgraph 0's `inputs` and `outputs`. Separately,
 /// ``mainSubgraphInputs`` and ``mainSubgraphOutputs`` give subgraph 0's own order, which is the order
-/// ``TFLiteMetadata/SubgraphMetadata/inputs`` follows (not a signature's).
+/// `TFLiteMetadata.SubgraphMetadata.inputs` (TensorIOMetadata) follows (not a signature's).
 package struct TFLiteEntryPoints: Sendable, Hashable {
     /// One input or output tensor.
     package struct Tensor: Sendable, Hashable {

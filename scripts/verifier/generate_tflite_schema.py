@@ -7,7 +7,7 @@ Usage:
     scripts/verifier/generate_tflite_schema.py SCHEMA_FBS --source "DESCRIPTION" \
         > Sources/TensorIOModelFile/TFLiteSchema.generated.swift
     scripts/verifier/generate_tflite_schema.py METADATA_SCHEMA_FBS --enum-name MetadataSchema \
-        --source "DESCRIPTION" > Sources/TensorIO/Metadata/MetadataSchema.generated.swift
+        --source "DESCRIPTION" > Sources/TensorIOMetadata/MetadataSchema.generated.swift
 
 SCHEMA_FBS is TensorFlow's `tensorflow/compiler/mlir/lite/schema/schema.fbs` (the same file LiteRT
 ships as `tflite/converter/schema/schema.fbs`). DESCRIPTION names where it came from (repository and
@@ -68,7 +68,7 @@ PROFILES = {
         ],
         "input": "metadata_schema.fbs",
         "arguments": ["--enum-name MetadataSchema"],
-        "output": "Sources/TensorIO/Metadata/MetadataSchema.generated.swift",
+        "output": "Sources/TensorIOMetadata/MetadataSchema.generated.swift",
         # FlatBufferTableSchema and its kin come from the module of the TFLite schema.
         "imports": ["TensorIOModelFile"],
         "summary": "The TFLite Model Metadata schema's tables, unions and enums, as ``FlatBufferTableSchema`` and constants.",

@@ -1,5 +1,6 @@
 import Foundation
 @testable import TensorIO
+import TensorIOMetadata
 
 /// Renders ``TFLiteMetadata`` the way tflite-support's MetadataDisplayer (flatc's JSON) does: snake-case
 /// names, enum names, and fields at their default value left out.

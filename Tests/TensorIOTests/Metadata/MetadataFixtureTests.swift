@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TensorIO
 import TensorIOModelFile
+import TensorIOMetadata
 
 /// The metadata, associated files and entry tensors of real models (Tests/Fixtures/Metadata), checked
 /// field by field against what tflite-support's MetadataDisplayer and LiteRT's interpreter say.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TensorIO
 @testable import TensorIOModelFile
+@testable import TensorIOMetadata
 
 /// Crafted metadata buffers and appended zips: each ends in nil or a clear error, never a crash.
 @Suite("Metadata hostile inputs")
@@ -38,10 +39,11 @@ struct MetadataHostileTests {
         ]))
     }
 
+    /// Reads the metadata; a refusal is the TensorIOError TensorIO reports for it.
     private func read(_ model: [UInt8], verified: Bool = true) throws -> TFLiteMetadata? {
         try model.withUnsafeBytes { bytes in
             if verified { _ = try TFLiteModelVerifier.verify(bytes, fileName: "model.tflite") }
-            return try TFLiteMetadata.read(fromModel: bytes, fileName: "model.tflite")
+            return try TensorIOError.reporting { try TFLiteMetadata.read(fromModel: bytes, fileName: "model.tflite") }
         }
     }
 

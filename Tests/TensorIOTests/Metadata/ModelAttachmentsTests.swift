@@ -2,14 +2,18 @@ import Foundation
 import Testing
 @testable import TensorIO
 import TensorIOArchive
+import TensorIOMetadata
 
 /// The zip appended to a model: read with offsets relative to the zip, bounded, plain names only.
 @Suite("Model attachments")
 struct ModelAttachmentsTests {
     static let model = TFLiteTestModel().serialized()
 
+    /// Reads the attachments; a refusal is the TensorIOError TensorIO reports for it.
     private func read(_ bytes: [UInt8], limits: ModelAttachments.Limits = ModelAttachments.Limits()) throws -> ModelAttachments {
-        try bytes.withUnsafeBytes { try ModelAttachments.read(fromModel: $0, fileName: "model.tflite", limits: limits) }
+        try TensorIOError.reporting {
+            try bytes.withUnsafeBytes { try ModelAttachments.read(fromModel: $0, fileName: "model.tflite", limits: limits) }
+        }
     }
 
     private func expectError(

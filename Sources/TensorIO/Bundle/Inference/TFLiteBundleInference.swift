@@ -1,5 +1,6 @@
 import Foundation
 internal import TensorIOModelFile
+internal import TensorIOMetadata
 
 /// Infers a bundle from a `.tflite` file: layers from its entry point's real tensors, refined by its
 /// TFLite Model Metadata (names, descriptions, image properties, normalization, labels) when it has some.

@@ -15,7 +15,7 @@ struct MetadataReader {
 
     /// Checks `buffer`'s identifier and structure.
     ///
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidModelFile``) when it is not a sound
+    /// - Throws: ``ModelFileError`` (``ModelFileError/Kind/invalidModelFile``) when it is not a sound
     ///   metadata buffer.
     init(_ buffer: UnsafeRawBufferPointer, fileName: String) throws {
         self.fileName = fileName
@@ -37,18 +37,18 @@ struct MetadataReader {
     }
 
     /// The error for a problem at `path` inside the metadata (empty for the whole buffer).
-    static func invalid(_ fileName: String, _ path: String, _ message: String) -> TensorIOError {
+    static func invalid(_ fileName: String, _ path: String, _ message: String) -> ModelFileError {
         let place = path.isEmpty ? "" : "\(path): "
-        return TensorIOError(.invalidModelFile, "\(fileName): \(TFLiteMetadata.metadataName): \(place)\(message)", location: "model.file")
+        return ModelFileError(.invalidModelFile, "\(fileName): \(TFLiteMetadata.metadataName): \(place)\(message)")
     }
 
-    private func invalid(_ path: String, _ message: String) -> TensorIOError {
+    private func invalid(_ path: String, _ message: String) -> ModelFileError {
         Self.invalid(fileName, path, message)
     }
 
-    private func overLimit(_ path: String, _ message: String) -> TensorIOError {
+    private func overLimit(_ path: String, _ message: String) -> ModelFileError {
         let place = path.isEmpty ? "" : "\(path): "
-        return TensorIOError(.limitExceeded, "\(fileName): \(TFLiteMetadata.metadataName): \(place)\(message)", location: "model.file")
+        return ModelFileError(.limitExceeded, "\(fileName): \(TFLiteMetadata.metadataName): \(place)\(message)")
     }
 
     /// Reads the whole buffer.

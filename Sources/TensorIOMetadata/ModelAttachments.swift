@@ -1,5 +1,6 @@
 package import Foundation
 internal import TensorIOArchive
+internal import TensorIOModelFile
 
 /// The associated files of a `.tflite` model: the zip archive that tflite-support's metadata writers
 /// append to the model file (label lists, vocabularies, score-calibration parameters), which
@@ -78,20 +79,17 @@ package struct ModelAttachments: Sendable, Hashable {
     ///   - fileName: The file's name, used in messages.
     ///   - limits: Bounds on files, sizes and time.
     /// - Returns: The files, or no files when the model ends without a zip end record.
-    /// - Throws: ``TensorIOError`` with location `model.file`: ``TensorIOError/Code/invalidModelFile``
-    ///   when the appended archive is malformed, corrupt or holds a name or entry that is not allowed;
-    ///   ``TensorIOError/Code/limitExceeded`` past a bound of `limits`.
+    /// - Throws: ``ModelFileError``: ``ModelFileError/Kind/invalidModelFile`` when the appended archive is
+    ///   malformed, corrupt or holds a name or entry that is not allowed;
+    ///   ``ModelFileError/Kind/limitExceeded`` past a bound of `limits`.
     package static func read(fromModel bytes: UnsafeRawBufferPointer, fileName: String, limits: Limits = Limits()) throws -> ModelAttachments {
         guard ZipReader.hasEndRecord(bytes) else { return ModelAttachments() }
         let name = "\(fileName): associated files"
         do {
             return try read(bytes, name: name, limits: limits)
-        } catch let error as TensorIOError {
-            // The archive is part of the model file: its problems are the model file's.
-            let code: TensorIOError.Code = error.code == .limitExceeded ? .limitExceeded : .invalidModelFile
-            throw TensorIOError(code, error.message, location: "model.file")
         } catch let error as ArchiveError {
-            throw TensorIOError(error.kind == .limitExceeded ? .limitExceeded : .invalidModelFile, error.message, location: "model.file")
+            // The archive is part of the model file: its problems are the model file's.
+            throw ModelFileError(error.kind == .limitExceeded ? .limitExceeded : .invalidModelFile, error.message)
         }
     }
 
@@ -106,16 +104,16 @@ package struct ModelAttachments: Sendable, Hashable {
         for entry in reader.entries {
             try check(entry, name: name)
             guard attachments.files[entry.path] == nil else {
-                throw TensorIOError(.invalidModelFile, "\(name): the archive holds \"\(entry.path)\" twice")
+                throw ModelFileError(.invalidModelFile, "\(name): the archive holds \"\(entry.path)\" twice")
             }
             // Refused from the headers before anything is unpacked; the reader then holds each entry to
             // its declared size.
             guard entry.uncompressedSize <= limits.maximumFileBytes else {
-                throw TensorIOError(.limitExceeded, "\(name): \"\(entry.path)\" unpacks to \(entry.uncompressedSize) bytes, more than the limit of \(limits.maximumFileBytes) (ModelAttachments.Limits.maximumFileBytes)")
+                throw ModelFileError(.limitExceeded, "\(name): \"\(entry.path)\" unpacks to \(entry.uncompressedSize) bytes, more than the limit of \(limits.maximumFileBytes) (ModelAttachments.Limits.maximumFileBytes)")
             }
             declaredTotal += entry.uncompressedSize
             guard declaredTotal <= limits.maximumTotalBytes else {
-                throw TensorIOError(.limitExceeded, "\(name): the files unpack to more than the limit of \(limits.maximumTotalBytes) bytes (ModelAttachments.Limits.maximumTotalBytes), at \"\(entry.path)\"")
+                throw ModelFileError(.limitExceeded, "\(name): the files unpack to more than the limit of \(limits.maximumTotalBytes) bytes (ModelAttachments.Limits.maximumTotalBytes), at \"\(entry.path)\"")
             }
             attachments.names.append(entry.path)
             attachments.files[entry.path] = Data()
@@ -134,12 +132,12 @@ package struct ModelAttachments: Sendable, Hashable {
     private static func check(_ entry: ZipEntry, name: String) throws {
         let path = entry.path
         guard entry.kind == .file else {
-            throw TensorIOError(.invalidModelFile, "\(name): \"\(path)\" is not a plain file (folders, links and devices are not associated files)")
+            throw ModelFileError(.invalidModelFile, "\(name): \"\(path)\" is not a plain file (folders, links and devices are not associated files)")
         }
         guard !path.isEmpty, path != ".", path != "..", !path.contains(".."),
               !path.contains("/"), !path.contains("\\"), !path.contains("\0")
         else {
-            throw TensorIOError(.invalidModelFile, "\(name): the file name \"\(path)\" is not allowed (associated files have plain names, without /, \\, .. or NUL)")
+            throw ModelFileError(.invalidModelFile, "\(name): the file name \"\(path)\" is not allowed (associated files have plain names, without /, \\, .. or NUL)")
         }
     }
 }

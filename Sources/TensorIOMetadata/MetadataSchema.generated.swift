@@ -12,7 +12,7 @@
 //     python3 scripts/verifier/generate_tflite_schema.py metadata_schema.fbs \
 //         --enum-name MetadataSchema \
 //         --source "<repository> <path> at <commit>" \
-//         > Sources/TensorIO/Metadata/MetadataSchema.generated.swift
+//         > Sources/TensorIOMetadata/MetadataSchema.generated.swift
 
 import TensorIOModelFile
 

@@ -101,6 +101,9 @@ let package = Package(
         .target(
             name: "TensorIOMetadata", dependencies: ["TensorIOModelFile", "TensorIOArchive"], swiftSettings: upcomingFeatures
         ),
+        // Running a program in a child process with a deadline and bounded output, its JSON-line answers,
+        // signal names, finding the programs shipped next to this one: the machinery of isolated load checks.
+        .target(name: "TensorIOIsolation", dependencies: ["TensorIOSupport", "CLoadCheck"], swiftSettings: upcomingFeatures),
         .target(
             name: "TensorIO",
             dependencies: [
@@ -108,6 +111,7 @@ let package = Package(
                 "TensorIOArchive",
                 "TensorIOModelFile",
                 "TensorIOMetadata",
+                "TensorIOIsolation",
                 "CLiteRT",
                 "CTensorFlow",
                 "CCrashReport",
@@ -172,6 +176,7 @@ let package = Package(
             dependencies: [
                 "TensorIO",
                 "TensorIOSupport",
+                "TensorIOIsolation",
                 "TensorIOToolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
                 .product(name: "Logging", package: "swift-log"),

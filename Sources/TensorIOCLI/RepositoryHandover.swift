@@ -7,6 +7,7 @@ import ArgumentParser
 import Foundation
 import TensorIO
 import TensorIOToolSupport
+import TensorIOIsolation
 import TensorIOSupport
 
 /// Hands the repository commands (`tensorio pull …`, `tensorio help pull`) over to `tensorio-repository`,

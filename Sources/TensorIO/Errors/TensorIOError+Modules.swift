@@ -1,4 +1,5 @@
 package import TensorIOArchive
+package import TensorIOIsolation
 package import TensorIOModelFile
 
 // What TensorIO's internal modules throw, as the TensorIOError it stands for: each module's error type is
@@ -25,6 +26,11 @@ extension TensorIOError {
         self.init(code, error.message, location: "model.file")
     }
 
+    /// A child process that could not be started.
+    package init(_ error: IsolationError) {
+        self.init(.io, error.message)
+    }
+
     /// `error` when it is a TensorIOError, the TensorIOError it stands for when an internal module threw
     /// it, else `nil`.
     package init?(reporting error: any Error) {
@@ -32,6 +38,7 @@ extension TensorIOError {
         case let error as TensorIOError: self = error
         case let error as ArchiveError: self.init(error)
         case let error as ModelFileError: self.init(error)
+        case let error as IsolationError: self.init(error)
         default: return nil
         }
     }

@@ -1,4 +1,5 @@
 public import Foundation
+internal import TensorIOIsolation
 
 /// How an isolated load check runs: the limits of the child process that loads the model, and where
 /// its program (`tensorio-load-check`) is.

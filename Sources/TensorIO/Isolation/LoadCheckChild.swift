@@ -1,5 +1,6 @@
 internal import CLoadCheck
 import Foundation
+internal import TensorIOIsolation
 
 #if canImport(Glibc)
 import Glibc
@@ -99,32 +100,5 @@ package enum LoadCheckChild {
         #else
         return Int(usage.ru_maxrss)  // bytes on Darwin
         #endif
-    }
-}
-
-/// The child's answers: the stdout it was started with, moved to a private descriptor; stdout itself then
-/// points at stderr for whatever the runtime prints.
-private struct AnswerChannel {
-    let descriptor: Int32
-
-    init() {
-        fflush(nil)
-        let saved = dup(1)
-        descriptor = saved >= 0 ? saved : 1
-        if saved >= 0 { dup2(2, 1) }
-    }
-
-    func send(_ message: LoadCheckMessage) {
-        guard var line = try? JSONEncoder().encode(message) else { return }
-        line.append(0x0A)
-        line.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+internal import TensorIOIsolation
 internal import TensorIOSupport
 
 extension ModelBundle {
@@ -64,7 +65,7 @@ struct IsolatedLoadCheck {
             executable: helper,
             arguments: [(bundle.isInferred ? bundle.modelFileURL ?? bundle.url : bundle.url).standardizedFileURL.path, "--request", String(decoding: try JSONEncoder().encode(request), as: UTF8.self)],
             environment: Self.environment(), timeLimit: options.timeLimit)
-        let outcome = try child.run()
+        let outcome = try TensorIOError.reporting { try child.run() }
         return try interpret(outcome)
     }
 
@@ -84,8 +85,7 @@ struct IsolatedLoadCheck {
     }
 
     func interpret(_ outcome: ChildProcess.Outcome) throws -> LoadReport {
-        let messages = String(decoding: outcome.standardOutput, as: UTF8.self).split(separator: "\n")
-            .compactMap { try? JSONDecoder().decode(LoadCheckMessage.self, from: Data($0.utf8)) }
+        let messages = AnswerChannel.messages(LoadCheckMessage.self, in: outcome.standardOutput)
         let phase = messages.last { $0.phase != nil }?.phase ?? .opening
         let fileName = bundle.model.file.isEmpty ? bundle.url.lastPathComponent : bundle.model.file
         let doing = "\(phase.rawValue) \(fileName)"

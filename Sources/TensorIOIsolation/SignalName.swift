@@ -5,9 +5,9 @@ import Darwin
 #endif
 
 /// The conventional names of the signals a crashing or limited process ends with.
-enum SignalName {
+package enum SignalName {
     /// `SIGSEGV` for 11, and so on; `signal N` for the rest.
-    static func of(_ signal: Int32) -> String {
+    package static func of(_ signal: Int32) -> String {
         switch signal {
         case SIGSEGV: return "SIGSEGV"
         case SIGBUS: return "SIGBUS"

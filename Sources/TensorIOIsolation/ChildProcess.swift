@@ -1,5 +1,5 @@
 internal import CLoadCheck
-import Foundation
+package import Foundation
 internal import TensorIOSupport
 
 #if canImport(Glibc)
@@ -15,9 +15,9 @@ import Darwin
 /// dispositions and mask reset, only the given environment), both pipes are drained with `poll` until
 /// the deadline, the child is killed with `SIGKILL` if it is still running then, and it is always reaped
 /// before returning: no zombie, no orphan, no blocked pipe.
-struct ChildProcess {
+package struct ChildProcess {
     /// How the child ended.
-    enum Termination: Equatable {
+    package enum Termination: Equatable {
         /// It exited with this status.
         case exited(Int32)
         /// A signal ended it (not ours).
@@ -35,7 +35,7 @@ struct ChildProcess {
     /// Kills every child started by ``run()`` that is still running, with its process group; each of
     /// those calls returns ``Termination/stopped``. With `refusingNew`, later calls return
     /// ``Termination/stopped`` without starting anything (for a process shutting down).
-    static func stopAll(refusingNew: Bool = false) {
+    package static func stopAll(refusingNew: Bool = false) {
         live.withLock { state in
             if refusingNew { state.refusing = true }
             for pid in state.running {
@@ -46,34 +46,42 @@ struct ChildProcess {
     }
 
     /// What a finished child left behind.
-    struct Outcome {
-        var termination: Termination
+    package struct Outcome {
+        package var termination: Termination
         /// The first ``maximumStandardOutputBytes`` bytes of its stdout.
-        var standardOutput: Data
+        package var standardOutput: Data
         /// The last ``standardErrorTailBytes`` bytes of its stderr.
-        var standardErrorTail: Data
+        package var standardErrorTail: Data
         /// How long it ran.
-        var duration: Duration
+        package var duration: Duration
     }
 
     /// The executable.
-    var executable: URL
+    package var executable: URL
     /// Arguments after the program name.
-    var arguments: [String]
+    package var arguments: [String]
     /// The child's whole environment.
-    var environment: [String: String]
+    package var environment: [String: String]
     /// How long the child may run.
-    var timeLimit: Duration
+    package var timeLimit: Duration
     /// How much stdout is kept; the rest is read and dropped so the child never blocks on a full pipe.
-    var maximumStandardOutputBytes = 64 << 10
+    package var maximumStandardOutputBytes = 64 << 10
     /// How much of the end of stderr is kept.
-    var standardErrorTailBytes = 8 << 10
+    package var standardErrorTailBytes = 8 << 10
+
+    /// Describes a child to run; nothing starts until ``run()``.
+    package init(executable: URL, arguments: [String], environment: [String: String], timeLimit: Duration) {
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
+        self.timeLimit = timeLimit
+    }
 
     /// Starts the child and waits until it ends or the deadline passes.
     ///
     /// - Returns: How it ended and what it printed.
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/io``) when the child cannot be started.
-    func run() throws -> Outcome {
+    /// - Throws: ``IsolationError`` when the child cannot be started.
+    package func run() throws -> Outcome {
         let clock = ContinuousClock()
         let start = clock.now
         let deadline = start.advanced(by: timeLimit)
@@ -219,13 +227,13 @@ struct ChildProcess {
             result = posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp)
         }
         guard result == 0 else {
-            throw TensorIOError(.io, "cannot start \(executable.path): \(SystemErrorText.reason(errno: result))")
+            throw IsolationError("cannot start \(executable.path): \(SystemErrorText.reason(errno: result))")
         }
         return pid
     }
 
-    private static func failure(_ message: String) -> TensorIOError {
-        TensorIOError(.io, "\(message): \(SystemErrorText.reason(errno: errno))")
+    private static func failure(_ message: String) -> IsolationError {
+        IsolationError("\(message): \(SystemErrorText.reason(errno: errno))")
     }
 
     private static func milliseconds(_ duration: Duration) -> Int32 {

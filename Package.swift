@@ -99,7 +99,9 @@ let package = Package(
         // TFLite Model Metadata (names, normalization, labels) and the files zipped onto a model, for bundles
         // inferred from bare .tflite files.
         .target(
-            name: "TensorIOMetadata", dependencies: ["TensorIOModelFile", "TensorIOArchive"], swiftSettings: upcomingFeatures
+            name: "TensorIOMetadata",
+            dependencies: ["TensorIOSupport", "TensorIOModelFile", "TensorIOArchive"],
+            swiftSettings: upcomingFeatures
         ),
         // Running a program in a child process with a deadline and bounded output, its JSON-line answers,
         // signal names, finding the programs shipped next to this one: the machinery of isolated load checks.

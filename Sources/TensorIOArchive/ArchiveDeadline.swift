@@ -1,4 +1,5 @@
 package import Foundation
+import TensorIOSupport
 
 /// The moment an archive's reading must be over, on the monotonic clock (a wall-clock change neither
 /// extends nor cuts it short).
@@ -23,7 +24,7 @@ package struct ArchiveDeadline: Sendable {
     /// Throws once the deadline has passed.
     ///
     /// - Parameter name: How messages call the archive.
-    /// - Throws: ``ArchiveError`` (``ArchiveError/Kind/limitExceeded``).
+    /// - Throws: ``ArchiveError`` (``ArchiveErrorKind/limitExceeded``).
     package func check(_ name: String) throws {
         if ProcessInfo.processInfo.systemUptime >= end {
             throw ArchiveError(

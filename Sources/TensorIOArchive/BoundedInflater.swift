@@ -1,4 +1,5 @@
 internal import CSystemZlib
+import TensorIOSupport
 
 /// Raw deflate (zip's method 8) over zlib, bounded on every side: the compressed input has an exact length,
 /// the output a maximum checked before each chunk is handed out, and every turn of the loop either
@@ -30,7 +31,7 @@ final class BoundedInflater {
 
     /// Creates an inflater for raw deflate (no zlib or gzip wrapper).
     ///
-    /// - Throws: ``ArchiveError`` (``ArchiveError/Kind/io``) when zlib cannot be initialized.
+    /// - Throws: ``ArchiveError`` (``ArchiveErrorKind/io``) when zlib cannot be initialized.
     init() throws {
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())

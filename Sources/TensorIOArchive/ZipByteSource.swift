@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-internal import TensorIOSupport
+import TensorIOSupport
 
 /// Where a ``ZipReader`` reads an archive's bytes from: positioned reads of an exact length, so the reader
 /// never loads a whole archive and never depends on a shared file position.
@@ -35,7 +35,7 @@ final class ZipFileSource: ZipByteSource {
 
     /// Opens the file at `url` for reading.
     ///
-    /// - Throws: ``ArchiveError`` (``ArchiveError/Kind/io``) when it cannot be opened or is not a
+    /// - Throws: ``ArchiveError`` (``ArchiveErrorKind/io``) when it cannot be opened or is not a
     ///   regular file.
     init(url: URL) throws {
         path = url.path
@@ -140,7 +140,7 @@ final class ZipSuffixSource: ZipByteSource {
 }
 
 /// A structural problem found while reading an archive; ``ZipReader`` turns it into an
-/// ``ArchiveError`` (``ArchiveError/Kind/invalidArchive``) that names the archive.
+/// ``ArchiveError`` (``ArchiveErrorKind/invalidArchive``) that names the archive.
 struct ZipFormatError: Error {
     let message: String
     init(_ message: String) { self.message = message }

@@ -1,4 +1,5 @@
 package import Foundation
+import TensorIOSupport
 
 /// A zip reader for untrusted archives: it parses the end record, the central directory and every local
 /// header with each offset and length checked to lie inside the file, and refuses what it does not need to
@@ -81,9 +82,9 @@ package final class ZipReader {
 
     /// Reads and checks the headers of the archive at `url`.
     ///
-    /// - Throws: ``ArchiveError``: ``ArchiveError/Kind/io`` (cannot be opened),
-    ///   ``ArchiveError/Kind/invalidArchive`` (malformed or unsupported) or
-    ///   ``ArchiveError/Kind/limitExceeded`` (too many entries, too slow).
+    /// - Throws: ``ArchiveError``: ``ArchiveErrorKind/io`` (cannot be opened),
+    ///   ``ArchiveErrorKind/invalidArchive`` (malformed or unsupported) or
+    ///   ``ArchiveErrorKind/limitExceeded`` (too many entries, too slow).
     package convenience init(
         url: URL, name: String, limits: Limits, deadline: ArchiveDeadline, layout: Layout = .wholeFile
     ) throws {
@@ -415,8 +416,8 @@ package final class ZipReader {
     ///   - alreadyWritten: What earlier entries produced, counted against the total.
     ///   - consume: Receives each chunk, in order; a chunk that would pass a bound is never handed out.
     /// - Returns: The number of bytes produced.
-    /// - Throws: ``ArchiveError``: ``ArchiveError/Kind/invalidArchive`` (corrupt, truncated, more or
-    ///   less data than declared, CRC mismatch) or ``ArchiveError/Kind/limitExceeded``; and what
+    /// - Throws: ``ArchiveError``: ``ArchiveErrorKind/invalidArchive`` (corrupt, truncated, more or
+    ///   less data than declared, CRC mismatch) or ``ArchiveErrorKind/limitExceeded``; and what
     ///   `consume` throws.
     package func unpack(
         _ entry: ZipEntry, alreadyWritten: UInt64,

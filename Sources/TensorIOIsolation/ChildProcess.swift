@@ -1,6 +1,6 @@
 internal import CLoadCheck
 package import Foundation
-internal import TensorIOSupport
+import TensorIOSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -227,13 +227,13 @@ package struct ChildProcess {
             result = posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp)
         }
         guard result == 0 else {
-            throw IsolationError("cannot start \(executable.path): \(SystemErrorText.reason(errno: result))")
+            throw IsolationError(.io, "cannot start \(executable.path): \(SystemErrorText.reason(errno: result))")
         }
         return pid
     }
 
     private static func failure(_ message: String) -> IsolationError {
-        IsolationError("\(message): \(SystemErrorText.reason(errno: errno))")
+        IsolationError(.io, "\(message): \(SystemErrorText.reason(errno: errno))")
     }
 
     private static func milliseconds(_ duration: Duration) -> Int32 {

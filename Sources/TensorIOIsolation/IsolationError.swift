@@ -1,15 +1,11 @@
-internal import TensorIOSupport
+package import TensorIOSupport
 
-/// Why a child process could not be started (no pipe, no process). TensorIO reports it as a
-/// `TensorIOError` of code `io` with this message (`TensorIOError.init(_:)`).
-package struct IsolationError: SelfDescribingError, Hashable {
-    /// A sentence naming what could not be done and the system's reason.
-    package var message: String
+/// Why a child process could not be started (no pipe, no process). TensorIO reports it as the
+/// `TensorIOError` of the code its kind names, with its message (`TensorIOError.init(_:)`).
+package typealias IsolationError = ModuleError<IsolationErrorKind>
 
-    /// Creates an error.
-    package init(_ message: String) {
-        self.message = message
-    }
-
-    package var description: String { message }
+/// What kind of failure an ``IsolationError`` is; each is a `TensorIOError.Code` of the same name.
+package enum IsolationErrorKind: Sendable, Hashable {
+    /// The system refused a pipe or a process.
+    case io
 }

@@ -1,4 +1,5 @@
-internal import TensorIOModelFile
+import TensorIOModelFile
+import TensorIOSupport
 
 /// Reads a `TFLITE_METADATA` buffer into ``TFLiteMetadata``: checks its identifier and structure first,
 /// then reads each field with ``FlatBufferReader``, counting what it builds against the bounds
@@ -15,7 +16,7 @@ struct MetadataReader {
 
     /// Checks `buffer`'s identifier and structure.
     ///
-    /// - Throws: ``ModelFileError`` (``ModelFileError/Kind/invalidModelFile``) when it is not a sound
+    /// - Throws: ``ModelFileError`` (``ModelFileErrorKind/invalidModelFile``) when it is not a sound
     ///   metadata buffer.
     init(_ buffer: UnsafeRawBufferPointer, fileName: String) throws {
         self.fileName = fileName

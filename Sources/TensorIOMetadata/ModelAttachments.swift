@@ -1,6 +1,7 @@
 package import Foundation
-internal import TensorIOArchive
-internal import TensorIOModelFile
+import TensorIOArchive
+import TensorIOModelFile
+import TensorIOSupport
 
 /// The associated files of a `.tflite` model: the zip archive that tflite-support's metadata writers
 /// append to the model file (label lists, vocabularies, score-calibration parameters), which
@@ -79,9 +80,9 @@ package struct ModelAttachments: Sendable, Hashable {
     ///   - fileName: The file's name, used in messages.
     ///   - limits: Bounds on files, sizes and time.
     /// - Returns: The files, or no files when the model ends without a zip end record.
-    /// - Throws: ``ModelFileError``: ``ModelFileError/Kind/invalidModelFile`` when the appended archive is
+    /// - Throws: ``ModelFileError``: ``ModelFileErrorKind/invalidModelFile`` when the appended archive is
     ///   malformed, corrupt or holds a name or entry that is not allowed;
-    ///   ``ModelFileError/Kind/limitExceeded`` past a bound of `limits`.
+    ///   ``ModelFileErrorKind/limitExceeded`` past a bound of `limits`.
     package static func read(fromModel bytes: UnsafeRawBufferPointer, fileName: String, limits: Limits = Limits()) throws -> ModelAttachments {
         guard ZipReader.hasEndRecord(bytes) else { return ModelAttachments() }
         let name = "\(fileName): associated files"

@@ -1,4 +1,4 @@
-internal import TensorIOModelFile
+import TensorIOModelFile
 
 /// The TFLite Model Metadata of a `.tflite` file: the `TFLITE_METADATA` buffer that tflite-support's
 /// metadata writers and MediaPipe's model makers add, describing the model, each input and output tensor
@@ -16,7 +16,7 @@ internal import TensorIOModelFile
 /// | Associated files named, over the whole metadata | ``maximumAssociatedFileCount`` (4,096) |
 /// | Bytes of one custom metadata entry | ``maximumCustomDataBytes`` (1 MiB) |
 ///
-/// Past a bound, reading throws ``ModelFileError/Kind/limitExceeded``. The schema read is version 1.5.0
+/// Past a bound, reading throws ``ModelFileErrorKind/limitExceeded``. The schema read is version 1.5.0
 /// (FlatBuffers tables only grow at the end, so every 1.x buffer reads); fields and union members of newer
 /// versions are skipped, and enum values this reader does not know become `unknown` cases.
 package struct TFLiteMetadata: Sendable, Hashable {
@@ -85,10 +85,10 @@ package struct TFLiteMetadata: Sendable, Hashable {
     ///   - bytes: The whole model file.
     ///   - fileName: The file's name, used in messages.
     /// - Returns: The metadata, or `nil` when the model has none.
-    /// - Throws: ``ModelFileError``: ``ModelFileError/Kind/invalidModelFile`` when the metadata is
+    /// - Throws: ``ModelFileError``: ``ModelFileErrorKind/invalidModelFile`` when the metadata is
     ///   malformed, the message naming the file, `TFLITE_METADATA` and the place, such as
     ///   `subgraph_metadata[0].input_tensor_metadata[0].process_units[0]`; or
-    ///   ``ModelFileError/Kind/limitExceeded`` when it is past one of the bounds above.
+    ///   ``ModelFileErrorKind/limitExceeded`` when it is past one of the bounds above.
     package static func read(fromModel bytes: UnsafeRawBufferPointer, fileName: String) throws -> TFLiteMetadata? {
         guard let buffer = try MetadataBufferLocator.metadataBuffer(named: metadataName, in: bytes, fileName: fileName) else {
             return nil

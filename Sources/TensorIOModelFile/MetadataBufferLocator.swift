@@ -7,7 +7,7 @@ package enum MetadataBufferLocator {
     /// The verifier has checked the model's structure, buffer indices and external ranges; they are
     /// checked again here (cheaply) so that this function alone never reads out of bounds.
     ///
-    /// - Throws: ``ModelFileError`` (``ModelFileError/Kind/invalidModelFile``) when the entry names a
+    /// - Throws: ``ModelFileError`` (``ModelFileErrorKind/invalidModelFile``) when the entry names a
     ///   buffer that does not exist or data outside the file.
     package static func metadataBuffer(
         named name: String, in bytes: UnsafeRawBufferPointer, fileName: String

@@ -70,7 +70,7 @@ package struct TFLiteEntryPoints: Sendable, Hashable {
     /// Call it only on bytes that ``TFLiteModelVerifier/verify(_:limits:fileName:)`` accepted; the
     /// indices it follows are bounds-checked again, so it never reads outside `bytes`.
     ///
-    /// - Throws: ``ModelFileError`` (``ModelFileError/Kind/invalidModelFile``) when an index is out of
+    /// - Throws: ``ModelFileError`` (``ModelFileErrorKind/invalidModelFile``) when an index is out of
     ///   range.
     package static func read(fromModel bytes: UnsafeRawBufferPointer, fileName: String) throws -> TFLiteEntryPoints {
         try read(bytes, fileName: fileName, preferring: ["serving_default"], excluding: [], subgraphOrder: false)

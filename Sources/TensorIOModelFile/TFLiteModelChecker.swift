@@ -1,3 +1,5 @@
+import TensorIOSupport
+
 /// The semantic half of ``TFLiteModelVerifier``: indices, shapes, sizes and quantization, read from a
 /// buffer whose structure ``FlatBufferStructureVerifier`` has already checked.
 ///

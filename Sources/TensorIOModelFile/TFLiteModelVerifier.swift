@@ -1,3 +1,5 @@
+import TensorIOSupport
+
 /// Checks that a `.tflite` file is structurally sound before LiteRT is given its bytes.
 ///
 /// LiteRT trusts the files it loads: one flipped byte can make it read outside the file, abort on an
@@ -78,9 +80,9 @@ package enum TFLiteModelVerifier {
     ///   - limits: The bounds on sizes; ``Limits/maximumElementsPerTensor`` bounds every tensor.
     ///   - fileName: The file's name as `model.json` gives it, used in error messages.
     /// - Returns: Counts of what the model contains.
-    /// - Throws: ``ModelFileError`` of kind ``ModelFileError/Kind/invalidModelFile`` whose message names
+    /// - Throws: ``ModelFileError`` of kind ``ModelFileErrorKind/invalidModelFile`` whose message names
     ///   the file, the place in the model (such as `subgraphs[0].operators[3].inputs[1]`) and what is
-    ///   wrong; or of kind ``ModelFileError/Kind/limitExceeded`` when a tensor's element count is past
+    ///   wrong; or of kind ``ModelFileErrorKind/limitExceeded`` when a tensor's element count is past
     ///   `limits`.
     package static func verify(
         _ bytes: UnsafeRawBufferPointer, limits: Limits, fileName: String

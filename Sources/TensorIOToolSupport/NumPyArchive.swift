@@ -1,6 +1,7 @@
 package import Foundation
 import TensorIO
 import TensorIOArchive
+import TensorIOSupport
 
 /// NumPy's `.npz` files (`numpy.savez`, `numpy.savez_compressed`): a zip archive of `.npy` files, one per
 /// named array.

@@ -1,6 +1,7 @@
 package import TensorIOArchive
 package import TensorIOIsolation
 package import TensorIOModelFile
+internal import TensorIOSupport
 
 // What TensorIO's internal modules throw, as the TensorIOError it stands for: each module's error type is
 // converted here, once, so that every public error keeps its code, message and location.
@@ -28,7 +29,10 @@ extension TensorIOError {
 
     /// A child process that could not be started.
     package init(_ error: IsolationError) {
-        self.init(.io, error.message)
+        let code: Code = switch error.kind {
+        case .io: .io
+        }
+        self.init(code, error.message)
     }
 
     /// `error` when it is a TensorIOError, the TensorIOError it stands for when an internal module threw

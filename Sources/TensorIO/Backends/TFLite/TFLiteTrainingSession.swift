@@ -16,7 +16,8 @@ final class TFLiteTrainingSession: TrainingInstance {
     private let bundle: ModelBundle
     private let configuration: ModelConfiguration
     private let instance: LiteRTModelInstance
-    private let trainer: SignatureRunner
+    /// Remade for a batch of another size (``SignatureRunner/resizingInputs(_:)``).
+    private var trainer: SignatureRunner
     private let saver: SignatureRunner?
     private let restorer: SignatureRunner?
     /// Predictions, on the same compiled model so they see the trained weights.
@@ -131,7 +132,7 @@ final class TFLiteTrainingSession: TrainingInstance {
             shapes[slot] = shape
         }
         if !shapes.isEmpty {
-            try trainer.resizeInputs(shapes)
+            trainer = try trainer.resizingInputs(shapes)
             let key = trainer.signature.key
             inputOrder = try SignatureRunner.bind(layers, to: trainer.inputSlots, side: "input", signature: key)
             outputOrder = try SignatureRunner.bind(trainingOutputs, to: trainer.outputSlots, side: "output", signature: key)

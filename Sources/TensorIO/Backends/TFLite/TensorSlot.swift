@@ -39,14 +39,19 @@ final class TensorSlot {
 
     private let runtime: LiteRTRuntime.Handle
     private let side: String
+    /// The compiled model whose tensor this is, kept alive as long as the buffer over the tensor's
+    /// memory (and a bound input's memory, which the instance owns).
+    private let owner: LiteRTModelInstance
 
     init(
-        _ runtime: LiteRTRuntime.Handle, signature: LiteRtSignature, compiledModel: LiteRtCompiledModel,
+        _ owner: LiteRTModelInstance, signature: LiteRtSignature, compiledModel: LiteRtCompiledModel,
         signatureIndex: LiteRtParamIndex, index: Int, isInput: Bool, layout: LiteRtLayout? = nil,
         bound: (memory: UnsafeMutableRawPointer, byteCount: Int)? = nil, limits: ModelLimits
     ) throws {
+        let runtime = owner.runtime
         let api = runtime.api
         self.runtime = runtime
+        self.owner = owner
         side = isInput ? "input" : "output"
 
         var namePointer: UnsafePointer<CChar>?

@@ -257,6 +257,8 @@ let package = Package(
             name: "TensorIOCLITests",
             dependencies: [
                 "TensorIO", "TensorIOCLI", "TensorIORepositoryCLI", "TensorIOToolSupport", "TensorIODelivery", "TensorIOLoadCheck",
+                // For reading both programs' subcommands (RepositoryHandoverTests).
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
             ],
             swiftSettings: upcomingFeatures
         ),

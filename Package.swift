@@ -66,10 +66,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
     ],
     targets: [
-        // Our own declarations of the LiteRT C API and a dlopen loader: `swift build` needs no ML library.
-        .target(name: "CLiteRT"),
+        // Our own declarations of the LiteRT C API, loaded with dlopen: `swift build` needs no ML library.
+        .target(name: "CLiteRT", dependencies: ["CRuntimeLoader"]),
         // The same for the TensorFlow C API (the "tensorflow" backend), from tensorflow-cpu's wheel.
-        .target(name: "CTensorFlow"),
+        .target(name: "CTensorFlow", dependencies: ["CRuntimeLoader"]),
+        // The dlopen loader both share: opens a runtime library and fills its table of functions.
+        .target(name: "CRuntimeLoader"),
         // Crash evidence: a signal handler (C, async-signal-safe) that says what TensorIO was loading or
         // running when the runtime crashed, and gives the runtime's captured stderr back.
         .target(name: "CCrashReport"),

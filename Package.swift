@@ -21,8 +21,11 @@ let tools: TargetDependencyCondition? = .when(traits: ["Tools"])
 
 let package = Package(
     name: "TensorIO",
-    // TensorIO's public API uses Duration and ContinuousClock (macOS 13, iOS 16); macOS is 15 because one
-    // list covers the whole package and the tool uses Mutex (Synchronization) and Hummingbird 2 needs 14.
+    // Minimum versions for a build on these platforms, not a claim that they are built or tested: only
+    // Linux x86-64 is; macOS and the libraries on iOS, tvOS, watchOS and visionOS are planned, and code
+    // only Linux has is guarded (docs/packages.md, "Platforms"). TensorIO's public API uses Duration and
+    // ContinuousClock (macOS 13, iOS 16); macOS is 15 because one list covers the whole package and the
+    // tool uses Mutex (Synchronization) and Hummingbird 2 needs 14.
     platforms: [.macOS(.v15), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "TensorIO", targets: ["TensorIO"]),

@@ -97,12 +97,12 @@ final class TFLiteTrainingSession: TrainingInstance {
     }
 
     /// Predicts with what the model has learnt so far.
-    func run(_ input: InputValue, placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs {
+    func run(_ inputs: PreparedInputs, placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs {
         guard let predictor else {
             try bundle.require(.predict)
             throw TensorIOError(.unsupported, "the model has no signature to predict with", location: "model.file")
         }
-        return try predictor.run(input, placeholders: placeholders, profile: &profile)
+        return try predictor.run(inputs, placeholders: placeholders, profile: &profile)
     }
 
     // MARK: - Training
@@ -161,7 +161,7 @@ final class TFLiteTrainingSession: TrainingInstance {
         let quantized = bundle.model.isQuantized
         inputBindings = try zip(trainingLayers, inputOrder).map { layer, slot in
             try trainer.inputSlots[slot].binding(
-                for: layer, quantizedModel: quantized, isInput: true, resizeMode: configuration.imageResizeMode
+                for: layer, quantizedModel: quantized, isInput: true
             )
         }
         outputBindings = try zip(trainingOutputs, outputOrder).map { layer, slot in

@@ -162,11 +162,10 @@ final class TensorSlot {
     ///
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/layerMismatch``) naming the layer.
     func binding(
-        for layer: LayerDescription, quantizedModel: Bool?, isInput: Bool, resizeMode: ImageResizeMode = .aspectFill
+        for layer: LayerDescription, quantizedModel: Bool?, isInput: Bool
     ) throws -> TensorBinding {
         try LayerTensorCheck.binding(
-            layer: layer, tensor: facts, shape: shape, quantizedModel: quantizedModel, isInput: isInput,
-            resizeMode: resizeMode
+            layer: layer, tensor: facts, shape: shape, quantizedModel: quantizedModel, isInput: isInput
         )
     }
 

@@ -9,14 +9,12 @@ struct TensorFlowEndpoint: @unchecked Sendable {
     let staticShape: [Int]?
     let quantizer: Quantizer?
     let dequantizer: Dequantizer?
-    let resizeMode: ImageResizeMode
 
     /// Resolves `layer.name` in the graph and checks its type and, where the graph knows it, its size.
     ///
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/layerMismatch``) naming the layer.
     init(
-        layer: LayerDescription, in session: TensorFlowSession, quantizedModel: Bool?, isInput: Bool,
-        resizeMode: ImageResizeMode
+        layer: LayerDescription, in session: TensorFlowSession, quantizedModel: Bool?, isInput: Bool
     ) throws {
         guard let output = session.endpoint(named: layer.name) else {
             throw TensorIOError.layerMismatch(
@@ -33,7 +31,7 @@ struct TensorFlowEndpoint: @unchecked Sendable {
         // TensorFlow graphs carry no per-tensor scale, so `{"from": "tensor"}` fails the check.
         let binding = try LayerTensorCheck.binding(
             layer: layer, tensor: facts, shape: staticShape ?? layer.shape, quantizedModel: quantizedModel,
-            isInput: isInput, resizeMode: resizeMode
+            isInput: isInput
         )
         let dataType = binding.dataType
         let quantizer = binding.quantizer
@@ -44,7 +42,6 @@ struct TensorFlowEndpoint: @unchecked Sendable {
         self.staticShape = staticShape
         self.quantizer = quantizer
         self.dequantizer = dequantizer
-        self.resizeMode = resizeMode
     }
 
     /// The shape of a tensor holding `itemCount` items for this layer.
@@ -81,10 +78,7 @@ struct TensorFlowEndpoint: @unchecked Sendable {
 
     /// The binding that writes or reads one item of `itemShape`.
     func itemBinding(shape itemShape: [Int]) -> TensorBinding {
-        TensorBinding(
-            layer: layer, dataType: dataType, shape: itemShape, quantizer: quantizer, dequantizer: dequantizer,
-            resizeMode: resizeMode
-        )
+        TensorBinding(layer: layer, dataType: dataType, shape: itemShape, quantizer: quantizer, dequantizer: dequantizer)
     }
 
     /// Makes the tensor fed for `values`, one value per item.

@@ -173,7 +173,7 @@ extension TensorBinding {
     func item(shape itemShape: [Int]? = nil) -> TensorBinding {
         let item = TensorBinding(
             layer: layer, dataType: dataType, shape: itemShape ?? [layer.elementCount], quantizer: quantizer,
-            dequantizer: dequantizer, resizeMode: resizeMode
+            dequantizer: dequantizer
         )
         return item
     }

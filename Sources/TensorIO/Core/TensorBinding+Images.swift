@@ -7,8 +7,9 @@ extension TensorBinding {
         return (size, layer.pixelFormat ?? (volume.channels == 1 ? .gray : .rgb))
     }
 
-    /// Orients, fits and converts an image, then writes it into the tensor with the layer's normalization
-    /// fused into that one pass (alpha skipped, channels in the layer's order).
+    /// Writes an image already oriented and scaled to the layer's size (``InputPreparer`` made it so)
+    /// into the tensor, with the layer's normalization fused into that one pass (alpha skipped, channels
+    /// in the layer's order).
     ///
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidInput``) when the layer is not an image
     ///   layer or its tensor type cannot hold pixels.
@@ -22,7 +23,17 @@ extension TensorBinding {
         guard dataType == .float32 || dataType == .uint8 else {
             throw TensorIOError.invalidInput("images can fill float32 or uint8 tensors, not \(dataType)", layer: layer.name)
         }
-        let prepared = VisionPipeline.prepare(image, target: size, mode: resizeMode)
+        // Every caller prepares the image first (the core for runs, batches and training steps; the
+        // public `LayerDescription.writeImage` for itself): scaling it here would be the second pass
+        // over its pixels.
+        guard image.width == size.width, image.height == size.height, image.format == .bgra, image.orientation == .up else {
+            assertionFailure("an image reaches its tensor unprepared: \(image.width)×\(image.height) for a \(size.width)×\(size.height) layer")
+            throw TensorIOError.invalidInput(
+                "an image for this layer must be upright BGRA of \(size.width)×\(size.height) here, got \(image.width)×\(image.height)",
+                layer: layer.name
+            )
+        }
+        let prepared = image
         let pixelCount = size.width * size.height
         let normalizer = layer.normalization.map(PixelNormalizer.init)
 

@@ -117,8 +117,7 @@ extension TensorBinding {
             )
         }
         return TensorBinding(
-            layer: layer, dataType: dataType, shape: shape, quantizer: quantizer, dequantizer: dequantizer,
-            resizeMode: resizeMode
+            layer: layer, dataType: dataType, shape: shape, quantizer: quantizer, dequantizer: dequantizer
         )
     }
 }

@@ -80,9 +80,9 @@ private struct ElementWriter: NumericVisitor {
         case .float32:
             let target = start.elements(Float.self, count: source.count)
             // Doubles (what data files give) take a loop of their own that the compiler vectorises.
-            if S.self == Double.self, let base = source.baseAddress, let floats = target.baseAddress {
-                let doubles = UnsafeRawPointer(base).assumingMemoryBound(to: Double.self)
-                if !Self.convertReportingInfinity(doubles, count: source.count, to: floats) { break }
+            if S.self == Double.self,
+               !source.withMemoryRebound(to: Double.self, { Self.convertReportingInfinity($0, to: target) }) {
+                break
             }
             // Other element types (and doubles when an infinity came out): convert, and note a finite
             // value that became infinite; the first one is named below.
@@ -125,11 +125,11 @@ private struct ElementWriter: NumericVisitor {
     /// overflow took about ten instructions a number, 7% of a training step on the digits bundle.
     @inline(never)
     private static func convertReportingInfinity(
-        _ source: UnsafePointer<Double>, count: Int, to target: UnsafeMutablePointer<Float>
+        _ source: UnsafeBufferPointer<Double>, to target: UnsafeMutableBufferPointer<Float>
     ) -> Bool {
-        for index in 0..<count { target[index] = Float(source[index]) }
+        for index in source.indices { target[index] = Float(source[index]) }
         var infinities: UInt32 = 0
-        for index in 0..<count { infinities |= target[index].bitPattern & 0x7fff_ffff == 0x7f80_0000 ? 1 : 0 }
+        for index in source.indices { infinities |= target[index].bitPattern & 0x7fff_ffff == 0x7f80_0000 ? 1 : 0 }
         return infinities != 0
     }
 

@@ -31,6 +31,7 @@ extension TensorIOError {
     package init(_ error: IsolationError) {
         let code: Code = switch error.kind {
         case .io: .io
+        case .unsupported: .unsupported
         }
         self.init(code, error.message)
     }

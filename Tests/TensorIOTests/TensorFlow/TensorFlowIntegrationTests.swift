@@ -17,8 +17,8 @@ enum TensorFlowFixtures {
         try ModelBundle(at: url(name)).makeModel()
     }
 
-    static func trainable(_ name: String) throws -> RuntimeModel {
-        try #require(try model(name) as? RuntimeModel)
+    static func trainable(_ name: String) throws -> TrainableRuntimeModel {
+        try #require(try model(name) as? TrainableRuntimeModel)
     }
 }
 
@@ -236,10 +236,13 @@ struct TensorFlowIntegrationTests {
         #expect(extra?.message.contains("no input layer named \"z\"") == true)
     }
 
-    @Test("a model without train in its modes does not train")
+    @Test("a model without train in its modes is not a TrainableModel, and makeTrainableModel says why")
     func predictOnly() throws {
-        let model = try #require(try TensorFlowFixtures.model("tf_batch_number_test") as? RuntimeModel)
-        let error = #expect(throws: TensorIOError.self) { try model.train(Batch([["input": [1]]])) }
+        let model = try TensorFlowFixtures.model("tf_batch_number_test")
+        #expect(model is RuntimeModel)
+        #expect(!(model is any TrainableModel), "a predict-only model cannot be cast to a trainable one")
+        let bundle = try ModelBundle(at: TensorFlowFixtures.url("tf_batch_number_test"))
+        let error = #expect(throws: TensorIOError.self) { try bundle.makeTrainableModel() }
         #expect(error?.code == .unsupported)
         #expect(error?.location == "model.modes")
     }

@@ -244,10 +244,27 @@ let package = Package(
             path: "Benchmarks/LoadCheck",
             swiftSettings: upcomingFeatures
         ),
+        // What every test target shares: the fixtures and where they are, temporary folders, running the
+        // built executables, servers on loopback, hand-made archives. A test target, so that a plain
+        // `swift build` does not build it.
+        .testTarget(
+            name: "TensorIOTestSupport",
+            dependencies: [
+                "TensorIO",
+                "TensorIODelivery",
+                "TensorIORepositoryServer",
+                "CSystemZlib",
+                .product(name: "Logging", package: "swift-log"),
+                // Only for hand-made archives with entries no honest tool writes (Fixtures.handmadeZip).
+                .product(name: "ZIPFoundation", package: "ZIPFoundation", condition: delivery),
+            ],
+            path: "Tests/TestSupport",
+            swiftSettings: upcomingFeatures
+        ),
         .testTarget(
             name: "TensorIOTests",
             dependencies: [
-                "TensorIO", "crash-report-probe", "async-run-probe", "TensorIOLoadCheck",
+                "TensorIO", "TensorIOTestSupport", "crash-report-probe", "async-run-probe", "TensorIOLoadCheck",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
@@ -256,7 +273,8 @@ let package = Package(
         .testTarget(
             name: "TensorIOCLITests",
             dependencies: [
-                "TensorIO", "TensorIOCLI", "TensorIORepositoryCLI", "TensorIOToolSupport", "TensorIODelivery", "TensorIOLoadCheck",
+                "TensorIO", "TensorIOTestSupport", "TensorIOCLI", "TensorIORepositoryCLI", "TensorIOToolSupport",
+                "TensorIODelivery", "TensorIOLoadCheck",
             ],
             swiftSettings: upcomingFeatures
         ),
@@ -265,6 +283,7 @@ let package = Package(
             name: "TensorIODeliveryTests",
             dependencies: [
                 "TensorIO",
+                "TensorIOTestSupport",
                 "TensorIODelivery",
                 "TensorIORepositoryServer",
                 "TensorIOLoadCheck",

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TensorIO
+import TensorIOTestSupport
 
 /// The original's integration suite (`TIOTFLiteModelIntegrationTests`) run through LiteRT, plus binding
 /// by name and by order, layer checks at load, the model registry and the model lifecycle.

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 @testable import TensorIO
+import TensorIOTestSupport
 
 /// A library keeps to itself: no process-wide registry, no logger of its own, nothing on the app's stderr,
 /// runtime files that code can name, and errors that speak to whoever uses the library.

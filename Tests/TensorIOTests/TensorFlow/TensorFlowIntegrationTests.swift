@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TensorIO
+import TensorIOTestSupport
 
 /// The bundles in `Tests/Fixtures/TensorFlowBundles` (see its README for how they were made and the
 /// numbers asserted here).

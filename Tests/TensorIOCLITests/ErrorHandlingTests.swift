@@ -1,14 +1,15 @@
 import Foundation
 import Testing
+import TensorIOTestSupport
 
 /// Any failure of `tensorio` is exactly one line on stderr starting with "error: ", exit status 1, nothing
 /// on stdout — never a crash or a signal. (`validate` reports its problems as one line each instead; see
 /// ValidateCommandTests.)
 @Suite("tensorio errors")
 struct ErrorHandlingTests {
-    private let number = CLI.bundle("1_in_1_out_number_test.tiobundle")
-    private let vectors = CLI.bundle("1_in_1_out_vectors_test.tiobundle")
-    private let twoInputs = CLI.bundle("2_in_2_out_vectors_test.tiobundle")
+    private let number = Fixtures.path("1_in_1_out_number_test.tiobundle")
+    private let vectors = Fixtures.path("1_in_1_out_vectors_test.tiobundle")
+    private let twoInputs = Fixtures.path("2_in_2_out_vectors_test.tiobundle")
 
     // MARK: Input values
 
@@ -46,7 +47,7 @@ struct ErrorHandlingTests {
         ("1_in_1_out_string_test.tiobundle", "[1,2]"),
     ])
     func wrongElementCount(name: String, value: String) async throws {
-        expectOneLineError(try await CLI.run("run", CLI.bundle(name), "--input", value), containing: [#"layer "input""#])
+        expectOneLineError(try await CLI.run("run", Fixtures.path(name), "--input", value), containing: [#"layer "input""#])
     }
 
     @Test("the wrong element count names the layer, the expected count and the count given")
@@ -83,7 +84,7 @@ struct ErrorHandlingTests {
         ("quantized_uint8_raw_test.tiobundle", "[256,0,0,0]"),
     ])
     func valueOutOfRange(name: String, value: String) async throws {
-        expectOneLineError(try await CLI.run("run", CLI.bundle(name), "--input", value), containing: [#"layer "input""#])
+        expectOneLineError(try await CLI.run("run", Fixtures.path(name), "--input", value), containing: [#"layer "input""#])
     }
 
     @Test("a nonexistent @file", arguments: ["/nonexistent/value.json", "/nonexistent/value.bin", "no-such-file.json", ""])
@@ -128,7 +129,7 @@ struct ErrorHandlingTests {
 
     @Test("--top must be at least 1", arguments: ["0", "-1"])
     func topZero(value: String) async throws {
-        let bundle = CLI.bundle("labeled_vectors_test.tiobundle")
+        let bundle = Fixtures.path("labeled_vectors_test.tiobundle")
         expectUsageError(try await CLI.run("run", bundle, "--input", "[1,2,3,4]", "--top", value), containing: ["--top"])
     }
 
@@ -140,7 +141,7 @@ struct ErrorHandlingTests {
 
     @Test("an option value that does not parse", arguments: [["--top", "abc"], ["--threshold", "abc"], ["--top", "1.5"]])
     func badOptionValue(option: [String]) async throws {
-        let bundle = CLI.bundle("labeled_vectors_test.tiobundle")
+        let bundle = Fixtures.path("labeled_vectors_test.tiobundle")
         expectUsageError(try await CLI.run(["run", bundle, "--input", "[1,2,3,4]"] + option), containing: [option[0]])
     }
 
@@ -174,14 +175,14 @@ struct ErrorHandlingTests {
 
     @Test("run with each invalid fixture", arguments: invalidBundles)
     func runInvalidBundle(_ fixture: InvalidFixture) async throws {
-        let result = try await CLI.run(["run", CLI.bundle(fixture.bundle)] + fixture.inputs.flatMap { ["--input", $0] })
+        let result = try await CLI.run(["run", Fixtures.path(fixture.bundle)] + fixture.inputs.flatMap { ["--input", $0] })
         expectOneLineError(result, containing: fixture.fragments)
     }
 
     @Test("inspect with each invalid fixture", arguments: invalidBundles)
     func inspectInvalidBundle(_ fixture: InvalidFixture) async throws {
-        expectOneLineError(try await CLI.run("inspect", CLI.bundle(fixture.bundle)), containing: fixture.fragments)
-        expectOneLineError(try await CLI.run("inspect", CLI.bundle(fixture.bundle), "--json"), containing: fixture.fragments)
+        expectOneLineError(try await CLI.run("inspect", Fixtures.path(fixture.bundle)), containing: fixture.fragments)
+        expectOneLineError(try await CLI.run("inspect", Fixtures.path(fixture.bundle), "--json"), containing: fixture.fragments)
     }
 
     @Test("a bundle path that is a file, not a folder")
@@ -195,7 +196,7 @@ struct ErrorHandlingTests {
     func layerMismatch() async throws {
         try await withTemporaryDirectory { folder in
             let bundle = folder.appendingPathComponent("wrong-shape.tiobundle")
-            try FileManager.default.copyItem(at: CLI.bundleURL("1_in_1_out_number_test.tiobundle"), to: bundle)
+            try FileManager.default.copyItem(at: Fixtures.url("1_in_1_out_number_test.tiobundle"), to: bundle)
             let json = bundle.appendingPathComponent("model.json")
             let text = try String(contentsOf: json, encoding: .utf8)
                 .replacingOccurrences(of: "\"shape\": [1]", with: "\"shape\": [2]")
@@ -215,10 +216,10 @@ struct ErrorHandlingTests {
         "deprecated.tfbundle", "1_in_1_out_number_test_no_backend.tiobundle",
     ])
     func warningThenError(name: String) async throws {
-        expectUsageError(try await CLI.run("run", CLI.bundle(name)), containing: ["--input"])
-        expectOneLineError(try await CLI.run("run", CLI.bundle(name), "--input", "[1,2]"), containing: [#"layer "input""#])
+        expectUsageError(try await CLI.run("run", Fixtures.path(name)), containing: ["--input"])
+        expectOneLineError(try await CLI.run("run", Fixtures.path(name), "--input", "[1,2]"), containing: [#"layer "input""#])
         expectOneLineError(
-            try await CLI.run(["run", CLI.bundle(name), "--input", "2"],
+            try await CLI.run(["run", Fixtures.path(name), "--input", "2"],
                               environment: ["TENSORIO_LITERT_LIBRARY": "/nonexistent/libLiteRt.so"]),
             containing: ["make setup"]
         )
@@ -286,7 +287,7 @@ struct ErrorHandlingTests {
     @Test("a placeholder needs no runtime")
     func placeholderWithoutRuntime() async throws {
         let result = try await CLI.run(
-            ["run", CLI.bundle("placeholder.tiobundle"), "--input", "2"],
+            ["run", Fixtures.path("placeholder.tiobundle"), "--input", "2"],
             environment: ["TENSORIO_LITERT_LIBRARY": "/nonexistent/libLiteRt.so"]
         )
         expectSuccess(result, stdout: "{}")
@@ -296,7 +297,7 @@ struct ErrorHandlingTests {
     func notALibrary() async throws {
         let result = try await CLI.run(
             ["run", number, "--input", "2"],
-            environment: ["TENSORIO_LITERT_LIBRARY": CLI.bundleURL("1_in_1_out_number_test.tiobundle/model.json").path]
+            environment: ["TENSORIO_LITERT_LIBRARY": Fixtures.url("1_in_1_out_number_test.tiobundle/model.json").path]
         )
         expectOneLineError(result, containing: ["make setup"])
     }

@@ -287,7 +287,6 @@ let package = Package(
                 "TensorIODelivery",
                 "TensorIORepositoryServer",
                 "TensorIOLoadCheck",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation", condition: delivery),
             ],
             swiftSettings: upcomingFeatures
         ),

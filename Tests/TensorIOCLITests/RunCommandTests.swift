@@ -15,11 +15,10 @@ struct RunCommandTests {
         expectSuccess(try await CLI.run("run", number, "--input", "2"), stdout: #"{"output":25}"#)
     }
 
-    @Test("the original's scalar bundles, TensorFlow Lite and TensorFlow: --input 2 prints {\"output\":25}", arguments: [
-        "Tests/Fixtures/Bundles/scalar_test.tiobundle", "Tests/Fixtures/TensorFlowBundles/tf_scalar_test.tiobundle",
-    ])
-    func scalarBundles(bundle: String) async throws {
-        expectSuccess(try await CLI.run("run", bundle, "--input", "2"), stdout: #"{"output":25}"#)
+    @Test("the original's scalar bundles, TensorFlow Lite and TensorFlow: --input 2 prints {\"output\":25}",
+          arguments: Fixtures.Backend.allCases)
+    func scalarBundles(backend: Fixtures.Backend) async throws {
+        expectSuccess(try await CLI.run("run", backend.path("scalar_test.tiobundle"), "--input", "2"), stdout: #"{"output":25}"#)
     }
 
     @Test("--placeholder NAME=VALUE feeds a TensorFlow placeholder; one left out is named in one line")

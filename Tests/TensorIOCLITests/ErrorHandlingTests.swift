@@ -154,35 +154,31 @@ struct ErrorHandlingTests {
         expectOneLineError(try await CLI.run(arguments), containing: [path])
     }
 
-    /// Each invalid fixture, the arguments `run` would otherwise accept, and what the error names.
-    struct InvalidFixture: Sendable, CustomTestStringConvertible {
-        var bundle: String
-        var inputs: [String]
-        var fragments: [String]
-        var testDescription: String { bundle }
-    }
-
-    static let invalidBundles = [
-        InvalidFixture(bundle: "invalid-model-bad-json.tiobundle", inputs: ["2"], fragments: ["model.json", "line 5"]),
-        InvalidFixture(bundle: "invalid-model-no-json.tiobundle", inputs: ["2"], fragments: ["model.json"]),
-        InvalidFixture(bundle: "invalid-model-incorrect-model-file.tiobundle", inputs: ["2"],
-                       fragments: ["model.file", "missing.tflite"]),
-        InvalidFixture(bundle: "invalid-model-incorrect-labels-file.tiobundle",
-                       inputs: ["input1=[1,2,3,4]", "input2=[10,20,30,40]"],
-                       fragments: ["outputs[1].labels", "missing-labels.txt"]),
-        InvalidFixture(bundle: "invalid-model-no-ext", inputs: ["2"], fragments: [".tiobundle"]),
+    /// For each invalid fixture (``Fixtures/invalidBundles`` and the folder without the extension): the
+    /// inputs `run` would otherwise accept, and what the error names.
+    static let problems: [String: (inputs: [String], fragments: [String])] = [
+        "invalid-model-bad-json.tiobundle": (["2"], ["model.json", "line 5"]),
+        "invalid-model-no-json.tiobundle": (["2"], ["model.json"]),
+        "invalid-model-incorrect-model-file.tiobundle": (["2"], ["model.file", "missing.tflite"]),
+        "invalid-model-incorrect-labels-file.tiobundle":
+            (["input1=[1,2,3,4]", "input2=[10,20,30,40]"], ["outputs[1].labels", "missing-labels.txt"]),
+        Fixtures.bundleWithoutExtension: (["2"], [".tiobundle"]),
     ]
 
+    static let invalidBundles = Fixtures.invalidBundles + [Fixtures.bundleWithoutExtension]
+
     @Test("run with each invalid fixture", arguments: invalidBundles)
-    func runInvalidBundle(_ fixture: InvalidFixture) async throws {
-        let result = try await CLI.run(["run", Fixtures.path(fixture.bundle)] + fixture.inputs.flatMap { ["--input", $0] })
-        expectOneLineError(result, containing: fixture.fragments)
+    func runInvalidBundle(_ name: String) async throws {
+        let (inputs, fragments) = try #require(Self.problems[name], "no expected problem for \(name)")
+        let result = try await CLI.run(["run", Fixtures.path(name)] + inputs.flatMap { ["--input", $0] })
+        expectOneLineError(result, containing: fragments)
     }
 
     @Test("inspect with each invalid fixture", arguments: invalidBundles)
-    func inspectInvalidBundle(_ fixture: InvalidFixture) async throws {
-        expectOneLineError(try await CLI.run("inspect", Fixtures.path(fixture.bundle)), containing: fixture.fragments)
-        expectOneLineError(try await CLI.run("inspect", Fixtures.path(fixture.bundle), "--json"), containing: fixture.fragments)
+    func inspectInvalidBundle(_ name: String) async throws {
+        let fragments = try #require(Self.problems[name], "no expected problem for \(name)").fragments
+        expectOneLineError(try await CLI.run("inspect", Fixtures.path(name)), containing: fragments)
+        expectOneLineError(try await CLI.run("inspect", Fixtures.path(name), "--json"), containing: fragments)
     }
 
     @Test("a bundle path that is a file, not a folder")

@@ -6,60 +6,23 @@ import TensorIOTestSupport
 /// exit 1 and one line per problem on stderr, "PATH: FIELD: MESSAGE".
 @Suite("tensorio validate")
 struct ValidateCommandTests {
-    /// Every fixture that is a valid bundle.
-    static let validBundles = [
-        "1_in_1_out_number_test.tiobundle",
-        "1_in_1_out_number_int32_test.tiobundle",
-        "1_in_1_out_number_int64_test.tiobundle",
-        "1_in_1_out_number_test_no_backend.tiobundle",
-        "1_in_1_out_number_test_no_modes.tiobundle",
-        "1_in_1_out_string_test.tiobundle",
-        "1_in_1_out_tensors_test.tiobundle",
-        "1_in_1_out_vectors_test.tiobundle",
-        "2_in_2_out_matrices_test.tiobundle",
-        "2_in_2_out_vectors_test.tiobundle",
-        "deprecated.tfbundle",
-        "labeled_vectors_test.tiobundle",
-        "output_types_test.tiobundle",
-        "placeholder.tiobundle",
-        "quantized_uint8_raw_test.tiobundle",
-        "quantized_uint8_test.tiobundle",
-        "reordered_inputs_test.tiobundle",
-        "unnamed_inputs_test.tiobundle",
-        "pixelbuffer_identity_test.tiobundle",
-        "pixelbuffer_normalization_test.tiobundle",
-        "image_bgr_bias_test.tiobundle",
-        "image_gray_test.tiobundle",
-        "image_uint8_test.tiobundle",
-        "two_images_test.tiobundle",
-        "image_asymmetric_test.tiobundle",
-    ]
-
     /// Bundles whose library warning (swift-log, on stderr) is expected on success.
     static let bundlesWithWarnings: Set<String> = [
         "deprecated.tfbundle",  // the .tfbundle extension is deprecated
         "1_in_1_out_number_test_no_backend.tiobundle",  // model.backend is not given (when the model is made)
     ]
 
-    /// An invalid fixture, the JSON field (or file) its one problem names, and what the message says.
-    struct InvalidFixture: Sendable, CustomTestStringConvertible {
-        var bundle: String
-        var field: String
-        var message: String
-        var testDescription: String { bundle }
-    }
-
-    static let invalidBundles = [
-        InvalidFixture(bundle: "invalid-model-bad-json.tiobundle", field: "model.json",
-                       message: "is not valid JSON: line 5, column 13"),
-        InvalidFixture(bundle: "invalid-model-no-json.tiobundle", field: "model.json", message: "not found"),
-        InvalidFixture(bundle: "invalid-model-incorrect-model-file.tiobundle", field: "model.file",
-                       message: "\"missing.tflite\" is not in the bundle"),
-        InvalidFixture(bundle: "invalid-model-incorrect-labels-file.tiobundle", field: "outputs[1].labels",
-                       message: "\"missing-labels.txt\" is not in the bundle's assets folder"),
+    /// The one problem of each invalid fixture (``Fixtures/invalidBundles``): the JSON field (or file) it
+    /// names, and what the message says.
+    static let problems: [String: (field: String, message: String)] = [
+        "invalid-model-bad-json.tiobundle": ("model.json", "is not valid JSON: line 5, column 13"),
+        "invalid-model-no-json.tiobundle": ("model.json", "not found"),
+        "invalid-model-incorrect-model-file.tiobundle": ("model.file", "\"missing.tflite\" is not in the bundle"),
+        "invalid-model-incorrect-labels-file.tiobundle":
+            ("outputs[1].labels", "\"missing-labels.txt\" is not in the bundle's assets folder"),
     ]
 
-    @Test("a valid bundle prints PATH: valid", arguments: validBundles)
+    @Test("a valid bundle prints PATH: valid", arguments: Fixtures.validBundles)
     func validBundle(name: String) async throws {
         let path = Fixtures.path(name)
         let result = try await CLI.run("validate", path)
@@ -68,7 +31,7 @@ struct ValidateCommandTests {
 
     @Test("several valid bundles print one line each, in argument order")
     func severalValidBundles() async throws {
-        let paths = Self.validBundles.filter { !Self.bundlesWithWarnings.contains($0) }.map(Fixtures.path)
+        let paths = Fixtures.validBundles.filter { !Self.bundlesWithWarnings.contains($0) }.map(Fixtures.path)
         let result = try await CLI.run(["validate"] + paths)
         expectSuccess(result, stdout: paths.map { "\($0): valid" }.joined(separator: "\n"))
     }
@@ -84,10 +47,10 @@ struct ValidateCommandTests {
     }
 
     @Test("an invalid bundle gives exit 1 and one line naming the field",
-          arguments: invalidBundles)
-    func invalidBundle(_ fixture: InvalidFixture) async throws {
-        let (field, message) = (fixture.field, fixture.message)
-        let path = Fixtures.path(fixture.bundle)
+          arguments: Fixtures.invalidBundles)
+    func invalidBundle(_ name: String) async throws {
+        let (field, message) = try #require(Self.problems[name], "no expected problem for \(name)")
+        let path = Fixtures.path(name)
         let result = try await CLI.run("validate", path)
         #expect(result.exited, "\(result)")
         #expect(result.status == 1, "\(result)")
@@ -100,7 +63,7 @@ struct ValidateCommandTests {
 
     @Test("a complete bundle in a folder without the .tiobundle extension is invalid")
     func folderWithoutExtension() async throws {
-        let path = Fixtures.path("invalid-model-no-ext")
+        let path = Fixtures.path(Fixtures.bundleWithoutExtension)
         let result = try await CLI.run("validate", path)
         #expect(result.exited && result.status == 1, "\(result)")
         #expect(result.stdout.isEmpty, "\(result)")
@@ -127,11 +90,11 @@ struct ValidateCommandTests {
 
     @Test("every fixture at once: exit 1, each valid one on stdout, each invalid one on stderr")
     func allFixtures() async throws {
-        let invalid = Self.invalidBundles.map(\.bundle) + ["invalid-model-no-ext"]
-        let all = (Self.validBundles + invalid).sorted()
+        let invalid = Fixtures.invalidBundles + [Fixtures.bundleWithoutExtension]
+        let all = (Fixtures.validBundles + invalid).sorted()
         let result = try await CLI.run(["validate"] + all.map(Fixtures.path))
         #expect(result.exited && result.status == 1, "\(result)")
-        #expect(result.stdoutLines == all.filter(Self.validBundles.contains).map { "\(Fixtures.path($0)): valid" },
+        #expect(result.stdoutLines == all.filter(Fixtures.validBundles.contains).map { "\(Fixtures.path($0)): valid" },
                 "\(result)")
         // One line per problem and nothing else: no library warning (deprecated.tfbundle) on a failure.
         #expect(result.stderrLines.count == invalid.count, "\(result)")
@@ -174,7 +137,7 @@ struct ValidateCommandTests {
     // MARK: --load
 
     @Test("--load loads each valid model; success prints nothing on stderr",
-          arguments: validBundles.filter { !bundlesWithWarnings.contains($0) })
+          arguments: Fixtures.validBundles.filter { !bundlesWithWarnings.contains($0) })
     func loadValidBundle(name: String) async throws {
         let path = Fixtures.path(name)
         let result = try await CLI.run("validate", "--load", path)

@@ -21,8 +21,11 @@ let tools: TargetDependencyCondition? = .when(traits: ["Tools"])
 
 let package = Package(
     name: "TensorIO",
-    // TensorIO's public API uses Duration and ContinuousClock (macOS 13, iOS 16); macOS is 15 because one
-    // list covers the whole package and the tool uses Mutex (Synchronization) and Hummingbird 2 needs 14.
+    // Minimum versions for a build on these platforms, not a claim that they are built or tested: only
+    // Linux x86-64 is; macOS and the libraries on iOS, tvOS, watchOS and visionOS are planned, and code
+    // only Linux has is guarded (docs/packages.md, "Platforms"). TensorIO's public API uses Duration and
+    // ContinuousClock (macOS 13, iOS 16); macOS is 15 because one list covers the whole package and the
+    // tool uses Mutex (Synchronization) and Hummingbird 2 needs 14.
     platforms: [.macOS(.v15), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "TensorIO", targets: ["TensorIO"]),
@@ -66,10 +69,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
     ],
     targets: [
-        // Our own declarations of the LiteRT C API and a dlopen loader: `swift build` needs no ML library.
-        .target(name: "CLiteRT"),
+        // Our own declarations of the LiteRT C API, loaded with dlopen: `swift build` needs no ML library.
+        .target(name: "CLiteRT", dependencies: ["CRuntimeLoader"]),
         // The same for the TensorFlow C API (the "tensorflow" backend), from tensorflow-cpu's wheel.
-        .target(name: "CTensorFlow"),
+        .target(name: "CTensorFlow", dependencies: ["CRuntimeLoader"]),
+        // The dlopen loader both share: opens a runtime library and fills its table of functions.
+        .target(name: "CRuntimeLoader"),
         // Crash evidence: a signal handler (C, async-signal-safe) that says what TensorIO was loading or
         // running when the runtime crashed, and gives the runtime's captured stderr back.
         .target(name: "CCrashReport"),
@@ -275,6 +280,8 @@ let package = Package(
             dependencies: [
                 "TensorIO", "TensorIOTestSupport", "TensorIOCLI", "TensorIORepositoryCLI", "TensorIOToolSupport",
                 "TensorIODelivery", "TensorIOLoadCheck",
+                // For reading both programs' subcommands (RepositoryHandoverTests).
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
             ],
             swiftSettings: upcomingFeatures
         ),

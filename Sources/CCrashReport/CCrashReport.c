@@ -119,7 +119,16 @@ static void install(void) {
     }
 }
 
-void tio_crash_report_install(void) { pthread_once(&install_once, install); }
+// Handlers only where the runtimes load (Linux): elsewhere an app's own signal handlers are left alone.
+#ifdef __linux__
+static const int installs_handlers = 1;
+#else
+static const int installs_handlers = 0;
+#endif
+
+void tio_crash_report_install(void) {
+    if (installs_handlers) pthread_once(&install_once, install);
+}
 
 const char *tio_crash_report_set_activity(const char *activity) {
     const char *previous = current_activity;

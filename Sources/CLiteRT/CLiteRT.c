@@ -1,28 +1,14 @@
-// Loader for the LiteRT C API: dlopen libLiteRt.so and fill a TIOLiteRtAPI.
+// Loader for the LiteRT C API: the symbols libLiteRt.so must and may export,
+// for CRuntimeLoader to fill a TIOLiteRtAPI with.
 
 #include "CLiteRT.h"
 
-#include <dlfcn.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "CRuntimeLoader.h"
 
-// The table is filled generically, one pointer-sized slot per function. POSIX
-// guarantees that a dlsym() result can be stored in a function pointer, so
-// slots are written with memcpy rather than by casting void * to a function
-// pointer type (which ISO C leaves undefined).
-_Static_assert(sizeof(void *) == sizeof(void (*)(void)), "function pointers must be pointer-sized");
+#define TIO_SYMBOL(member) TIO_RUNTIME_SYMBOL(TIOLiteRtAPI, "LiteRt", member)
 
-typedef struct {
-  const char *symbol;
-  size_t offset;
-} TIOSymbol;
-
-#define TIO_SYMBOL(member) {"LiteRt" #member, offsetof(TIOLiteRtAPI, member)}
-
-// Every member of TIOLiteRtAPI except GetStatusString, AddExternalTensorBinding and
-// SetCompiledModelCancellationFunction, which are optional.
-static const TIOSymbol kRequiredSymbols[] = {
+// Every member of TIOLiteRtAPI but the optional ones below.
+static const TIORuntimeSymbol kRequiredSymbols[] = {
     TIO_SYMBOL(CreateEnvironment),
     TIO_SYMBOL(DestroyEnvironment),
     TIO_SYMBOL(GetNumAccelerators),
@@ -92,11 +78,23 @@ static const TIOSymbol kRequiredSymbols[] = {
     TIO_SYMBOL(DestroyTensorBuffer),
 };
 
-// Catches a member added to TIOLiteRtAPI but not to kRequiredSymbols (the +3
-// are the optional ones). The table holds nothing but function pointers.
+// NULL when the library does not export them:
+//  - GetStatusString: then the copy below (tio_status_string);
+//  - AddExternalTensorBinding: TensorIO then registers every input buffer on each run;
+//  - SetCompiledModelCancellationFunction: TensorIO then cannot tell which outputs
+//    LiteRT refuses (see the header).
+static const TIORuntimeSymbol kOptionalSymbols[] = {
+    TIO_SYMBOL(GetStatusString),
+    TIO_SYMBOL(AddExternalTensorBinding),
+    TIO_SYMBOL(SetCompiledModelCancellationFunction),
+};
+
+// Catches a member added to TIOLiteRtAPI but to neither list. The table holds
+// nothing but function pointers.
 _Static_assert(sizeof(TIOLiteRtAPI) ==
-                   (sizeof(kRequiredSymbols) / sizeof(kRequiredSymbols[0]) + 3) * sizeof(void *),
-               "kRequiredSymbols must list every TIOLiteRtAPI member");
+                   (TIO_RUNTIME_SYMBOL_COUNT(kRequiredSymbols) + TIO_RUNTIME_SYMBOL_COUNT(kOptionalSymbols)) *
+                       sizeof(void *),
+               "kRequiredSymbols and kOptionalSymbols must list every TIOLiteRtAPI member");
 
 // Same names as LiteRT's own LiteRtGetStatusString (litert_common.cc), for
 // libraries that do not export it.
@@ -141,60 +139,10 @@ static const char *tio_status_string(LiteRtStatus status) {
   return "Unknown LiteRtStatus";
 }
 
-// dlerror() usually starts with the path itself ("<path>: cannot open shared
-// object file: ..."); drop that so the message does not name the path twice.
-static const char *tio_dlerror_reason(const char *path) {
-  const char *reason = dlerror();
-  if (reason == NULL) return "unknown error";
-  size_t path_length = strlen(path);
-  if (strncmp(reason, path, path_length) == 0 && strncmp(reason + path_length, ": ", 2) == 0) {
-    return reason + path_length + 2;
-  }
-  return reason;
-}
-
 const TIOLiteRtAPI *tio_litert_load(const char *path, char *error, size_t error_size) {
-  if (error_size > 0) error[0] = '\0';
-
-  void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (library == NULL) {
-    snprintf(error, error_size, "cannot open %s: %s", path, tio_dlerror_reason(path));
-    return NULL;
-  }
-
-  TIOLiteRtAPI *api = calloc(1, sizeof(TIOLiteRtAPI));
-  if (api == NULL) {
-    dlclose(library);
-    snprintf(error, error_size, "cannot open %s: out of memory", path);
-    return NULL;
-  }
-
-  for (size_t i = 0; i < sizeof(kRequiredSymbols) / sizeof(kRequiredSymbols[0]); i++) {
-    void *function = dlsym(library, kRequiredSymbols[i].symbol);
-    if (function == NULL) {
-      snprintf(error, error_size, "%s does not export %s", path, kRequiredSymbols[i].symbol);
-      free(api);
-      dlclose(library);
-      return NULL;
-    }
-    memcpy((char *)api + kRequiredSymbols[i].offset, &function, sizeof(function));
-  }
-
-  void *status_string = dlsym(library, "LiteRtGetStatusString");
-  if (status_string != NULL) {
-    memcpy(&api->GetStatusString, &status_string, sizeof(status_string));
-  } else {
-    api->GetStatusString = tio_status_string;
-  }
-
-  // NULL when absent: TensorIO then registers every input buffer on each run.
-  void *bind_external = dlsym(library, "LiteRtAddExternalTensorBinding");
-  memcpy(&api->AddExternalTensorBinding, &bind_external, sizeof(bind_external));
-
-  // NULL when absent: TensorIO then cannot tell which outputs LiteRT refuses (see the header).
-  void *cancellation = dlsym(library, "LiteRtSetCompiledModelCancellationFunction");
-  memcpy(&api->SetCompiledModelCancellationFunction, &cancellation, sizeof(cancellation));
-
-  // Intentionally leaked together with the library handle: see the header.
+  TIOLiteRtAPI *api = tio_runtime_load(path, sizeof(TIOLiteRtAPI), kRequiredSymbols,
+                                       TIO_RUNTIME_SYMBOL_COUNT(kRequiredSymbols), kOptionalSymbols,
+                                       TIO_RUNTIME_SYMBOL_COUNT(kOptionalSymbols), error, error_size);
+  if (api != NULL && api->GetStatusString == NULL) api->GetStatusString = tio_status_string;
   return api;
 }

@@ -22,7 +22,7 @@ enum RepositoryHandover {
     /// - Parameter arguments: The command line, `CommandLine.arguments`.
     static func handOverIfRepositoryCommand(_ arguments: [String]) {
         guard let name = repositoryCommand(in: arguments) else { return }
-        let programName = RepositoryCommandSummary.programName
+        let programName = RepositoryCommand.programName
         guard let program = CompanionProgram.find(named: programName) else {
             ToolMain.fail(
                 "tensorio \(name) is run by \(programName), which is neither next to tensorio nor on PATH: "
@@ -41,44 +41,51 @@ enum RepositoryHandover {
         let words = arguments.dropFirst()
         guard var name = words.first else { return nil }
         if name == "help", let asked = words.dropFirst().first { name = asked }
-        return RepositoryCommandSummary.all.contains { $0.name == name } ? name : nil
+        return RepositoryCommand(rawValue: name)?.name
     }
 
-    /// The entries `tensorio --help` lists for them.
-    static let listedCommands: [any ParsableCommand.Type] = [
-        Listed<Serve>.self, Listed<Push>.self, Listed<Models>.self, Listed<Pull>.self, Listed<Update>.self,
-        Listed<Rollback>.self, Listed<Rollout>.self, Listed<Delete>.self, Listed<CollectGarbage>.self,
-        Listed<Keygen>.self, Listed<Verify>.self,
-    ]
+    /// The entries `tensorio --help` lists for them: one per case of ``RepositoryCommand``, in its order.
+    static let listedCommands = Listed<FirstPosition>.entriesFromHere()
 }
 
-/// One repository command as `tensorio --help` lists it. `Main` hands such a command over before
-/// parsing, so `run()` is reached only if it was parsed some other way; it hands over then too.
-private struct Listed<Command: ListedRepositoryCommand>: ParsableCommand {
+/// One repository command as `tensorio --help` lists it: the case of ``RepositoryCommand`` at `Position`.
+/// `Main` hands such a command over before parsing, so `run()` is reached only if it was parsed some
+/// other way; it hands over then too.
+///
+/// ArgumentParser knows a subcommand by its type, and a list of values cannot declare types; a generic
+/// type can be made at run time, though, so each position in the list is a type of its own
+/// (`NextPosition<NextPosition<FirstPosition>>` is the third), and the list of entries is built by
+/// walking those positions to the end of the cases.
+private struct Listed<Position: ListPosition>: ParsableCommand {
+    static var command: RepositoryCommand { RepositoryCommand.allCases[Position.index] }
+
     static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: Command.summary.name, abstract: Command.summary.abstract)
+        CommandConfiguration(commandName: command.name, abstract: command.abstract)
     }
 
     @Argument(parsing: .allUnrecognized, help: .hidden)
     var arguments: [String] = []
 
     func run() throws {
-        RepositoryHandover.handOverIfRepositoryCommand(["tensorio", Command.summary.name] + arguments)
+        RepositoryHandover.handOverIfRepositoryCommand(["tensorio", Self.command.name] + arguments)
+    }
+
+    /// This entry and those of every later position, to the last case.
+    static func entriesFromHere() -> [any ParsableCommand.Type] {
+        guard Position.index < RepositoryCommand.allCases.count else { return [] }
+        return [Self.self] + Listed<NextPosition<Position>>.entriesFromHere()
     }
 }
 
-private protocol ListedRepositoryCommand {
-    static var summary: RepositoryCommandSummary { get }
+/// A position in ``RepositoryCommand/allCases``, as a type.
+private protocol ListPosition {
+    static var index: Int { get }
 }
 
-private enum Serve: ListedRepositoryCommand { static let summary = RepositoryCommandSummary.serve }
-private enum Push: ListedRepositoryCommand { static let summary = RepositoryCommandSummary.push }
-private enum Models: ListedRepositoryCommand { static let summary = RepositoryCommandSummary.models }
-private enum Pull: ListedRepositoryCommand { static let summary = RepositoryCommandSummary.pull }
-private enum Update: ListedRepositoryCommand { static let summary = RepositoryCommandSummary.update }
-private enum Rollback: ListedRepositoryCommand { static let summary = RepositoryCommandSummary.rollback }
-private enum Rollout: ListedRepositoryCommand { static let summary = RepositoryCommandSummary.rollout }
-private enum Delete: ListedRepositoryCommand { static let summary = RepositoryCommandSummary.delete }
-private enum CollectGarbage: ListedRepositoryCommand { static let summary = RepositoryCommandSummary.collectGarbage }
-private enum Keygen: ListedRepositoryCommand { static let summary = RepositoryCommandSummary.keygen }
-private enum Verify: ListedRepositoryCommand { static let summary = RepositoryCommandSummary.verify }
+private enum FirstPosition: ListPosition {
+    static var index: Int { 0 }
+}
+
+private enum NextPosition<Previous: ListPosition>: ListPosition {
+    static var index: Int { Previous.index + 1 }
+}

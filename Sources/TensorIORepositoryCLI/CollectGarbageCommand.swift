@@ -6,8 +6,8 @@ import TensorIOToolSupport
 /// `tensorio collect-garbage --from URL [--older-than SECONDS]`
 struct CollectGarbageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: RepositoryCommandSummary.collectGarbage.name,
-        abstract: RepositoryCommandSummary.collectGarbage.abstract,
+        commandName: RepositoryCommand.collectGarbage.name,
+        abstract: RepositoryCommand.collectGarbage.abstract,
         discussion: """
             Needs the write token. The server removes archives that no version names and unfinished uploads, \
             when older than --older-than seconds (default: the server's, one hour; another instance sharing \

@@ -6,8 +6,8 @@ import TensorIOToolSupport
 /// `tensorio delete ID VERSION --from URL [--force]`
 struct DeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: RepositoryCommandSummary.delete.name,
-        abstract: RepositoryCommandSummary.delete.abstract,
+        commandName: RepositoryCommand.delete.name,
+        abstract: RepositoryCommand.delete.abstract,
         discussion: """
             Needs the write token. The server refuses (exit 1, "in use") while the version is the canonical \
             one or another version's upgrade-to names it; --force deletes it anyway, leaving the model with \

@@ -12,8 +12,8 @@ import TensorIOToolSupport
 /// `tensorio keygen --out NAME`
 struct KeygenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: RepositoryCommandSummary.keygen.name,
-        abstract: RepositoryCommandSummary.keygen.abstract,
+        commandName: RepositoryCommand.keygen.name,
+        abstract: RepositoryCommand.keygen.abstract,
         discussion: """
             Writes NAME.private (the secret key, mode 0600) and NAME.public (give it to clients: \
             pull/update --trusted-key, verify --key). Refuses to overwrite either file. Prints the key id, \

@@ -6,8 +6,8 @@ import TensorIOToolSupport
 /// `tensorio models --from URL`
 struct ModelsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: RepositoryCommandSummary.models.name,
-        abstract: RepositoryCommandSummary.models.abstract,
+        commandName: RepositoryCommand.models.name,
+        abstract: RepositoryCommand.models.abstract,
         discussion: """
             One line per model: ID, canonical version, number of versions, tab-separated. With ID, the \
             model's versions instead: VERSION, SHA-256, size, date, a * for the canonical one. --json prints \

@@ -6,8 +6,8 @@ import TensorIOToolSupport
 /// `tensorio pull ID --from URL [--into DIR]`
 struct PullCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: RepositoryCommandSummary.pull.name,
-        abstract: RepositoryCommandSummary.pull.abstract,
+        commandName: RepositoryCommand.pull.name,
+        abstract: RepositoryCommand.pull.abstract,
         discussion: """
             Gets the version the server assigns this machine (the canonical one unless the model's rollout \
             rules target it; the machine's attributes are sent: see --attribute) or --version, resuming an \

@@ -7,8 +7,8 @@ import TensorIOToolSupport
 /// `tensorio push BUNDLE --to URL [--token …]`
 struct PushCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: RepositoryCommandSummary.push.name,
-        abstract: RepositoryCommandSummary.push.abstract,
+        commandName: RepositoryCommand.push.name,
+        abstract: RepositoryCommand.push.abstract,
         discussion: """
             Validates the bundle, zips it and uploads it. The model id and version default to model.json's \
             "id" and "version". With --sign KEY, a copy of the bundle is signed for that model id and \

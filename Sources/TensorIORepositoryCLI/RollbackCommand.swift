@@ -6,8 +6,8 @@ import TensorIOToolSupport
 /// `tensorio rollback ID --into DIR`
 struct RollbackCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: RepositoryCommandSummary.rollback.name,
-        abstract: RepositoryCommandSummary.rollback.abstract,
+        commandName: RepositoryCommand.rollback.name,
+        abstract: RepositoryCommand.rollback.abstract,
         discussion: """
             Works offline, on the local model store only. The version that was current becomes the previous \
             one, so a second rollback undoes the first. Prints "ID: rolled back FROM -> TO", then the \

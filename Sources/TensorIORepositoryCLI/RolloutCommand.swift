@@ -7,8 +7,8 @@ import TensorIOToolSupport
 /// `tensorio rollout show|set|ramp|pause|resume|rollback|assign|bench`
 struct RolloutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: RepositoryCommandSummary.rollout.name,
-        abstract: RepositoryCommandSummary.rollout.abstract,
+        commandName: RepositoryCommand.rollout.name,
+        abstract: RepositoryCommand.rollout.abstract,
         discussion: """
             A rollout is an ordered list of rules: conditions on the attributes a device sends (app and OS \
             version ranges, platform, locale, region, device class, custom keys), a percentage of matching \

@@ -14,8 +14,8 @@ import TensorIOToolSupport
 /// `tensorio serve [--root DIR] [--host H] [--port P] [--token-file F] [--read-token-file F] [--config FILE] …`
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: RepositoryCommandSummary.serve.name,
-        abstract: RepositoryCommandSummary.serve.abstract,
+        commandName: RepositoryCommand.serve.name,
+        abstract: RepositoryCommand.serve.abstract,
         discussion: """
             Stores bundle versions as zip archives under --root with a SQLite index. Prints \
             "listening on http://HOST:PORT" on stdout once ready; stops on SIGINT or SIGTERM. Without \

@@ -6,8 +6,8 @@ import TensorIOToolSupport
 /// `tensorio update ID --from URL --into DIR`
 struct UpdateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: RepositoryCommandSummary.update.name,
-        abstract: RepositoryCommandSummary.update.abstract,
+        commandName: RepositoryCommand.update.name,
+        abstract: RepositoryCommand.update.abstract,
         discussion: """
             The recommended version is the one the model's rollout rules assign this machine (its attributes \
             are sent: see --attribute), else the installed version's upgradeTo, else the canonical version. \

@@ -7,8 +7,8 @@ import TensorIOToolSupport
 /// `tensorio verify BUNDLE_OR_ARCHIVE --key PUBLIC`
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: RepositoryCommandSummary.verify.name,
-        abstract: RepositoryCommandSummary.verify.abstract,
+        commandName: RepositoryCommand.verify.name,
+        abstract: RepositoryCommand.verify.abstract,
         discussion: """
             Checks that the signature file is by one of the --key public keys, that it is valid, and that the \
             bundle holds exactly the signed files. An archive is unpacked into a temporary folder with the \

@@ -1,4 +1,8 @@
+import ArgumentParser
 import Foundation
+@testable import TensorIOCLI
+@testable import TensorIORepositoryCLI
+import TensorIOToolSupport
 import Testing
 import TensorIOTestSupport
 
@@ -6,9 +10,30 @@ import TensorIOTestSupport
 /// them, and their help, output, errors and exit statuses are the same as when one program ran them.
 @Suite("Repository commands handed over to tensorio-repository")
 struct RepositoryHandoverTests {
-    static let repositoryCommands = [
-        "serve", "push", "models", "pull", "update", "rollback", "rollout", "delete", "collect-garbage", "keygen", "verify",
-    ]
+    /// The names in ``RepositoryCommand``, the one list the handover, the help and this suite share.
+    static let repositoryCommands = RepositoryCommand.allCases.map(\.name)
+
+    @Test("tensorio-repository's subcommands are the table's commands, in its order, with its one-line help")
+    func repositoryProgramMatchesTable() {
+        let subcommands = RepositoryToolCommand.configuration.subcommands.map { $0.configuration }
+        #expect(subcommands.map { $0.commandName ?? "" } == Self.repositoryCommands)
+        #expect(subcommands.map(\.abstract) == RepositoryCommand.allCases.map(\.abstract))
+    }
+
+    @Test("tensorio lists the table's commands, in its order, and hands over each of them and their help")
+    func handoverMatchesTable() {
+        let listed = RepositoryHandover.listedCommands.map { $0.configuration }
+        #expect(listed.map { $0.commandName ?? "" } == Self.repositoryCommands)
+        #expect(listed.map(\.abstract) == RepositoryCommand.allCases.map(\.abstract))
+        for name in Self.repositoryCommands {
+            #expect(RepositoryHandover.repositoryCommand(in: ["tensorio", name, "--help"]) == name)
+            #expect(RepositoryHandover.repositoryCommand(in: ["tensorio", "help", name]) == name)
+        }
+        for other in ["run", "help", "--help", "Serve", "collectGarbage"] {
+            #expect(RepositoryHandover.repositoryCommand(in: ["tensorio", other]) == nil, "\(other)")
+        }
+        #expect(RepositoryHandover.repositoryCommand(in: ["tensorio"]) == nil)
+    }
 
     @Test("tensorio --help lists the model commands and every repository command with its one-line help")
     func rootHelp() async throws {

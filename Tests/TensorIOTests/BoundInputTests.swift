@@ -23,7 +23,7 @@ struct BoundInputTests {
         )
         #expect(model.boundInputCount == 1)
         for x: Float in [2, -3, 0, 7.5, 2, 1000, -0.25] {
-            let outputs = try model.run(.numbers(.float32([x])))
+            let outputs = try model.run(single: .numbers(.float32([x])))
             #expect(try outputs["output"].value(as: Float.self) == 10 * x + 5, "x = \(x)")
         }
     }
@@ -47,7 +47,7 @@ struct BoundInputTests {
                 "input1": .numbers(.float32((0..<4).map { _ in Float.random(in: -100...100, using: &generator) })),
                 "input2": .numbers(.float32((0..<4).map { _ in Float.random(in: -100...100, using: &generator) })),
             ])
-            #expect(try bound.run(input) == registered.run(input), "run \(run)")
+            #expect(try bound.run(input, layers: bundle.predictionInputs) == registered.run(input, layers: bundle.predictionInputs), "run \(run)")
         }
     }
 
@@ -60,8 +60,8 @@ struct BoundInputTests {
         let model = try CompiledTFLiteModel(bundle: bundle, configuration: ModelConfiguration())
         #expect(model.boundInputCount == 0)
         let count = try #require(bundle.predictionInputs.first).elementCount
-        let dark = try model.run(.numbers(.float32([Float](repeating: 0, count: count))))
-        let bright = try model.run(.numbers(.float32([Float](repeating: 1, count: count))))
+        let dark = try model.run(single: .numbers(.float32([Float](repeating: 0, count: count))))
+        let bright = try model.run(single: .numbers(.float32([Float](repeating: 1, count: count))))
         #expect(dark.count == 1)
         #expect(dark != bright, "each run reads its own input")
     }
@@ -81,6 +81,20 @@ struct BoundInputTests {
             runner: SignatureRunner(instance, signature: signature), bundle: bundle, configuration: ModelConfiguration()
         )
         #expect(model.boundInputCount == 0)
-        #expect(try model.run(.numbers(.float32([3])))["output"].value(as: Float.self) == 35)
+        #expect(try model.run(single: .numbers(.float32([3])))["output"].value(as: Float.self) == 35)
+    }
+}
+
+extension CompiledTFLiteModel {
+    /// Runs the instance as the core does: the value matched to `layers`, then written as prepared.
+    fileprivate func run(_ input: InputValue, layers: LayerList) throws -> Outputs {
+        var profile: RunProfile?
+        return try run(InputPreparer(layers: layers, resizeMode: .aspectFill).prepare(input), placeholders: [:], profile: &profile)
+    }
+
+    /// Runs a one-input instance on one value.
+    fileprivate func run(single value: InputValue) throws -> Outputs {
+        var profile: RunProfile?
+        return try run(PreparedInputs(values: [value]), placeholders: [:], profile: &profile)
     }
 }

@@ -47,7 +47,7 @@ struct InstancePoolTests {
 
         var tensors: ModelTensors { ModelTensors(signature: nil, inputs: [], outputs: []) }
 
-        func run(_ input: InputValue, placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs {
+        func run(_ inputs: PreparedInputs, placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs {
             Outputs([])
         }
 

@@ -12,7 +12,8 @@ extern "C" {
 
 /// Installs the handlers for SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT once per process. Each handler
 /// reports, then hands the signal to whatever handler was installed before (or the default action), so
-/// an app's own crash reporter still runs.
+/// an app's own crash reporter still runs. On Linux only, where the runtimes load (RuntimeLibrary):
+/// elsewhere there is no runtime crash to explain, and an app's signal handlers are left alone.
 void tio_crash_report_install(void);
 
 /// Sets what the calling thread is doing ("loading Examples/x.tiobundle/model.tflite"), or NULL for

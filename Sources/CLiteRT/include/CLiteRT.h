@@ -516,7 +516,7 @@ typedef struct TIOLiteRtAPI {
 // MARK: - Loader
 
 // Opens the LiteRT runtime at `path` (dlopen with RTLD_NOW | RTLD_LOCAL) and
-// resolves every member of TIOLiteRtAPI.
+// resolves every member of TIOLiteRtAPI, with CRuntimeLoader's tio_runtime_load.
 //
 // On success returns a heap-allocated table that is never freed, and the
 // library is never closed: LiteRT objects and the functions in the table stay

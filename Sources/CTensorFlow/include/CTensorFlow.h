@@ -162,9 +162,10 @@ typedef struct TIOTensorFlowAPI {
 } TIOTensorFlowAPI;
 
 // Loads the library at `path` (a file path, or a bare name for the system's
-// search path) and resolves every function above. On failure returns NULL and
-// writes a message naming the library or the missing symbol into `error`.
-// The library is never closed: the returned table lives for the process.
+// search path) and resolves every function above, with CRuntimeLoader's
+// tio_runtime_load. On failure returns NULL and writes a message naming the
+// library or the missing symbol into `error`. The library is never closed:
+// the returned table lives for the process.
 const TIOTensorFlowAPI *_Nullable tio_tensorflow_load(const char *path, char *error, size_t errorSize);
 
 #pragma clang assume_nonnull end

@@ -16,6 +16,10 @@ public import Foundation
 /// `libLiteRt.so` from `ai-edge-litert`, `libtensorflow_cc.so.2` (with `libtensorflow_framework.so.2` beside
 /// it) from `tensorflow-cpu`.
 ///
+/// Runtimes load on Linux only: the wheels' libraries are Linux shared libraries, and Linux is the platform
+/// TensorIO is built and tested on (docs/packages.md). Elsewhere loading one throws ``TensorIOError``
+/// (``TensorIOError/Code/unsupported``).
+///
 /// ```swift
 /// try RuntimeLibrary.liteRT.use(URL(fileURLWithPath: "/opt/litert/libLiteRt.so"))
 /// ```
@@ -145,10 +149,16 @@ public enum RuntimeLibrary: String, Sendable, CaseIterable, CustomStringConverti
     ///   - open: Opens one path.
     /// - Returns: What `open` returned for the first path that worked, and that path.
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/runtimeUnavailable``) saying what is missing, where
-    ///   it looked and how to provide it.
+    ///   it looked and how to provide it; (``TensorIOError/Code/unsupported``) on a platform other than Linux.
     func open<Loaded>(
         configured: URL?, _ open: (String, UnsafeMutablePointer<CChar>, Int) -> Loaded?
     ) throws -> (loaded: Loaded, path: String) {
+        #if !os(Linux)
+        throw TensorIOError(
+            .unsupported,
+            "the \(self) runtime (\(fileName)) loads on Linux only: TensorIO is built and tested there, and "
+                + "other platforms are planned")
+        #else
         let (paths, source) = candidates(configured: configured)
         var failures: [String] = []
         for path in paths {
@@ -169,6 +179,7 @@ public enum RuntimeLibrary: String, Sendable, CaseIterable, CustomStringConverti
                 + defaultURL.path,
             runtimeMessage: failures.joined(separator: "; ")
         )
+        #endif
     }
 }
 

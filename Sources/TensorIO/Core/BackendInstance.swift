@@ -12,39 +12,25 @@ protocol BackendInstance: AnyObject {
     /// Writes the inputs, invokes and reads every prediction output.
     ///
     /// - Parameters:
-    ///   - input: The run's value as the caller gave it (by layer name, positional, or one value for a
-    ///     one-input model), matched to the prediction inputs with ``InputMatching`` as it is written;
-    ///     images already oriented and scaled to their layer's size.
+    ///   - inputs: One value per prediction input layer, in `model.json` order, images already oriented
+    ///     and scaled to their layer's size: the instance only writes them.
     ///   - placeholders: Values for the bundle's placeholder layers, names already checked.
     ///   - profile: Where to measure the inputs, invoke and outputs, when not `nil`.
     /// - Returns: A value per prediction output layer, in `model.json` order.
     /// - Throws: ``TensorIOError`` naming the layer when a value does not fit; the runtime's failure.
-    func run(_ input: InputValue, placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs
-
-    /// ``run(_:placeholders:profile:)`` without placeholders or profile: the run apps make most, which a
-    /// backend may give a shorter path.
-    ///
-    /// - Parameter input: As for ``run(_:placeholders:profile:)``.
-    /// - Returns: A value per prediction output layer, in `model.json` order.
-    /// - Throws: As ``run(_:placeholders:profile:)``.
-    func run(_ input: InputValue) throws -> Outputs
+    func run(_ inputs: PreparedInputs, placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs
 
     /// Runs every item of a batch in one invoke, when the backend can feed a batch dimension.
     ///
-    /// - Parameter columns: For each prediction input layer in `model.json` order, one value per item.
+    /// - Parameter batch: For each prediction input layer in `model.json` order, one value per item.
     /// - Returns: Each item's outputs, or `nil` when the backend runs items one at a time (the core then
     ///   does).
     /// - Throws: ``TensorIOError`` naming the item and layer when a value does not fit.
-    func runBatch(_ columns: [[InputValue]], itemCount: Int) throws -> [Outputs]?
+    func runBatch(_ batch: PreparedBatch) throws -> [Outputs]?
 }
 
 extension BackendInstance {
-    func run(_ input: InputValue) throws -> Outputs {
-        var profile: RunProfile?
-        return try run(input, placeholders: [:], profile: &profile)
-    }
-
-    func runBatch(_ columns: [[InputValue]], itemCount: Int) throws -> [Outputs]? { nil }
+    func runBatch(_ batch: PreparedBatch) throws -> [Outputs]? { nil }
 }
 
 /// How a backend loads its instances, and how runs may share them.
@@ -69,7 +55,8 @@ protocol TrainingInstance: BackendInstance {
     /// returns the training outputs.
     ///
     /// - Parameters:
-    ///   - batch: At least one item, with a value for every input layer.
+    ///   - batch: At least one item, with a value for every input layer, images already oriented and
+    ///     scaled to their layer's size.
     ///   - placeholders: A value for every placeholder layer (names already checked).
     func train(_ batch: Batch, placeholders: [String: InputValue]) throws -> Outputs
 

@@ -64,13 +64,11 @@ enum LayerTensorCheck {
     ///   - shape: The tensor's real shape, batch resolved, for the binding's byte count.
     ///   - quantizedModel: `model.quantized`.
     ///   - isInput: Whether the layer is an input.
-    ///   - resizeMode: How images are fitted to an image input layer.
     /// - Returns: The binding a run writes or reads through.
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/layerMismatch``) naming the layer, with the first
     ///   disagreement.
     static func binding(
-        layer: LayerDescription, tensor: TensorFacts, shape: [Int], quantizedModel: Bool?, isInput: Bool,
-        resizeMode: ImageResizeMode
+        layer: LayerDescription, tensor: TensorFacts, shape: [Int], quantizedModel: Bool?, isInput: Bool
     ) throws -> TensorBinding {
         if let first = problems(layer: layer, tensor: tensor, quantizedModel: quantizedModel, isInput: isInput).first {
             throw TensorIOError.layerMismatch(first.message, layer: layer.name)
@@ -86,8 +84,7 @@ enum LayerTensorCheck {
             } : nil,
             dequantizer: isInput ? nil : layer.quantization.flatMap {
                 Dequantizer($0, tensorScale: parameters?.scale, zeroPoint: parameters?.zeroPoint ?? 0)
-            },
-            resizeMode: resizeMode
+            }
         )
     }
 

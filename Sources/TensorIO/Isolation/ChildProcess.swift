@@ -175,6 +175,9 @@ struct ChildProcess {
     }
 
     private func spawn(standardOutput: Int32, standardError: Int32) throws -> pid_t {
+        #if !os(Linux)
+        throw Self.unsupportedPlatform
+        #else
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -221,7 +224,22 @@ struct ChildProcess {
             throw TensorIOError(.io, "cannot start \(executable.path): \(SystemErrorText.reason(errno: result))")
         }
         return pid
+        #endif
     }
+
+    #if !os(Linux)
+    /// Why no child starts here: iOS, tvOS, watchOS and visionOS do not let an app start a process; macOS
+    /// does, but `spawn` is written for glibc's spawn types and is neither built nor tested there yet.
+    static var unsupportedPlatform: TensorIOError {
+        #if os(macOS)
+        let reason = "which TensorIO does on Linux only so far (macOS is planned)"
+        #else
+        let reason = "which this platform does not let an app do"
+        #endif
+        return TensorIOError(
+            .unsupported, "an isolated load check starts a child process, \(reason): check with LoadCheck.inProcess")
+    }
+    #endif
 
     private static func failure(_ message: String) -> TensorIOError {
         TensorIOError(.io, "\(message): \(SystemErrorText.reason(errno: errno))")

@@ -20,7 +20,9 @@ extension ModelBundle {
     /// - Throws: ``TensorIOError``: what loading threw (``TensorIOError/Code/layerMismatch``,
     ///   ``TensorIOError/Code/invalidModelFile``, ``TensorIOError/Code/runtimeFailure``…);
     ///   ``TensorIOError/Code/runtimeCrashed`` when the child crashed or passed a limit, naming the signal;
-    ///   ``TensorIOError/Code/runtimeUnavailable`` when `tensorio-load-check` cannot be found.
+    ///   ``TensorIOError/Code/runtimeUnavailable`` when `tensorio-load-check` cannot be found;
+    ///   ``TensorIOError/Code/unsupported`` for an isolated check on a platform other than Linux (iOS,
+    ///   tvOS, watchOS and visionOS do not let an app start a process; macOS is planned).
     @discardableResult
     public func verify(
         loading check: LoadCheck = .isolated, configuration: ModelConfiguration = ModelConfiguration(),
@@ -30,8 +32,13 @@ extension ModelBundle {
         case .inProcess:
             let (load, run) = try LoadProbe.probe(self, configuration: configuration, registry: registry, runsModel: true)
             return LoadReport(isIsolated: false, loadDuration: load, runDuration: run)
+        #if os(Linux)
         case .isolated(let options):
             return try IsolatedLoadCheck(bundle: self, configuration: configuration, options: options).run()
+        #else
+        case .isolated:
+            throw ChildProcess.unsupportedPlatform
+        #endif
         }
     }
 }

@@ -35,11 +35,22 @@ public struct ModelRegistry: Sendable {
     /// Creates a registry with the built-in backends (the same as ``builtIn``).
     public init() {
         register(backend: "tflite") { bundle, configuration in
-            RuntimeModel(bundle: bundle, configuration: configuration, engine: TFLiteEngine(bundle: bundle, configuration: configuration))
+            Self.runtimeModel(bundle, configuration, engine: TFLiteEngine(bundle: bundle, configuration: configuration))
         }
         register(backend: "tensorflow") { bundle, configuration in
-            RuntimeModel(bundle: bundle, configuration: configuration, engine: TensorFlowEngine(bundle: bundle, configuration: configuration))
+            Self.runtimeModel(bundle, configuration, engine: TensorFlowEngine(bundle: bundle, configuration: configuration))
         }
+    }
+
+    /// A built-in backend's model: a ``TrainableModel`` only when the bundle trains (`model.modes`), so a
+    /// predict-only model cannot be cast to one.
+    private static func runtimeModel(
+        _ bundle: ModelBundle, _ configuration: ModelConfiguration, engine: any BackendEngine
+    ) -> any Model {
+        if bundle.model.modes.contains(.train) {
+            return TrainableRuntimeModel(bundle: bundle, configuration: configuration, engine: engine)
+        }
+        return RuntimeModel(bundle: bundle, configuration: configuration, engine: engine)
     }
 
     /// Registers (or replaces) a backend.

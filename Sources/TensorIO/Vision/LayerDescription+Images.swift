@@ -25,11 +25,13 @@ extension LayerDescription {
         }
         let binding = TensorBinding(
             layer: self, dataType: dataType, shape: [volume.height, volume.width, volume.channels],
-            quantizer: nil, dequantizer: nil, resizeMode: resizeMode
+            quantizer: nil, dequantizer: nil
         )
         guard let base = buffer.baseAddress, buffer.count >= binding.byteCount else {
             throw TensorIOError.invalidInput("the buffer holds \(buffer.count) bytes; the layer needs \(binding.byteCount)", layer: name)
         }
-        try binding.writeImage(image, to: base)
+        guard let size = imageSize else { return }  // an image layer has one (imageVolume above)
+        let memory = TensorMemory(unsafeBase: base, byteCount: buffer.count)
+        try binding.writeImage(VisionPipeline.prepare(image, target: size, mode: resizeMode), to: memory)
     }
 }

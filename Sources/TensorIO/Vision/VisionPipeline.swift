@@ -9,7 +9,7 @@ enum VisionPipeline {
     /// An upright BGRA buffer of exactly `target`'s size.
     static func prepare(_ image: PixelBuffer, target: ImageSize, mode: ImageResizeMode) -> PixelBuffer {
         if image.format == .bgra, image.orientation == .up, image.width == target.width, image.height == target.height {
-            return image  // already prepared (models prepare images before taking their lock)
+            return image  // already upright BGRA of the target's size
         }
         let source = image.converted(to: .bgra)
         let (uprightWidth, uprightHeight) = image.uprightSize

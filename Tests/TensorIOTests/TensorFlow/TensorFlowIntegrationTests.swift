@@ -9,9 +9,9 @@ import TensorIOTestSupport
 /// were made and the numbers asserted here).
 @Suite("TensorFlow backend")
 struct TensorFlowIntegrationTests {
-    /// A TensorFlow fixture's model as the runtime type, which trains.
-    static func trainable(_ name: String) throws -> RuntimeModel {
-        try #require(try Fixtures.tensorFlowModel("\(name).tiobundle") as? RuntimeModel)
+    /// A TensorFlow fixture's model as the runtime type that trains.
+    static func trainable(_ name: String) throws -> TrainableRuntimeModel {
+        try #require(try Fixtures.tensorFlowModel("\(name).tiobundle") as? TrainableRuntimeModel)
     }
 
     // MARK: - Prediction
@@ -148,10 +148,13 @@ struct TensorFlowIntegrationTests {
         #expect(extra?.message.contains("no input layer named \"z\"") == true)
     }
 
-    @Test("a model without train in its modes does not train")
+    @Test("a model without train in its modes is not a TrainableModel, and makeTrainableModel says why")
     func predictOnly() throws {
-        let model = try #require(try Fixtures.tensorFlowModel("tf_batch_number_test.tiobundle") as? RuntimeModel)
-        let error = #expect(throws: TensorIOError.self) { try model.train(Batch([["input": [1]]])) }
+        let model = try Fixtures.tensorFlowModel("tf_batch_number_test.tiobundle")
+        #expect(model is RuntimeModel)
+        #expect(!(model is any TrainableModel), "a predict-only model cannot be cast to a trainable one")
+        let bundle = try ModelBundle(at: Fixtures.tensorFlowURL("tf_batch_number_test.tiobundle"))
+        let error = #expect(throws: TensorIOError.self) { try bundle.makeTrainableModel() }
         #expect(error?.code == .unsupported)
         #expect(error?.location == "model.modes")
     }

@@ -71,7 +71,7 @@ struct DigitsTrainingTests {
     @Test("TFLite training resizes the batch: batches of 32, 29 and 1 items all train")
     func tfliteBatchSizes() throws {
         let bundle = try Self.bundle("digits-train-tflite")
-        let model = try #require(try bundle.makeModel() as? RuntimeModel)
+        let model = try #require(try bundle.makeModel() as? TrainableRuntimeModel)
         let train = try JSONDataSource(contentsOf: TrainingFixtures.digitsData("train.json"), layers: bundle.inputs)
         // The first 32 items: the generating script measured 2.4756009578704834 before the first step.
         var first = Batch(keys: train.keys)
@@ -90,7 +90,7 @@ struct DigitsTrainingTests {
     @Test("a TFLite training bundle restores weights.safetensors when it loads; a bad file is refused")
     func tfliteWeightsFile() throws {
         let bundle = try Self.bundle("digits-train-tflite")
-        let model = try #require(try bundle.makeModel() as? RuntimeModel)
+        let model = try #require(try bundle.makeModel() as? TrainableRuntimeModel)
         let train = try JSONDataSource(contentsOf: TrainingFixtures.digitsData("train.json"), layers: bundle.inputs)
         var batch = Batch(keys: train.keys)
         for index in 0..<64 { try batch.append(try train.item(at: index)) }
@@ -120,7 +120,7 @@ struct DigitsTrainingTests {
     @Test("a trainable TFLite model forgets unexported training when unloaded")
     func tfliteUnload() throws {
         let bundle = try Self.bundle("digits-train-tflite")
-        let model = try #require(try bundle.makeModel() as? RuntimeModel)
+        let model = try #require(try bundle.makeModel() as? TrainableRuntimeModel)
         let train = try JSONDataSource(contentsOf: TrainingFixtures.digitsData("train.json"), layers: bundle.inputs)
         let probe = try train.item(at: 0)["image"]!
         let untrained = try model.run(["image": probe])

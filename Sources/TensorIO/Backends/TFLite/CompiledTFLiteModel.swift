@@ -1,7 +1,7 @@
 internal import CLiteRT
 import Foundation
 
-/// The LiteRT objects behind a loaded ``TFLiteModel``: the model, its compiled form, and one buffer per
+/// The LiteRT objects behind a loaded `tflite` model: the model, its compiled form, and one buffer per
 /// signature tensor in memory we own, allocated once so a run only writes inputs, invokes and reads.
 ///
 /// Not thread-safe: the core's pool lends it to one run at a time.
@@ -10,16 +10,10 @@ final class CompiledTFLiteModel: BackendInstance {
     /// For each layer in `model.json` order, its slot index and binding.
     private let inputBindings: [(slot: Int, binding: TensorBinding)]
     private let outputBindings: [(slot: Int, binding: TensorBinding)]
-    /// The prediction inputs, to match a run's value with.
-    private let inputLayers: LayerList
     /// Each binding's tensor memory, in the same order, read once: this runner's slots are never remade
     /// (only a training session's runner resizes), and a run should not go through them every time.
-    private let inputMemory: [UnsafeMutableRawPointer]
-    private let outputMemory: [UnsafeMutableRawPointer]
-    /// The same bindings, unretained, for the run path: the arrays above keep them alive, and lending
-    /// each one saves a retain and a release (two atomic operations) per layer on every run.
-    private let lentInputBindings: [Unmanaged<TensorBinding>]
-    private let lentOutputBindings: [Unmanaged<TensorBinding>]
+    private let inputMemory: [TensorMemory]
+    private let outputMemory: [TensorMemory]
 
     /// The tensors as LiteRT reports them, for `tensorio inspect`.
     let tensors: ModelTensors
@@ -46,12 +40,11 @@ final class CompiledTFLiteModel: BackendInstance {
         let key = runner.signature.key
         let quantized = bundle.model.isQuantized
         let inputs = bundle.predictionInputs
-        inputLayers = inputs
         let outputs = bundle.predictionOutputs
         let inputOrder = try SignatureRunner.bind(inputs, to: runner.inputSlots, side: "input", signature: key)
         inputBindings = try zip(inputs, inputOrder).map { layer, slot in
             (slot, try runner.inputSlots[slot].binding(
-                for: layer, quantizedModel: quantized, isInput: true, resizeMode: configuration.imageResizeMode
+                for: layer, quantizedModel: quantized, isInput: true
             ))
         }
         let outputOrder = try SignatureRunner.bind(outputs, to: runner.outputSlots, side: "output", signature: key)
@@ -60,8 +53,6 @@ final class CompiledTFLiteModel: BackendInstance {
         }
         inputMemory = inputBindings.map { runner.inputSlots[$0.slot].memory }
         outputMemory = outputBindings.map { runner.outputSlots[$0.slot].memory }
-        lentInputBindings = inputBindings.map { .passUnretained($0.binding) }
-        lentOutputBindings = outputBindings.map { .passUnretained($0.binding) }
         tensors = ModelTensors(
             signature: key,
             inputs: inputBindings.map { runner.inputSlots[$0.slot].description(layer: $0.binding.layer.name) },
@@ -69,38 +60,27 @@ final class CompiledTFLiteModel: BackendInstance {
         )
     }
 
-    /// Writes the inputs (each value into its layer's tensor, matched as it goes), runs, and reads every
-    /// output: the run apps make, kept free of the profiling below so that its code stays short (on a
-    /// model that runs in a microsecond, the instruction cache is shared with LiteRT's own invoke).
-    func run(_ input: InputValue) throws -> Outputs {
-        try writeInputs(input)
-        try runner.invoke()
-        return try readOutputs()
-    }
-
-    /// ``run(_:)`` measuring each step into `profile` when it is not `nil`. Placeholders feed only
-    /// training signatures, so a prediction leaves them out.
-    func run(_ input: InputValue, placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs {
-        guard profile != nil else { return try run(input) }
-        var mark = Stopwatch.now()
-        try writeInputs(input)
-        profile?.inputs = Stopwatch.since(mark)
-        mark = Stopwatch.now()
-        let result = Result { try runner.invoke() }
-        profile?.invoke = Stopwatch.since(mark)
-        mark = Stopwatch.now()
-        try result.get()
-        let outputs = try readOutputs()
-        profile?.outputs = Stopwatch.since(mark)
-        return outputs
-    }
-
-    /// Writes each value into its layer's tensor, matched as it goes, so a run builds no list of its values.
-    @inline(__always)
-    private func writeInputs(_ input: InputValue) throws {
-        try InputMatching.forEachValue(in: input, layers: inputLayers) { index, value in
-            try lentInputBindings[index]._withUnsafeGuaranteedRef { try $0.write(value, to: inputMemory[index]) }
+    /// Writes each prepared value into its layer's tensor, invokes, and reads every output, measuring
+    /// each step into `profile` when it is not `nil`. Placeholders feed only training signatures, so a
+    /// prediction leaves them out.
+    func run(_ inputs: PreparedInputs, placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs {
+        var mark = profile == nil ? 0 : Stopwatch.now()
+        for index in inputBindings.indices {
+            try inputBindings[index].binding.write(inputs[index], to: inputMemory[index])
         }
+        if profile != nil {
+            profile?.inputs = Stopwatch.since(mark)
+            mark = Stopwatch.now()
+        }
+        let invoked = Result { try runner.invoke() }
+        if profile != nil {
+            profile?.invoke = Stopwatch.since(mark)
+            mark = Stopwatch.now()
+        }
+        try invoked.get()
+        let outputs = try readOutputs()
+        if profile != nil { profile?.outputs = Stopwatch.since(mark) }
+        return outputs
     }
 
     /// Every output layer's value. Models with one or two outputs get them inline in ``Outputs``; others
@@ -110,9 +90,8 @@ final class CompiledTFLiteModel: BackendInstance {
     private func readOutputs() throws -> Outputs {
         if runner.sizedByRuntime { return try readOutputsAtRunShapes() }
         func output(_ index: Int) -> Output {
-            lentOutputBindings[index]._withUnsafeGuaranteedRef { binding in
-                Output(name: binding.layer.name, value: binding.read(from: outputMemory[index]))
-            }
+            let binding = outputBindings[index].binding
+            return Output(name: binding.layer.name, value: binding.read(from: outputMemory[index]))
         }
         switch outputBindings.count {
         case 1: return Outputs(output(0))

@@ -3,21 +3,24 @@ import Foundation
 import Logging
 
 /// Runs one signature of a compiled model: a buffer per input and output tensor in memory we own, made
-/// once (and again after a resize), so a run only writes inputs, invokes and reads.
+/// once, so a run only writes inputs, invokes and reads. Immutable: a batch of another size makes a new
+/// runner (``resizingInputs(_:)``).
 ///
-/// Not thread-safe.
+/// Not thread-safe: LiteRT's compiled model runs one invoke at a time.
 final class SignatureRunner {
     let instance: LiteRTModelInstance
     let signature: LiteRTModelInstance.Signature
-    /// Input and output slots in the signature's order (the order `RunCompiledModel` wants).
-    private(set) var inputSlots: [TensorSlot] = []
-    private(set) var outputSlots: [TensorSlot] = []
-    /// The slots' LiteRT buffers in the arrays `RunCompiledModel` takes, in memory of our own that stays
-    /// put until the slots are remade, so an invoke passes two pointers and nothing else. Unchecked
-    /// exclusivity: the runner is used by one thread at a time (the pool's lease), and the runtime check
-    /// of every access cost more than the rest of an invoke's own work.
-    @exclusivity(unchecked) private var inputBuffers = UnsafeMutableBufferPointer<LiteRtTensorBuffer?>(start: nil, count: 0)
-    @exclusivity(unchecked) private var outputBuffers = UnsafeMutableBufferPointer<LiteRtTensorBuffer?>(start: nil, count: 0)
+    /// Input and output slots in the signature's order (the order `RunCompiledModel` wants). Each keeps
+    /// `instance`, and so the compiled model, alive as long as its LiteRT buffer exists.
+    let inputSlots: [TensorSlot]
+    let outputSlots: [TensorSlot]
+    /// The slots' LiteRT buffers, in the arrays `RunCompiledModel` takes (`nil` for an input bound when
+    /// compiling).
+    private let inputBuffers: LiteRTBufferList
+    private let outputBuffers: LiteRTBufferList
+    /// Whether any output's shape is LiteRT's rather than the file's (``TensorSlot/isSizedByRuntime``):
+    /// a run then reads the output shapes back (``outputShapes()``).
+    let sizedByRuntime: Bool
     /// Read once: an invoke should not copy the runtime's table of functions (hundreds of bytes) each time.
     private let runCompiledModel: TIOLiteRtAPI
     private let compiledModel: LiteRtCompiledModel
@@ -27,83 +30,29 @@ final class SignatureRunner {
     /// ``CrashActivity``, which lives as long as this runner holds `instance`.
     private let runningMark: CrashActivity.Mark
 
-    init(_ instance: LiteRTModelInstance, signature: LiteRTModelInstance.Signature) throws {
+    /// Makes the signature's slots and buffers.
+    ///
+    /// - Parameters:
+    ///   - instance: The compiled model.
+    ///   - signature: One of its signatures.
+    ///   - afterResize: Whether inputs were resized since compiling: inputs bound when compiling keep
+    ///     that memory only until then, since their size has changed.
+    /// - Throws: ``TensorIOError`` with LiteRT's status; ``TensorIOError/Code/unsupported`` for outputs
+    ///   LiteRT sizes only while running (``checkOutputsAreAccepted()``).
+    init(_ instance: LiteRTModelInstance, signature: LiteRTModelInstance.Signature, afterResize: Bool = false) throws {
         guard let compiledModel = instance.compiledModel else { throw TensorIOError(.runtimeFailure, "the model is not compiled") }
         self.instance = instance
         self.signature = signature
         self.compiledModel = compiledModel
-        runCompiledModel = instance.runtime.api
+        let runtime = instance.runtime
+        runCompiledModel = runtime.api
         runningMark = instance.crashActivity.runningMark
         invokeAction = signature.key == "serving_default" ? "running the model" : "running signature \"\(signature.key)\""
-        try makeSlots(afterResize: false)
-    }
 
-    deinit {
-        // Slots own their buffers: drop them while the compiled model (held by `instance`) is alive.
-        Self.free(&inputBuffers)
-        Self.free(&outputBuffers)
-        inputSlots = []
-        outputSlots = []
-    }
-
-    /// How many inputs use memory bound when compiling (``BoundInputMemory``).
-    var boundInputCount: Int { inputSlots.filter(\.isBound).count }
-
-    /// The shapes of the inputs as the compiled model now has them.
-    var inputShapes: [[Int]] { inputSlots.map(\.shape) }
-
-    /// Gives inputs new shapes (a batch of another size) and remakes every buffer to fit.
-    ///
-    /// - Parameter shapes: New shapes by input index.
-    /// - Throws: ``TensorIOError`` with LiteRT's status when the model cannot take the shape.
-    func resizeInputs(_ shapes: [Int: [Int]]) throws {
-        guard let compiledModel = instance.compiledModel else { throw TensorIOError(.runtimeFailure, "the model is not compiled") }
-        let runtime = instance.runtime
-        for (index, shape) in shapes.sorted(by: { $0.key < $1.key }) where inputSlots[index].shape != shape {
-            let dims = shape.map { Int32($0) }
-            try runtime.check(
-                runtime.api.CompiledModelResizeInputTensor(compiledModel, signature.index, index, dims, dims.count),
-                "resizing input \"\(inputSlots[index].name)\" of signature \"\(signature.key)\" to \(shape)"
-            )
-        }
-        try makeSlots(afterResize: true)
-    }
-
-    /// Invokes the signature on what the input buffers hold.
-    ///
-    /// - Throws: ``TensorIOError`` with LiteRT's status.
-    func invoke() throws {
-        let (inputs, outputs) = (inputBuffers, outputBuffers)
-        let status = runningMark.during {
-            runCompiledModel.RunCompiledModel(
-                compiledModel, signature.index, inputs.count, rebound(inputs), outputs.count, rebound(outputs)
-            )
-        }
-        if status != kLiteRtStatusOk { try instance.runtime.check(status, invokeAction) }
-        if instance.pendingWeightCache != nil { instance.invoked() }
-    }
-
-    private static func free(_ buffers: inout UnsafeMutableBufferPointer<LiteRtTensorBuffer?>) {
-        buffers.deallocate()
-        buffers = UnsafeMutableBufferPointer(start: nil, count: 0)
-    }
-
-    private static func allocate(_ handles: [LiteRtTensorBuffer?]) -> UnsafeMutableBufferPointer<LiteRtTensorBuffer?> {
-        let buffers = UnsafeMutableBufferPointer<LiteRtTensorBuffer?>.allocate(capacity: handles.count)
-        _ = buffers.initialize(from: handles)
-        return buffers
-    }
-
-    private func makeSlots(afterResize: Bool) throws {
-        guard let compiledModel = instance.compiledModel else { throw TensorIOError(.runtimeFailure, "the model is not compiled") }
-        let runtime = instance.runtime
-        Self.free(&inputBuffers)
-        Self.free(&outputBuffers)
-        // Inputs bound when compiling keep that memory, but not after a resize: their size has changed.
         let bound = afterResize ? nil : instance.boundInputs.flatMap { $0.signatureIndex == signature.index ? $0 : nil }
         let limits = instance.limits
         inputSlots = try (0..<signature.inputCount).map { index in
-            try TensorSlot(runtime, signature: signature.handle, compiledModel: compiledModel,
+            try TensorSlot(instance, signature: signature.handle, compiledModel: compiledModel,
                            signatureIndex: signature.index, index: index, isInput: true,
                            bound: bound.flatMap { index < $0.inputs.count ? $0.inputs[index] : nil }, limits: limits)
         }
@@ -123,19 +72,54 @@ final class SignatureRunner {
             }
         }
         outputSlots = try (0..<signature.outputCount).map {
-            try TensorSlot(runtime, signature: signature.handle, compiledModel: compiledModel,
+            try TensorSlot(instance, signature: signature.handle, compiledModel: compiledModel,
                            signatureIndex: signature.index, index: $0, isInput: false, layout: outputLayouts[$0],
                            limits: limits)
         }
-        inputBuffers = Self.allocate(inputSlots.map(\.buffer))
-        outputBuffers = Self.allocate(outputSlots.map(\.buffer))
+        inputBuffers = LiteRTBufferList(inputSlots.map(\.buffer))
+        outputBuffers = LiteRTBufferList(outputSlots.map(\.buffer))
         sizedByRuntime = outputSlots.contains(where: \.isSizedByRuntime)
         if sizedByRuntime { try checkOutputsAreAccepted() }
     }
 
-    /// Whether any output's shape is LiteRT's rather than the file's (``TensorSlot/isSizedByRuntime``):
-    /// a run then reads the output shapes back (``outputShapes()``).
-    private(set) var sizedByRuntime = false
+    /// How many inputs use memory bound when compiling (``BoundInputMemory``).
+    var boundInputCount: Int { inputSlots.filter(\.isBound).count }
+
+    /// Gives inputs new shapes (a batch of another size) and makes the runner that fits them; this one
+    /// must not run again.
+    ///
+    /// - Parameter shapes: New shapes by input index.
+    /// - Returns: A runner of the same signature whose buffers fit the new shapes.
+    /// - Throws: ``TensorIOError`` with LiteRT's status when the model cannot take the shape.
+    func resizingInputs(_ shapes: [Int: [Int]]) throws -> SignatureRunner {
+        let runtime = instance.runtime
+        for (index, shape) in shapes.sorted(by: { $0.key < $1.key }) where inputSlots[index].shape != shape {
+            let dims = shape.map { Int32($0) }
+            try runtime.check(
+                runtime.api.CompiledModelResizeInputTensor(compiledModel, signature.index, index, dims, dims.count),
+                "resizing input \"\(inputSlots[index].name)\" of signature \"\(signature.key)\" to \(shape)"
+            )
+        }
+        return try SignatureRunner(instance, signature: signature, afterResize: true)
+    }
+
+    /// Invokes the signature on what the input buffers hold.
+    ///
+    /// - Throws: ``TensorIOError`` with LiteRT's status.
+    func invoke() throws {
+        let status = runningMark.during { run() }
+        if status != kLiteRtStatusOk { try instance.runtime.check(status, invokeAction) }
+        if instance.weightCachePending.load() != 0 { instance.invoked() }
+    }
+
+    /// One `RunCompiledModel` call on this runner's buffers.
+    private func run() -> LiteRtStatus {
+        inputBuffers.withHandles { inputs, inputCount in
+            outputBuffers.withHandles { outputs, outputCount in
+                runCompiledModel.RunCompiledModel(compiledModel, signature.index, inputCount, inputs, outputCount, outputs)
+            }
+        }
+    }
 
     /// Refuses a signature with an output LiteRT sizes only while the model runs (`Where`, `Unique`, a
     /// reshape to a computed shape…): LiteRT keeps such an output in memory of its own, refuses the
@@ -146,16 +130,11 @@ final class SignatureRunner {
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/unsupported``) naming the outputs the file
     ///   leaves to the runtime.
     private func checkOutputsAreAccepted() throws {
-        let (inputs, outputs) = (inputBuffers, outputBuffers)
         // LiteRT prints why the run stopped; the error below says it better.
         var quiet = instance.logger
         quiet.logLevel = .error
         let accepted = try RuntimeOutput.capturing(.liteRT, logger: quiet) {
-            instance.buffersAreAccepted {
-                runCompiledModel.RunCompiledModel(
-                    compiledModel, signature.index, inputs.count, rebound(inputs), outputs.count, rebound(outputs)
-                )
-            }
+            instance.buffersAreAccepted { run() }
         }
         guard accepted == false else { return }
         let suspects = outputSlots.filter(\.isSizedByRuntime)
@@ -212,9 +191,4 @@ final class SignatureRunner {
         var unclaimed = slots.indices.filter { !claimed[$0] }.makeIterator()
         return order.map { $0 ?? unclaimed.next() ?? 0 }
     }
-}
-
-/// Builds the `Optional<pointer>` array LiteRT's C signature takes from our optional handles.
-private func rebound(_ buffer: UnsafeMutableBufferPointer<LiteRtTensorBuffer?>) -> UnsafeMutablePointer<LiteRtTensorBuffer>? {
-    buffer.baseAddress.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: LiteRtTensorBuffer.self) }
 }

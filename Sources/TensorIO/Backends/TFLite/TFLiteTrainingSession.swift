@@ -16,7 +16,8 @@ final class TFLiteTrainingSession: TrainingInstance {
     private let bundle: ModelBundle
     private let configuration: ModelConfiguration
     private let instance: LiteRTModelInstance
-    private let trainer: SignatureRunner
+    /// Remade for a batch of another size (``SignatureRunner/resizingInputs(_:)``).
+    private var trainer: SignatureRunner
     private let saver: SignatureRunner?
     private let restorer: SignatureRunner?
     /// Predictions, on the same compiled model so they see the trained weights.
@@ -97,12 +98,12 @@ final class TFLiteTrainingSession: TrainingInstance {
     }
 
     /// Predicts with what the model has learnt so far.
-    func run(_ input: InputValue, placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs {
+    func run(_ inputs: PreparedInputs, placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs {
         guard let predictor else {
             try bundle.require(.predict)
             throw TensorIOError(.unsupported, "the model has no signature to predict with", location: "model.file")
         }
-        return try predictor.run(input, placeholders: placeholders, profile: &profile)
+        return try predictor.run(inputs, placeholders: placeholders, profile: &profile)
     }
 
     // MARK: - Training
@@ -131,7 +132,7 @@ final class TFLiteTrainingSession: TrainingInstance {
             shapes[slot] = shape
         }
         if !shapes.isEmpty {
-            try trainer.resizeInputs(shapes)
+            trainer = try trainer.resizingInputs(shapes)
             let key = trainer.signature.key
             inputOrder = try SignatureRunner.bind(layers, to: trainer.inputSlots, side: "input", signature: key)
             outputOrder = try SignatureRunner.bind(trainingOutputs, to: trainer.outputSlots, side: "output", signature: key)
@@ -161,7 +162,7 @@ final class TFLiteTrainingSession: TrainingInstance {
         let quantized = bundle.model.isQuantized
         inputBindings = try zip(trainingLayers, inputOrder).map { layer, slot in
             try trainer.inputSlots[slot].binding(
-                for: layer, quantizedModel: quantized, isInput: true, resizeMode: configuration.imageResizeMode
+                for: layer, quantizedModel: quantized, isInput: true
             )
         }
         outputBindings = try zip(trainingOutputs, outputOrder).map { layer, slot in
@@ -195,7 +196,7 @@ final class TFLiteTrainingSession: TrainingInstance {
                 throw TensorIOError(.unsupported, "the save signature's output \"\(slot.name)\" holds \(slot.typeName) values")
             }
             let byteCount = slot.shape.reduce(1, *) * dataType.byteCount
-            tensors[slot.name] = .init(dataType: dataType, shape: slot.shape, bytes: Data(bytes: slot.memory, count: byteCount))
+            tensors[slot.name] = .init(dataType: dataType, shape: slot.shape, bytes: slot.memory.data(count: byteCount))
         }
         try SafetensorsFile(tensors: tensors).write(to: url)
     }
@@ -222,7 +223,7 @@ final class TFLiteTrainingSession: TrainingInstance {
                 )
             }
             tensor.bytes.withUnsafeBytes { bytes in
-                if let base = bytes.baseAddress { slot.memory.copyMemory(from: base, byteCount: bytes.count) }
+                slot.memory.copyBytes(from: bytes)
             }
         }
         try restorer.invoke()

@@ -9,14 +9,12 @@ struct TensorFlowEndpoint: @unchecked Sendable {
     let staticShape: [Int]?
     let quantizer: Quantizer?
     let dequantizer: Dequantizer?
-    let resizeMode: ImageResizeMode
 
     /// Resolves `layer.name` in the graph and checks its type and, where the graph knows it, its size.
     ///
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/layerMismatch``) naming the layer.
     init(
-        layer: LayerDescription, in session: TensorFlowSession, quantizedModel: Bool?, isInput: Bool,
-        resizeMode: ImageResizeMode
+        layer: LayerDescription, in session: TensorFlowSession, quantizedModel: Bool?, isInput: Bool
     ) throws {
         guard let output = session.endpoint(named: layer.name) else {
             throw TensorIOError.layerMismatch(
@@ -33,7 +31,7 @@ struct TensorFlowEndpoint: @unchecked Sendable {
         // TensorFlow graphs carry no per-tensor scale, so `{"from": "tensor"}` fails the check.
         let binding = try LayerTensorCheck.binding(
             layer: layer, tensor: facts, shape: staticShape ?? layer.shape, quantizedModel: quantizedModel,
-            isInput: isInput, resizeMode: resizeMode
+            isInput: isInput
         )
         let dataType = binding.dataType
         let quantizer = binding.quantizer
@@ -44,7 +42,6 @@ struct TensorFlowEndpoint: @unchecked Sendable {
         self.staticShape = staticShape
         self.quantizer = quantizer
         self.dequantizer = dequantizer
-        self.resizeMode = resizeMode
     }
 
     /// The shape of a tensor holding `itemCount` items for this layer.
@@ -81,10 +78,7 @@ struct TensorFlowEndpoint: @unchecked Sendable {
 
     /// The binding that writes or reads one item of `itemShape`.
     func itemBinding(shape itemShape: [Int]) -> TensorBinding {
-        TensorBinding(
-            layer: layer, dataType: dataType, shape: itemShape, quantizer: quantizer, dequantizer: dequantizer,
-            resizeMode: resizeMode
-        )
+        TensorBinding(layer: layer, dataType: dataType, shape: itemShape, quantizer: quantizer, dequantizer: dequantizer)
     }
 
     /// Makes the tensor fed for `values`, one value per item.
@@ -99,10 +93,10 @@ struct TensorFlowEndpoint: @unchecked Sendable {
             runtime: runtime, type: dataType.tensorFlowType, shape: shape, byteCount: itemBytes * values.count
         )
         guard itemBytes > 0, !values.isEmpty else { return tensor }  // nothing to write
-        guard let data = tensor.data else {
+        guard let memory = tensor.memory else {
             throw TensorIOError(.runtimeFailure, "TensorFlow returned a tensor without storage", location: "layer \"\(layer.name)\"")
         }
-        try binding.writeItems(values, to: data)
+        try binding.writeItems(values, to: memory)
         return tensor
     }
 
@@ -127,17 +121,17 @@ struct TensorFlowEndpoint: @unchecked Sendable {
             )
         }
         // A layer always has at least one element, so an empty tensor is the graph's fault, not an empty answer.
-        guard let data = tensor.data, total > 0 else {
+        guard let memory = tensor.memory, total > 0, memory.byteCount >= total * dataType.byteCount else {
             throw TensorIOError.layerMismatch("the graph returned an empty tensor of shape \(shape)", layer: layer.name)
         }
         guard let itemCount else {
-            return [itemBinding(shape: shape).read(from: data)]
+            return [itemBinding(shape: shape).read(from: memory)]
         }
         // Each item reads as if it had run alone: a batch dimension of 1.
         let itemShape = [1] + shape.dropFirst()
         let binding = itemBinding(shape: itemShape)
         let itemBytes = perItem * dataType.byteCount
-        return (0..<itemCount).map { binding.read(from: data + $0 * itemBytes) }
+        return (0..<itemCount).map { binding.read(from: memory.slice(from: $0 * itemBytes, count: itemBytes)) }
     }
 
     /// What `tensorio inspect` shows.

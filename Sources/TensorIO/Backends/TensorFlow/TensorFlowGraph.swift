@@ -29,8 +29,6 @@ final class TensorFlowGraph: TrainingInstance, Sendable {
     /// Every output layer the loaded graph has, in `model.json` order.
     let outputs: [TensorFlowEndpoint]
     let predictionInputs: [TensorFlowEndpoint]
-    /// Their layers, to match a run's value with.
-    private let predictionLayers: LayerList
     let predictionOutputs: [TensorFlowEndpoint]
     let trainingOutputs: [TensorFlowEndpoint]
     let placeholders: [String: TensorFlowEndpoint]
@@ -53,10 +51,7 @@ final class TensorFlowGraph: TrainingInstance, Sendable {
         self.session = session
         let quantized = bundle.model.isQuantized
         func endpoint(_ layer: LayerDescription, isInput: Bool) throws -> TensorFlowEndpoint {
-            try TensorFlowEndpoint(
-                layer: layer, in: session, quantizedModel: quantized, isInput: isInput,
-                resizeMode: configuration.imageResizeMode
-            )
+            try TensorFlowEndpoint(layer: layer, in: session, quantizedModel: quantized, isInput: isInput)
         }
         // Only the layers the loaded modes use must exist in the graph: a serving graph has no labels.
         let inputLayers = trains ? Array(bundle.inputs) : Array(bundle.predictionInputs)
@@ -69,7 +64,6 @@ final class TensorFlowGraph: TrainingInstance, Sendable {
         let predictionOutputNames = bundle.predictionOutputs.names
         let trainingOutputNames = bundle.trainingOutputs.names
         predictionInputs = inputs.filter { predictionInputNames.contains($0.layer.name) }
-        predictionLayers = LayerList(predictionInputs.map(\.layer))
         predictionOutputs = outputs.filter { predictionOutputNames.contains($0.layer.name) }
         trainingOutputs = trains ? outputs.filter { trainingOutputNames.contains($0.layer.name) } : []
         placeholders = try Dictionary(uniqueKeysWithValues: bundle.placeholders.map {
@@ -186,23 +180,22 @@ final class TensorFlowGraph: TrainingInstance, Sendable {
         )
     }
 
-    func run(_ input: InputValue, placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs {
-        let values = try InputMatching.values(for: input, layers: predictionLayers)
+    func run(_ inputs: PreparedInputs, placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs {
         let results = try run(
-            inputs: zip(predictionInputs, values).map { ($0, [$1]) }, placeholders: placeholders,
+            inputs: zip(predictionInputs, inputs.values).map { ($0, [$1]) }, placeholders: placeholders,
             fetching: predictionOutputs, targets: [], splitInto: nil, profile: &profile
         )
         return Outputs(results.map { Output(name: $0.layer.name, value: $0.values[0]) })
     }
 
     /// Runs every item in one session run; the layers' batch dimension (or the graph's) takes them.
-    func runBatch(_ columns: [[InputValue]], itemCount: Int) throws -> [Outputs]? {
+    func runBatch(_ batch: PreparedBatch) throws -> [Outputs]? {
         var profile: RunProfile?
         let results = try run(
-            inputs: Array(zip(predictionInputs, columns)), placeholders: [:], fetching: predictionOutputs, targets: [],
-            splitInto: itemCount, profile: &profile
+            inputs: Array(zip(predictionInputs, batch.columns)), placeholders: [:], fetching: predictionOutputs, targets: [],
+            splitInto: batch.itemCount, profile: &profile
         )
-        return (0..<itemCount).map { item in Outputs(results.map { Output(name: $0.layer.name, value: $0.values[item]) }) }
+        return (0..<batch.itemCount).map { item in Outputs(results.map { Output(name: $0.layer.name, value: $0.values[item]) }) }
     }
 
     // MARK: - TrainingInstance

@@ -14,8 +14,6 @@ final class TensorBinding: Sendable {
     let quantizer: Quantizer?
     /// Dequantizes an integer output tensor into floats.
     let dequantizer: Dequantizer?
-    /// How images are fitted to an image input layer.
-    let resizeMode: ImageResizeMode
     /// The number of elements in the tensor.
     let elementCount: Int
     /// What reading this tensor as an output gives, decided from the layer once rather than on every run.
@@ -35,16 +33,12 @@ final class TensorBinding: Sendable {
         case labeled([String])
     }
 
-    init(
-        layer: LayerDescription, dataType: DataType, shape: [Int], quantizer: Quantizer?, dequantizer: Dequantizer?,
-        resizeMode: ImageResizeMode = .aspectFill
-    ) {
+    init(layer: LayerDescription, dataType: DataType, shape: [Int], quantizer: Quantizer?, dequantizer: Dequantizer?) {
         self.layer = layer
         self.dataType = dataType
         self.shape = shape
         self.quantizer = quantizer
         self.dequantizer = dequantizer
-        self.resizeMode = resizeMode
         elementCount = shape.reduce(1, *)
         outputForm = Self.outputForm(of: layer, elementCount: elementCount)
     }

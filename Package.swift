@@ -283,11 +283,28 @@ let package = Package(
             path: "Benchmarks/LoadCheck",
             swiftSettings: upcomingFeatures
         ),
+        // What every test target shares: the fixtures and where they are, temporary folders, running the
+        // built executables, servers on loopback, hand-made archives. A test target, so that a plain
+        // `swift build` does not build it.
+        .testTarget(
+            name: "TensorIOTestSupport",
+            dependencies: [
+                "TensorIO",
+                "TensorIODelivery",
+                "TensorIORepositoryServer",
+                "CSystemZlib",
+                .product(name: "Logging", package: "swift-log"),
+                // Only for hand-made archives with entries no honest tool writes (Fixtures.handmadeZip).
+                .product(name: "ZIPFoundation", package: "ZIPFoundation", condition: delivery),
+            ],
+            path: "Tests/TestSupport",
+            swiftSettings: upcomingFeatures
+        ),
         .testTarget(
             name: "TensorIOTests",
             dependencies: [
                 "TensorIO", "TensorIOSupport", "TensorIOArchive", "TensorIOModelFile", "TensorIOMetadata",
-                "crash-report-probe", "async-run-probe", "TensorIOLoadCheck",
+                "TensorIOTestSupport", "crash-report-probe", "async-run-probe", "TensorIOLoadCheck",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
@@ -296,7 +313,8 @@ let package = Package(
         .testTarget(
             name: "TensorIOCLITests",
             dependencies: [
-                "TensorIO", "TensorIOCLI", "TensorIORepositoryCLI", "TensorIOToolSupport", "TensorIODelivery", "TensorIOLoadCheck",
+                "TensorIO", "TensorIOTestSupport", "TensorIOCLI", "TensorIORepositoryCLI", "TensorIOToolSupport",
+                "TensorIODelivery", "TensorIOLoadCheck",
                 // For reading both programs' subcommands (RepositoryHandoverTests).
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
             ],
@@ -308,10 +326,10 @@ let package = Package(
             dependencies: [
                 "TensorIO",
                 "TensorIOArchive",
+                "TensorIOTestSupport",
                 "TensorIODelivery",
                 "TensorIORepositoryServer",
                 "TensorIOLoadCheck",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation", condition: delivery),
             ],
             swiftSettings: upcomingFeatures
         ),

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TensorIO
 import TensorIOModelFile
+import TensorIOTestSupport
 
 /// `LayerTensorComparison` reads the model file without loading it; these check that it pairs layers
 /// with the tensors loading would bind them to.

@@ -1,14 +1,20 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+// `stat()`, the zero initializer of Glibc's struct, is declared through CDispatch (MemberImportVisibility).
+import Dispatch
 import Foundation
 import Testing
 @testable import TensorIO
+import TensorIOTestSupport
 
 /// ``ModelConfiguration/weightCacheDirectory``: LiteRT's XNNPACK weights kept between loads, on the
 /// digits example (a small model whose fully connected layers XNNPACK repacks).
 @Suite("Weight cache")
 struct WeightCacheTests {
-    static let examples = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Examples")
+    static let examples = Fixtures.examplesDirectory
     static let digits = examples.appendingPathComponent("digits/digits-float32.tiobundle")
     static let image = examples.appendingPathComponent("digits/test-images/0/101.png")
 
@@ -25,7 +31,7 @@ struct WeightCacheTests {
 
     /// The file's identity (inode, times): a file written again has another modification time.
     static func identity(_ path: String) throws -> FileIdentity {
-        var status = stat()
+        var status = Glibc.stat()
         guard stat(path, &status) == 0 else { throw TensorIOError(.io, "no \(path)") }
         return FileIdentity(status)
     }

@@ -28,10 +28,3 @@ public struct ModelInfo: Sendable, Hashable {
         self.className = className
     }
 }
-
-/// Something a model can do.
-public enum ModelMode: String, Sendable, Hashable, CaseIterable {
-    case predict
-    case train
-    case eval
-}

@@ -19,8 +19,3 @@ public enum PixelFormat: String, Sendable, Hashable, CaseIterable {
         }
     }
 }
-
-/// A colour channel of a pixel.
-public enum ColorChannel: Sendable, Hashable, CaseIterable {
-    case red, green, blue
-}

@@ -7,16 +7,3 @@ public enum ImageResizeMode: String, Sendable, Hashable, CaseIterable {
     /// Scale each dimension independently, distorting the aspect ratio.
     case stretch
 }
-
-/// A width and height in pixels.
-public struct ImageSize: Sendable, Hashable, CustomStringConvertible {
-    public var width: Int
-    public var height: Int
-
-    public init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-
-    public var description: String { "\(width)×\(height)" }
-}

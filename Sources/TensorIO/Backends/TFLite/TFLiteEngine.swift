@@ -1,4 +1,4 @@
-/// How ``TFLiteModel`` loads: a compiled model per concurrent run, or, for a bundle that trains, the
+/// How a `tflite` model loads: a compiled model per concurrent run, or, for a bundle that trains, the
 /// one training session whose weights every run and step shares.
 struct TFLiteEngine: BackendEngine {
     let bundle: ModelBundle

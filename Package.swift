@@ -222,19 +222,6 @@ let package = Package(
             dependencies: ["FuzzSupport", "TensorIODelivery", "TensorIORepositoryServer"], path: "Fuzz/Delivery",
             swiftSettings: upcomingFeatures
         ),
-        // 40 tasks running a model while the cooperative pool's responsiveness is measured, in a process of
-        // its own (AsyncRunTests).
-        .executableTarget(
-            name: "async-run-probe", dependencies: ["TensorIO"], path: "Tests/AsyncRunProbe",
-            swiftSettings: upcomingFeatures
-        ),
-        // Crashes on purpose inside a captured-stderr section, for the crash-evidence test.
-        .executableTarget(
-            name: "crash-report-probe",
-            dependencies: ["CCrashReport"],
-            path: "Tests/CrashReportProbe",
-            swiftSettings: upcomingFeatures
-        ),
         // What verifying a .tflite file adds to loading it: full loads and the verifier alone, interleaved.
         .executableTarget(
             name: "model-load-benchmark",
@@ -252,7 +239,8 @@ let package = Package(
         .testTarget(
             name: "TensorIOTests",
             dependencies: [
-                "TensorIO", "crash-report-probe", "async-run-probe", "TensorIOLoadCheck",
+                // CCrashReport directly: the crash-evidence test crashes inside a captured section itself.
+                "TensorIO", "CCrashReport", "TensorIOLoadCheck",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures

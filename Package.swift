@@ -176,20 +176,6 @@ let package = Package(
         .executableTarget(
             name: "TensorIOLoadCheck", dependencies: ["TensorIO"], swiftSettings: upcomingFeatures
         ),
-        // Times the image path for the side-by-side comparison in Benchmarks/run-image-benchmarks.py.
-        .executableTarget(
-            name: "image-preprocessing-benchmark",
-            dependencies: ["TensorIO"],
-            path: "Benchmarks/ImagePreprocessing",
-            swiftSettings: upcomingFeatures
-        ),
-        // The floor for Benchmarks/run-benchmarks.py: the LiteRT C API in a bare loop, nothing of TensorIO.
-        .executableTarget(
-            name: "raw-litert-benchmark",
-            dependencies: ["CLiteRT"],
-            path: "Benchmarks/RawLiteRT",
-            swiftSettings: upcomingFeatures
-        ),
         // Fuzz targets (`make fuzz`): with -DFUZZING and -sanitize=fuzzer they are libFuzzer binaries;
         // in an ordinary build they replay the files named on their command line.
         .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport", swiftSettings: upcomingFeatures),
@@ -220,20 +206,6 @@ let package = Package(
         .executableTarget(
             name: "fuzz-delivery",
             dependencies: ["FuzzSupport", "TensorIODelivery", "TensorIORepositoryServer"], path: "Fuzz/Delivery",
-            swiftSettings: upcomingFeatures
-        ),
-        // What verifying a .tflite file adds to loading it: full loads and the verifier alone, interleaved.
-        .executableTarget(
-            name: "model-load-benchmark",
-            dependencies: ["TensorIO"],
-            path: "Benchmarks/ModelLoad",
-            swiftSettings: upcomingFeatures
-        ),
-        // What an isolated load check costs next to loading in this process (docs/security.md).
-        .executableTarget(
-            name: "load-check-benchmark",
-            dependencies: ["TensorIO"],
-            path: "Benchmarks/LoadCheck",
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -176,38 +176,8 @@ let package = Package(
         .executableTarget(
             name: "TensorIOLoadCheck", dependencies: ["TensorIO"], swiftSettings: upcomingFeatures
         ),
-        // Fuzz targets (`make fuzz`): with -DFUZZING and -sanitize=fuzzer they are libFuzzer binaries;
-        // in an ordinary build they replay the files named on their command line.
-        .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport", swiftSettings: upcomingFeatures),
-        .executableTarget(
-            name: "fuzz-model-json", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/ModelJSON",
-            swiftSettings: upcomingFeatures
-        ),
-        .executableTarget(
-            name: "fuzz-model-file", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/ModelFile",
-            swiftSettings: upcomingFeatures
-        ),
-        .executableTarget(
-            name: "fuzz-image", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/Image",
-            swiftSettings: upcomingFeatures
-        ),
-        .executableTarget(
-            name: "fuzz-archive", dependencies: ["FuzzSupport", "TensorIO", "TensorIODelivery"],
-            path: "Fuzz/Archive", swiftSettings: upcomingFeatures
-        ),
-        .executableTarget(
-            name: "fuzz-training-data", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/TrainingData",
-            swiftSettings: upcomingFeatures
-        ),
-        .executableTarget(
-            name: "fuzz-numpy", dependencies: ["FuzzSupport", "TensorIO", "TensorIOToolSupport"], path: "Fuzz/NumPy",
-            swiftSettings: upcomingFeatures
-        ),
-        .executableTarget(
-            name: "fuzz-delivery",
-            dependencies: ["FuzzSupport", "TensorIODelivery", "TensorIORepositoryServer"], path: "Fuzz/Delivery",
-            swiftSettings: upcomingFeatures
-        ),
+        // The benchmarks and the fuzz targets are packages of their own (Benchmarks/Package.swift,
+        // Fuzz/Package.swift), so that `swift build` here builds none of them.
         .testTarget(
             name: "TensorIOTests",
             dependencies: [

@@ -8,6 +8,9 @@
 #                package that uses the TensorIO library alone
 #   make docs    builds the DocC documentation of the three libraries into .build/docs
 #   make bench   every performance goal side by side with its alternative, PASS/FAIL (docs/performance.md)
+#   make fuzz    the libFuzzer targets, FUZZ_SECONDS each (docs/security.md)
+# The benchmark programs and the fuzz targets are packages of their own (Benchmarks/Package.swift,
+# Fuzz/Package.swift, each depending on this one by path), so a plain `swift build` here builds neither.
 SWIFT ?= swift
 TENSORIO = .build/release/tensorio
 # Release builds link Swift's runtime and Foundation statically: the tool starts in about 13 ms instead

@@ -178,11 +178,29 @@ let package = Package(
         ),
         // The benchmarks and the fuzz targets are packages of their own (Benchmarks/Package.swift,
         // Fuzz/Package.swift), so that `swift build` here builds none of them.
+
+        // What every test target shares: the fixtures and where they are, temporary folders, running the
+        // built executables, servers on loopback, hand-made archives. A test target, so that a plain
+        // `swift build` does not build it.
+        .testTarget(
+            name: "TensorIOTestSupport",
+            dependencies: [
+                "TensorIO",
+                "TensorIODelivery",
+                "TensorIORepositoryServer",
+                "CSystemZlib",
+                .product(name: "Logging", package: "swift-log"),
+                // Only for hand-made archives with entries no honest tool writes (Fixtures.handmadeZip).
+                .product(name: "ZIPFoundation", package: "ZIPFoundation", condition: delivery),
+            ],
+            path: "Tests/TestSupport",
+            swiftSettings: upcomingFeatures
+        ),
         .testTarget(
             name: "TensorIOTests",
             dependencies: [
                 // CCrashReport directly: the crash-evidence test crashes inside a captured section itself.
-                "TensorIO", "CCrashReport", "TensorIOLoadCheck",
+                "TensorIO", "TensorIOTestSupport", "CCrashReport", "TensorIOLoadCheck",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
@@ -191,7 +209,8 @@ let package = Package(
         .testTarget(
             name: "TensorIOCLITests",
             dependencies: [
-                "TensorIO", "TensorIOCLI", "TensorIORepositoryCLI", "TensorIOToolSupport", "TensorIODelivery", "TensorIOLoadCheck",
+                "TensorIO", "TensorIOTestSupport", "TensorIOCLI", "TensorIORepositoryCLI", "TensorIOToolSupport",
+                "TensorIODelivery", "TensorIOLoadCheck",
                 // For reading both programs' subcommands (RepositoryHandoverTests).
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
             ],
@@ -202,10 +221,10 @@ let package = Package(
             name: "TensorIODeliveryTests",
             dependencies: [
                 "TensorIO",
+                "TensorIOTestSupport",
                 "TensorIODelivery",
                 "TensorIORepositoryServer",
                 "TensorIOLoadCheck",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation", condition: delivery),
             ],
             swiftSettings: upcomingFeatures
         ),

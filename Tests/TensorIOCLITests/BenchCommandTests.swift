@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TensorIOTestSupport
 
 /// A short smoke run of `tensorio bench` so the command never rots; the full comparison is `make bench`.
 @Suite("tensorio bench")
@@ -14,7 +15,7 @@ struct BenchCommandTests {
         "1_in_1_out_number_test.tiobundle", "2_in_2_out_vectors_test.tiobundle", "quantized_uint8_test.tiobundle",
     ])
     func json(_ bundle: String) async throws {
-        let result = try await CLI.run("bench", CLI.bundle(bundle), "--runs", "20", "--warmup", "2", "--json")
+        let result = try await CLI.run("bench", Fixtures.path(bundle), "--runs", "20", "--warmup", "2", "--json")
         #expect(result.exited && result.status == 0, "\(result)")
         let object = try jsonObject(result)
         for key in Self.requiredKeys {
@@ -53,7 +54,7 @@ struct BenchCommandTests {
     @Test("--memory-modes adds the RSS growth over async runs and over runs from concurrent callers")
     func memoryModes() async throws {
         let result = try await CLI.run(
-            "bench", CLI.bundle("1_in_1_out_number_test.tiobundle"), "--runs", "200", "--memory-modes", "--json"
+            "bench", Fixtures.path("1_in_1_out_number_test.tiobundle"), "--runs", "200", "--memory-modes", "--json"
         )
         #expect(result.exited && result.status == 0, "\(result)")
         let object = try jsonObject(result)
@@ -65,7 +66,7 @@ struct BenchCommandTests {
 
     @Test("the text report names every figure")
     func text() async throws {
-        let result = try await CLI.run("bench", CLI.bundle("1_in_1_out_number_test.tiobundle"), "--runs", "5")
+        let result = try await CLI.run("bench", Fixtures.path("1_in_1_out_number_test.tiobundle"), "--runs", "5")
         #expect(result.exited && result.status == 0, "\(result)")
         for label in ["Init:", "First inference:", "Warm-up", "Inference: avg", "Split (avg): TensorIO", "Memory: init", "Throughput:"] {
             #expect(result.stdout.contains(label), "missing \(label): \(result)")
@@ -76,7 +77,7 @@ struct BenchCommandTests {
         ["--runs", "0"], ["--callers", "0"], ["--image", "Examples/photos/cat.jpg"],
     ])
     func errors(_ extra: [String]) async throws {
-        let result = try await CLI.run(["bench", CLI.bundle("2_in_2_out_vectors_test.tiobundle")] + extra)
+        let result = try await CLI.run(["bench", Fixtures.path("2_in_2_out_vectors_test.tiobundle")] + extra)
         expectOneLineError(result, status: extra[0] == "--image" ? 1 : 64)
     }
 }

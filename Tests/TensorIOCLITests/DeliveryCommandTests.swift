@@ -6,48 +6,22 @@ import Darwin
 import Foundation
 import TensorIODelivery
 import Testing
+import TensorIOTestSupport
 
 /// `tensorio serve`, `push`, `models`, `pull`, `update`, `rollback`, end to end with a real server process.
 @Suite("tensorio serve, push, models, pull, update, rollback")
 struct DeliveryCommandTests {
-    static let id = "1_in_1_out_number_test"
-    static let token = "cli-test-token"
-
-    /// A copy of the number fixture with model.json's version set to `version`.
-    static func bundle(version: String, in folder: URL) throws -> URL {
-        let destination = folder.appendingPathComponent("push-\(version)").appendingPathComponent("\(id).tiobundle")
-        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CLI.bundleURL("\(id).tiobundle"), to: destination)
-        let jsonURL = destination.appendingPathComponent("model.json")
-        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: jsonURL)) as? [String: Any])
-        json["version"] = version
-        try JSONSerialization.data(withJSONObject: json).write(to: jsonURL)
-        return destination
-    }
-
-    /// `tensorio serve` on `folder/root` with the write token in `folder/token`.
-    static func startServer(in folder: URL, environment: [String: String] = [:]) async throws -> (ServeProcess, tokenFile: String) {
-        let tokenFile = try tokenFile(in: folder)
-        let server = try await ServeProcess.start(
-            root: folder.appendingPathComponent("root"), arguments: ["--token-file", tokenFile], logs: folder,
-            environment: environment)
-        return (server, tokenFile)
-    }
-
-    static func tokenFile(in folder: URL) throws -> String {
-        let url = folder.appendingPathComponent("token")
-        try Data("\(token)\n".utf8).write(to: url)
-        return url.path
-    }
+    static let id = Fixtures.numberModelId
+    static let token = ServeProcess.writeToken
 
     @Test("a bundle pushed with the CLI is pulled, run, updated and rolled back in another folder")
     func pushPullUpdateRollback() async throws {
         try await withTemporaryDirectory { folder in
-            let (server, tokenFile) = try await Self.startServer(in: folder)
+            let (server, tokenFile) = try await ServeProcess.start(withWriteTokenIn: folder)
             defer { server.stop() }
             let url = server.url.absoluteString
 
-            var result = try await CLI.run(["push", try Self.bundle(version: "1", in: folder).path, "--to", url, "--token-file", tokenFile, "--notes", "first"])
+            var result = try await CLI.run(["push", try Fixtures.bundle(version: "1", in: folder).path, "--to", url, "--token-file", tokenFile, "--notes", "first"])
             #expect(result.status == 0, "\(result)")
             let pushed = try jsonObject(result)
             #expect(pushed["model_id"] as? String == Self.id, "--json keys are snake_case: \(pushed.keys.sorted())")
@@ -72,7 +46,7 @@ struct DeliveryCommandTests {
             result = try await CLI.run(["update", Self.id, "--from", url, "--into", store])
             expectSuccess(result, stdout: "\(Self.id): up to date (1)\n\(v1Path)")
 
-            result = try await CLI.run(["push", try Self.bundle(version: "2", in: folder).path, "--to", url, "--token", Self.token])
+            result = try await CLI.run(["push", try Fixtures.bundle(version: "2", in: folder).path, "--to", url, "--token", Self.token])
             #expect(result.status == 0, "\(result)")
             result = try await CLI.run(["models", Self.id, "--from", url])
             #expect(result.stdoutLines.count == 2, "\(result)")
@@ -118,17 +92,17 @@ struct DeliveryCommandTests {
     @Test("failures are one line and exit 1: tokens, unknown models, unreachable servers, bad input")
     func failures() async throws {
         try await withTemporaryDirectory { folder in
-            let (server, tokenFile) = try await Self.startServer(in: folder)
+            let (server, tokenFile) = try await ServeProcess.start(withWriteTokenIn: folder)
             defer { server.stop() }
             let url = server.url.absoluteString
-            let bundle = try Self.bundle(version: "1", in: folder).path
+            let bundle = try Fixtures.bundle(version: "1", in: folder).path
 
             expectOneLineError(try await CLI.run(["push", bundle, "--to", url]), containing: ["HTTP 401", "bearer token"])
             expectOneLineError(try await CLI.run(["push", bundle, "--to", url, "--token", "wrong"]), containing: ["HTTP 401", "wrong"])
             expectOneLineError(try await CLI.run(["push", bundle, "--to", url, "--token", "x", "--token-file", tokenFile]), containing: ["not both"])
             expectOneLineError(try await CLI.run(["push", bundle, "--to", url, "--token-file", tokenFile, "--id", "../x"]), containing: ["model id", "not valid"])
             expectOneLineError(
-                try await CLI.run(["push", CLI.bundle("invalid-model-bad-json.tiobundle"), "--to", url, "--token-file", tokenFile]),
+                try await CLI.run(["push", Fixtures.path("invalid-model-bad-json.tiobundle"), "--to", url, "--token-file", tokenFile]),
                 containing: ["model.json"])
             expectOneLineError(try await CLI.run(["push", bundle, "--to", "ftp://x", "--token-file", tokenFile]), containing: ["--to"])
             let pushed = try await CLI.run(["push", bundle, "--to", url, "--token-file", tokenFile])
@@ -151,7 +125,7 @@ struct DeliveryCommandTests {
     @Test("push of a bundle whose model does not load: 422 naming the layer, one line, nothing stored")
     func pushRefusedWhenTheModelDoesNotLoad() async throws {
         try await withTemporaryDirectory { folder in
-            let (server, tokenFile) = try await Self.startServer(in: folder)
+            let (server, tokenFile) = try await ServeProcess.start(withWriteTokenIn: folder)
             defer { server.stop() }
             let url = server.url.absoluteString
             expectOneLineError(
@@ -168,8 +142,8 @@ struct DeliveryCommandTests {
             let hang = folder.appendingPathComponent("hang")
             try Data("#!/bin/sh\necho '{\"phase\":\"loading\"}'\nsleep 120\n".utf8).write(to: hang)
             chmod(hang.path, 0o755)
-            let (server, tokenFile) = try await Self.startServer(in: folder, environment: ["TENSORIO_LOAD_CHECK": hang.path])
-            let bundle = try Self.bundle(version: "1", in: folder).path
+            let (server, tokenFile) = try await ServeProcess.start(withWriteTokenIn: folder, environment: ["TENSORIO_LOAD_CHECK": hang.path])
+            let bundle = try Fixtures.bundle(version: "1", in: folder).path
             let url = server.url.absoluteString
             // Launched here, not in a Task: a Task may not start before the deadline below while other suites
             // hold the cooperative pool, and then it would push to a server already stopped.
@@ -198,10 +172,10 @@ struct DeliveryCommandTests {
     @Test("the server killed mid-upload and restarted: nothing half-written, the index and files agree, uploads work")
     func killedMidUpload() async throws {
         try await withTemporaryDirectory { folder in
-            let tokenFile = try Self.tokenFile(in: folder)
+            let tokenFile = try ServeProcess.writeTokenFile(in: folder)
             let root = folder.appendingPathComponent("root")
-            var server = try await ServeProcess.start(root: root, arguments: ["--token-file", tokenFile], logs: folder)
-            var result = try await CLI.run(["push", try Self.bundle(version: "1", in: folder).path, "--to", server.url.absoluteString, "--token-file", tokenFile])
+            var server = try await ServeProcess.start(root: root, arguments: ["--token-file", tokenFile])
+            var result = try await CLI.run(["push", try Fixtures.bundle(version: "1", in: folder).path, "--to", server.url.absoluteString, "--token-file", tokenFile])
             #expect(result.status == 0, "\(result)")
             let acknowledged = try jsonObject(result)
 
@@ -225,7 +199,7 @@ struct DeliveryCommandTests {
             server.stop(SIGKILL)
             #expect(server.process.terminationReason == .uncaughtSignal)
 
-            server = try await ServeProcess.start(root: root, arguments: ["--token-file", tokenFile], logs: folder)
+            server = try await ServeProcess.start(root: root, arguments: ["--token-file", tokenFile])
             defer { server.stop() }
             let url = server.url.absoluteString
             #expect(server.stderr.contains("removed 1 unfinished upload"), "\(server.stderr)")
@@ -243,7 +217,7 @@ struct DeliveryCommandTests {
             expectSuccess(health, stdout: "\(Self.id)\t1\t1")
 
             // The version that was cut off can be uploaded now, and pulled.
-            result = try await CLI.run(["push", try Self.bundle(version: "2", in: folder).path, "--to", url, "--token-file", tokenFile])
+            result = try await CLI.run(["push", try Fixtures.bundle(version: "2", in: folder).path, "--to", url, "--token-file", tokenFile])
             #expect(result.status == 0, "\(result)")
             result = try await CLI.run(["pull", Self.id, "--from", url, "--into", folder.appendingPathComponent("device").path])
             #expect(result.status == 0, "\(result)")

@@ -1,14 +1,15 @@
 import Foundation
 import Testing
+import TensorIOTestSupport
 
 /// Any failure of `tensorio` is exactly one line on stderr starting with "error: ", exit status 1, nothing
 /// on stdout — never a crash or a signal. (`validate` reports its problems as one line each instead; see
 /// ValidateCommandTests.)
 @Suite("tensorio errors")
 struct ErrorHandlingTests {
-    private let number = CLI.bundle("1_in_1_out_number_test.tiobundle")
-    private let vectors = CLI.bundle("1_in_1_out_vectors_test.tiobundle")
-    private let twoInputs = CLI.bundle("2_in_2_out_vectors_test.tiobundle")
+    private let number = Fixtures.path("1_in_1_out_number_test.tiobundle")
+    private let vectors = Fixtures.path("1_in_1_out_vectors_test.tiobundle")
+    private let twoInputs = Fixtures.path("2_in_2_out_vectors_test.tiobundle")
 
     // MARK: Input values
 
@@ -46,7 +47,7 @@ struct ErrorHandlingTests {
         ("1_in_1_out_string_test.tiobundle", "[1,2]"),
     ])
     func wrongElementCount(name: String, value: String) async throws {
-        expectOneLineError(try await CLI.run("run", CLI.bundle(name), "--input", value), containing: [#"layer "input""#])
+        expectOneLineError(try await CLI.run("run", Fixtures.path(name), "--input", value), containing: [#"layer "input""#])
     }
 
     @Test("the wrong element count names the layer, the expected count and the count given")
@@ -83,7 +84,7 @@ struct ErrorHandlingTests {
         ("quantized_uint8_raw_test.tiobundle", "[256,0,0,0]"),
     ])
     func valueOutOfRange(name: String, value: String) async throws {
-        expectOneLineError(try await CLI.run("run", CLI.bundle(name), "--input", value), containing: [#"layer "input""#])
+        expectOneLineError(try await CLI.run("run", Fixtures.path(name), "--input", value), containing: [#"layer "input""#])
     }
 
     @Test("a nonexistent @file", arguments: ["/nonexistent/value.json", "/nonexistent/value.bin", "no-such-file.json", ""])
@@ -128,7 +129,7 @@ struct ErrorHandlingTests {
 
     @Test("--top must be at least 1", arguments: ["0", "-1"])
     func topZero(value: String) async throws {
-        let bundle = CLI.bundle("labeled_vectors_test.tiobundle")
+        let bundle = Fixtures.path("labeled_vectors_test.tiobundle")
         expectUsageError(try await CLI.run("run", bundle, "--input", "[1,2,3,4]", "--top", value), containing: ["--top"])
     }
 
@@ -140,7 +141,7 @@ struct ErrorHandlingTests {
 
     @Test("an option value that does not parse", arguments: [["--top", "abc"], ["--threshold", "abc"], ["--top", "1.5"]])
     func badOptionValue(option: [String]) async throws {
-        let bundle = CLI.bundle("labeled_vectors_test.tiobundle")
+        let bundle = Fixtures.path("labeled_vectors_test.tiobundle")
         expectUsageError(try await CLI.run(["run", bundle, "--input", "[1,2,3,4]"] + option), containing: [option[0]])
     }
 
@@ -153,35 +154,31 @@ struct ErrorHandlingTests {
         expectOneLineError(try await CLI.run(arguments), containing: [path])
     }
 
-    /// Each invalid fixture, the arguments `run` would otherwise accept, and what the error names.
-    struct InvalidFixture: Sendable, CustomTestStringConvertible {
-        var bundle: String
-        var inputs: [String]
-        var fragments: [String]
-        var testDescription: String { bundle }
-    }
-
-    static let invalidBundles = [
-        InvalidFixture(bundle: "invalid-model-bad-json.tiobundle", inputs: ["2"], fragments: ["model.json", "line 5"]),
-        InvalidFixture(bundle: "invalid-model-no-json.tiobundle", inputs: ["2"], fragments: ["model.json"]),
-        InvalidFixture(bundle: "invalid-model-incorrect-model-file.tiobundle", inputs: ["2"],
-                       fragments: ["model.file", "missing.tflite"]),
-        InvalidFixture(bundle: "invalid-model-incorrect-labels-file.tiobundle",
-                       inputs: ["input1=[1,2,3,4]", "input2=[10,20,30,40]"],
-                       fragments: ["outputs[1].labels", "missing-labels.txt"]),
-        InvalidFixture(bundle: "invalid-model-no-ext", inputs: ["2"], fragments: [".tiobundle"]),
+    /// For each invalid fixture (``Fixtures/invalidBundles`` and the folder without the extension): the
+    /// inputs `run` would otherwise accept, and what the error names.
+    static let problems: [String: (inputs: [String], fragments: [String])] = [
+        "invalid-model-bad-json.tiobundle": (["2"], ["model.json", "line 5"]),
+        "invalid-model-no-json.tiobundle": (["2"], ["model.json"]),
+        "invalid-model-incorrect-model-file.tiobundle": (["2"], ["model.file", "missing.tflite"]),
+        "invalid-model-incorrect-labels-file.tiobundle":
+            (["input1=[1,2,3,4]", "input2=[10,20,30,40]"], ["outputs[1].labels", "missing-labels.txt"]),
+        Fixtures.bundleWithoutExtension: (["2"], [".tiobundle"]),
     ]
 
+    static let invalidBundles = Fixtures.invalidBundles + [Fixtures.bundleWithoutExtension]
+
     @Test("run with each invalid fixture", arguments: invalidBundles)
-    func runInvalidBundle(_ fixture: InvalidFixture) async throws {
-        let result = try await CLI.run(["run", CLI.bundle(fixture.bundle)] + fixture.inputs.flatMap { ["--input", $0] })
-        expectOneLineError(result, containing: fixture.fragments)
+    func runInvalidBundle(_ name: String) async throws {
+        let (inputs, fragments) = try #require(Self.problems[name], "no expected problem for \(name)")
+        let result = try await CLI.run(["run", Fixtures.path(name)] + inputs.flatMap { ["--input", $0] })
+        expectOneLineError(result, containing: fragments)
     }
 
     @Test("inspect with each invalid fixture", arguments: invalidBundles)
-    func inspectInvalidBundle(_ fixture: InvalidFixture) async throws {
-        expectOneLineError(try await CLI.run("inspect", CLI.bundle(fixture.bundle)), containing: fixture.fragments)
-        expectOneLineError(try await CLI.run("inspect", CLI.bundle(fixture.bundle), "--json"), containing: fixture.fragments)
+    func inspectInvalidBundle(_ name: String) async throws {
+        let fragments = try #require(Self.problems[name], "no expected problem for \(name)").fragments
+        expectOneLineError(try await CLI.run("inspect", Fixtures.path(name)), containing: fragments)
+        expectOneLineError(try await CLI.run("inspect", Fixtures.path(name), "--json"), containing: fragments)
     }
 
     @Test("a bundle path that is a file, not a folder")
@@ -195,7 +192,7 @@ struct ErrorHandlingTests {
     func layerMismatch() async throws {
         try await withTemporaryDirectory { folder in
             let bundle = folder.appendingPathComponent("wrong-shape.tiobundle")
-            try FileManager.default.copyItem(at: CLI.bundleURL("1_in_1_out_number_test.tiobundle"), to: bundle)
+            try FileManager.default.copyItem(at: Fixtures.url("1_in_1_out_number_test.tiobundle"), to: bundle)
             let json = bundle.appendingPathComponent("model.json")
             let text = try String(contentsOf: json, encoding: .utf8)
                 .replacingOccurrences(of: "\"shape\": [1]", with: "\"shape\": [2]")
@@ -215,10 +212,10 @@ struct ErrorHandlingTests {
         "deprecated.tfbundle", "1_in_1_out_number_test_no_backend.tiobundle",
     ])
     func warningThenError(name: String) async throws {
-        expectUsageError(try await CLI.run("run", CLI.bundle(name)), containing: ["--input"])
-        expectOneLineError(try await CLI.run("run", CLI.bundle(name), "--input", "[1,2]"), containing: [#"layer "input""#])
+        expectUsageError(try await CLI.run("run", Fixtures.path(name)), containing: ["--input"])
+        expectOneLineError(try await CLI.run("run", Fixtures.path(name), "--input", "[1,2]"), containing: [#"layer "input""#])
         expectOneLineError(
-            try await CLI.run(["run", CLI.bundle(name), "--input", "2"],
+            try await CLI.run(["run", Fixtures.path(name), "--input", "2"],
                               environment: ["TENSORIO_LITERT_LIBRARY": "/nonexistent/libLiteRt.so"]),
             containing: ["make setup"]
         )
@@ -286,7 +283,7 @@ struct ErrorHandlingTests {
     @Test("a placeholder needs no runtime")
     func placeholderWithoutRuntime() async throws {
         let result = try await CLI.run(
-            ["run", CLI.bundle("placeholder.tiobundle"), "--input", "2"],
+            ["run", Fixtures.path("placeholder.tiobundle"), "--input", "2"],
             environment: ["TENSORIO_LITERT_LIBRARY": "/nonexistent/libLiteRt.so"]
         )
         expectSuccess(result, stdout: "{}")
@@ -296,7 +293,7 @@ struct ErrorHandlingTests {
     func notALibrary() async throws {
         let result = try await CLI.run(
             ["run", number, "--input", "2"],
-            environment: ["TENSORIO_LITERT_LIBRARY": CLI.bundleURL("1_in_1_out_number_test.tiobundle/model.json").path]
+            environment: ["TENSORIO_LITERT_LIBRARY": Fixtures.url("1_in_1_out_number_test.tiobundle/model.json").path]
         )
         expectOneLineError(result, containing: ["make setup"])
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TensorIO
+import TensorIOTestSupport
 
 /// `tensorio classify`, `tensorio run --image` and `tensorio eval` on the real example bundles and photos.
 @Suite("CLI: image commands")
@@ -33,7 +34,7 @@ struct ImageCommandTests {
     }
 
     /// The table's blocks: a path line followed by ranked lines, blocks separated by an empty line.
-    static func blocks(_ result: CLIResult) -> [(path: String, entries: [Entry]?)] {
+    static func blocks(_ result: ProcessResult) -> [(path: String, entries: [Entry]?)] {
         result.stdoutLines.split(separator: "", omittingEmptySubsequences: false).map { block in
             (block.first ?? "", entries(block.dropFirst()))
         }
@@ -145,7 +146,7 @@ struct ImageCommandTests {
     @Test("classify a PNG")
     func classifyOtherFiles() async throws {
         try await withTemporaryDirectory { folder in
-            let original = try Data(contentsOf: CLI.repositoryRoot.appendingPathComponent(Self.cat))
+            let original = try Data(contentsOf: Fixtures.repositoryRoot.appendingPathComponent(Self.cat))
             // The cat re-encoded as PNG.
             let png = folder.appendingPathComponent("cat.png")
             try PixelBuffer(data: original).write(to: png)
@@ -186,7 +187,7 @@ struct ImageCommandTests {
                             bytes: Array([[UInt8]](repeating: colour, count: 224 * 224).joined())).write(to: input)
             let outputDirectory = folder.appendingPathComponent("out/nested")
             let result = try await CLI.run([
-                "run", CLI.bundle("pixelbuffer_identity_test.tiobundle"), "--image", input.path,
+                "run", Fixtures.path("pixelbuffer_identity_test.tiobundle"), "--image", input.path,
                 "--output-dir", outputDirectory.path,
             ])
             #expect(result.exited && result.status == 0, "\(result)")
@@ -208,7 +209,7 @@ struct ImageCommandTests {
             let input = folder.appendingPathComponent("gray.png")
             try PixelBuffer(width: 8, height: 8, format: .gray, bytes: (0..<64).map { UInt8($0 * 4) }).write(to: input)
             let result = try await CLI.run([
-                "run", CLI.bundle("image_gray_test.tiobundle"), "--image", "input=\(input.path)", "--output-dir", folder.path,
+                "run", Fixtures.path("image_gray_test.tiobundle"), "--image", "input=\(input.path)", "--output-dir", folder.path,
             ])
             #expect(result.exited && result.status == 0, "\(result)")
             let written = try PixelBuffer(contentsOf: folder.appendingPathComponent("output.png"))
@@ -226,7 +227,7 @@ struct ImageCommandTests {
             try PixelBuffer(width: 4, height: 4, format: .rgb,
                             bytes: Array([[UInt8]](repeating: [51, 102, 153], count: 16).joined())).write(to: colour)
             let result = try await CLI.run([
-                "run", CLI.bundle("two_images_test.tiobundle"), "--image", "right=\(colour.path)", "--image", "left=\(white.path)",
+                "run", Fixtures.path("two_images_test.tiobundle"), "--image", "right=\(colour.path)", "--image", "left=\(white.path)",
             ])
             #expect(result.exited && result.status == 0, "\(result)")
             let output = try numbers(try jsonObject(result)["output"])
@@ -238,7 +239,7 @@ struct ImageCommandTests {
     func runImageOutputWithoutDirectory() async throws {
         try await withTemporaryDirectory { folder in
             let result = try await CLI.run(
-                ["run", CLI.bundleURL("pixelbuffer_identity_test.tiobundle").path, "--image", CLI.repositoryRoot.appendingPathComponent(Self.cat).path],
+                ["run", Fixtures.url("pixelbuffer_identity_test.tiobundle").path, "--image", Fixtures.repositoryRoot.appendingPathComponent(Self.cat).path],
                 currentDirectory: folder
             )
             expectUsageError(result, containing: ["--output-dir"])
@@ -248,14 +249,14 @@ struct ImageCommandTests {
 
     @Test("run --image for an array layer → one-line error naming the layer")
     func runImageToArrayLayer() async throws {
-        let result = try await CLI.run("run", CLI.bundle("1_in_1_out_vectors_test.tiobundle"), "--image", Self.cat)
+        let result = try await CLI.run("run", Fixtures.path("1_in_1_out_vectors_test.tiobundle"), "--image", Self.cat)
         expectOneLineError(result, containing: ["input", "not an image layer"])
     }
 
     // MARK: - eval
 
     static func expectedAccuracy(_ name: String) throws -> [String: Any] {
-        let url = CLI.repositoryRoot.appendingPathComponent("Examples/digits/expected-accuracy.json")
+        let url = Fixtures.repositoryRoot.appendingPathComponent("Examples/digits/expected-accuracy.json")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         return try #require(json[name] as? [String: Any])
     }
@@ -348,12 +349,12 @@ struct ImageCommandTests {
     @Test("a truncated JPEG, a non-image and a GIF → one line naming the file, exit 1")
     func badImageFiles() async throws {
         try await withTemporaryDirectory { folder in
-            let original = try Data(contentsOf: CLI.repositoryRoot.appendingPathComponent(Self.cat))
+            let original = try Data(contentsOf: Fixtures.repositoryRoot.appendingPathComponent(Self.cat))
             let truncated = folder.appendingPathComponent("half-cat.jpg")
             try original.prefix(original.count / 2).write(to: truncated)
             let gif = folder.appendingPathComponent("animation.gif")
             try Data(Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0, 0x3B]).write(to: gif)
-            let json = CLI.bundle("pixelbuffer_identity_test.tiobundle") + "/model.json"
+            let json = Fixtures.path("pixelbuffer_identity_test.tiobundle") + "/model.json"
 
             expectOneLineError(try await CLI.run("classify", Self.float32, truncated.path), containing: ["half-cat.jpg"])
             expectOneLineError(try await CLI.run("run", Self.uint8, "--image", truncated.path), containing: ["half-cat.jpg"])
@@ -388,7 +389,7 @@ struct ImageCommandTests {
     @Test("eval with a broken image in a label folder: the report covers the others, then one line naming the file, exit 1")
     func evalBrokenImage() async throws {
         try await withTemporaryDirectory { folder in
-            let source = CLI.repositoryRoot.appendingPathComponent(Self.digitsImages)
+            let source = Fixtures.repositoryRoot.appendingPathComponent(Self.digitsImages)
             for label in ["3", "7"] {
                 try FileManager.default.createDirectory(at: folder.appendingPathComponent(label), withIntermediateDirectories: true)
             }
@@ -416,9 +417,9 @@ struct ImageCommandTests {
 
     @Test("classify with a model that is not an image classifier → one-line error")
     func classifyNotAClassifier() async throws {
-        expectOneLineError(try await CLI.run("classify", CLI.bundle("1_in_1_out_vectors_test.tiobundle"), Self.cat),
+        expectOneLineError(try await CLI.run("classify", Fixtures.path("1_in_1_out_vectors_test.tiobundle"), Self.cat),
                            containing: ["image"])
-        expectOneLineError(try await CLI.run("classify", CLI.bundle("pixelbuffer_identity_test.tiobundle"), Self.cat),
+        expectOneLineError(try await CLI.run("classify", Fixtures.path("pixelbuffer_identity_test.tiobundle"), Self.cat),
                            containing: ["labelled output"])
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TensorIOTestSupport
 
 /// `tensorio init MODEL`, and bare models wherever a bundle is accepted, on real models with TFLite
 /// metadata (Tests/Fixtures/Metadata: MediaPipe's, and classifiers whose metadata tflite-support wrote),
@@ -13,14 +14,14 @@ struct InitCommandTests {
 
     /// A JSON file of the fixtures folder, parsed.
     static func json(_ name: String) throws -> [String: Any] {
-        let data = try Data(contentsOf: CLI.repositoryRoot.appendingPathComponent(fixture(name)))
+        let data = try Data(contentsOf: Fixtures.repositoryRoot.appendingPathComponent(fixture(name)))
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
     /// Runs `init` into a temporary folder and returns the written model.json, parsed, with the run.
     static func initialize(
         _ model: String, _ extra: [String] = [], in folder: URL
-    ) async throws -> (result: CLIResult, bundle: URL, modelJSON: [String: Any]) {
+    ) async throws -> (result: ProcessResult, bundle: URL, modelJSON: [String: Any]) {
         let bundle = folder.appendingPathComponent("out.tiobundle")
         let result = try await CLI.run(["init", model, "--output", bundle.path] + extra)
         #expect(result.exited && result.status == 0, "\(result)")

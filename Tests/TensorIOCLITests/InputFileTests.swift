@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TensorIOTestSupport
 
 /// `--input @FILE` beyond JSON: NumPy's .npy and .npz, standard input, pipes, and what is refused.
 @Suite("tensorio run: NumPy files, standard input, pipes and devices")
 struct InputFileTests {
-    static let vectors = CLI.bundle("1_in_1_out_vectors_test.tiobundle")
-    static let twoInputs = CLI.bundle("2_in_2_out_vectors_test.tiobundle")
+    static let vectors = Fixtures.path("1_in_1_out_vectors_test.tiobundle")
+    static let twoInputs = Fixtures.path("2_in_2_out_vectors_test.tiobundle")
     static let numpy = "Tests/Fixtures/NumPy"
 
     @Test(".npy in float64, big-endian float32, float16, int64, uint8 and big-endian int16 gives what the JSON numbers give", arguments: [
@@ -115,7 +116,7 @@ struct InputFileTests {
     func standardInput() async throws {
         expectSuccess(try await CLI.run(["run", Self.vectors, "--input", "@-"], standardInput: Data("[5, 6, 7, 8]\n".utf8)),
                       stdout: #"{"output":[6,6,8,8]}"#)
-        let npy = try Data(contentsOf: CLI.repositoryRoot.appendingPathComponent("\(Self.numpy)/vector-f8.npy"))
+        let npy = try Data(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("\(Self.numpy)/vector-f8.npy"))
         expectSuccess(try await CLI.run(["run", Self.vectors, "--input", "@-"], standardInput: npy), stdout: #"{"output":[2,2,4,4]}"#)
         expectOneLineError(try await CLI.run(["run", Self.vectors, "--input", "@-"], standardInput: Data()),
                            containing: ["standard input is empty"])

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TensorIOTestSupport
 
 /// `tensorio inspect BUNDLE [--json]`: metadata, layers, and the real tensors the backend reports.
 @Suite("tensorio inspect")
 struct InspectCommandTests {
-    private func inspectJSON(_ name: String, _ extra: [String] = []) async throws -> (CLIResult, [String: Any]) {
-        let result = try await CLI.run(["inspect", CLI.bundle(name), "--json"] + extra)
+    private func inspectJSON(_ name: String, _ extra: [String] = []) async throws -> (ProcessResult, [String: Any]) {
+        let result = try await CLI.run(["inspect", Fixtures.path(name), "--json"] + extra)
         #expect(result.exited && result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
         #expect(result.stdoutLines.count == 1, "--json prints one line: \(result)")
@@ -206,7 +207,7 @@ struct InspectCommandTests {
 
     @Test("text output for the number model")
     func numberModelText() async throws {
-        let result = try await CLI.run("inspect", CLI.bundle("1_in_1_out_number_test.tiobundle"))
+        let result = try await CLI.run("inspect", Fixtures.path("1_in_1_out_number_test.tiobundle"))
         expectSuccess(result, stdout: """
             1 in 1 out numeric test (1_in_1_out_number_test) version 1
               Simple model with a single valued input and single valued output
@@ -224,7 +225,7 @@ struct InspectCommandTests {
 
     @Test("text output for the quantized model shows the tensors' quantization")
     func quantizedText() async throws {
-        let result = try await CLI.run("inspect", CLI.bundle("quantized_uint8_test.tiobundle"))
+        let result = try await CLI.run("inspect", Fixtures.path("quantized_uint8_test.tiobundle"))
         #expect(result.exited && result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
         #expect(result.stdoutLines.contains("  input: array uint8 [4], quantize from tensor"), "\(result)")
@@ -237,7 +238,7 @@ struct InspectCommandTests {
 
     @Test("text output for the placeholder says it has no model file")
     func placeholderText() async throws {
-        let result = try await CLI.run("inspect", CLI.bundle("placeholder.tiobundle"))
+        let result = try await CLI.run("inspect", Fixtures.path("placeholder.tiobundle"))
         #expect(result.exited && result.status == 0, "\(result)")
         #expect(result.stdoutLines.contains("  placeholder: no model file"), "\(result)")
         #expect(!result.stdout.contains("Tensors"), "\(result)")
@@ -245,7 +246,7 @@ struct InspectCommandTests {
 
     @Test("text output for the labelled model names the labels file")
     func labelledText() async throws {
-        let result = try await CLI.run("inspect", CLI.bundle("labeled_vectors_test.tiobundle"))
+        let result = try await CLI.run("inspect", Fixtures.path("labeled_vectors_test.tiobundle"))
         #expect(result.exited && result.status == 0, "\(result)")
         #expect(result.stdoutLines.contains("  output: array float32 [4], labels labels.txt (4)"), "\(result)")
     }
@@ -254,7 +255,7 @@ struct InspectCommandTests {
     func disagreeingBundle() async throws {
         try await withTemporaryDirectory { folder in
             let bundle = folder.appendingPathComponent("b.tiobundle")
-            try FileManager.default.copyItem(at: CLI.bundleURL("2_in_2_out_vectors_test.tiobundle"), to: bundle)
+            try FileManager.default.copyItem(at: Fixtures.url("2_in_2_out_vectors_test.tiobundle"), to: bundle)
             let jsonURL = bundle.appendingPathComponent("model.json")
             var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: jsonURL)) as? [String: Any])
             var inputs = try #require(document["inputs"] as? [[String: Any]])
@@ -288,7 +289,7 @@ struct InspectCommandTests {
         try await withTemporaryDirectory { folder in
             let bundle = folder.appendingPathComponent("t.tiobundle")
             try FileManager.default.copyItem(
-                at: CLI.repositoryRoot.appendingPathComponent("Tests/Fixtures/TensorFlowBundles/tf_1_in_1_out_number_test.tiobundle"), to: bundle
+                at: Fixtures.tensorFlowURL("tf_1_in_1_out_number_test.tiobundle"), to: bundle
             )
             let jsonURL = bundle.appendingPathComponent("model.json")
             let text = try String(contentsOf: jsonURL, encoding: .utf8).replacingOccurrences(of: #""name": "input""#, with: #""name": "x""#)

@@ -6,16 +6,17 @@ import Darwin
 import Foundation
 import TensorIODelivery
 import Testing
+import TensorIOTestSupport
 
 /// `tensorio delete`, `tensorio collect-garbage`, and two `tensorio pull` processes at once, against a real
 /// `tensorio serve` process.
 @Suite("tensorio delete, collect-garbage; concurrent pulls")
 struct LifecycleCommandTests {
-    static let id = DeliveryCommandTests.id
+    static let id = Fixtures.numberModelId
 
     /// The number fixture as version `version`, with 1 MB of random bytes so that a download takes a while.
     static func paddedBundle(version: String, in folder: URL) throws -> URL {
-        let bundle = try DeliveryCommandTests.bundle(version: version, in: folder)
+        let bundle = try Fixtures.bundle(version: version, in: folder)
         let assets = bundle.appendingPathComponent("assets")
         try FileManager.default.createDirectory(at: assets, withIntermediateDirectories: true)
         var generator = SystemRandomNumberGenerator()
@@ -27,11 +28,10 @@ struct LifecycleCommandTests {
     @Test("two tensorio pull processes into one store at once: both succeed, the version is installed once")
     func concurrentPulls() async throws {
         try await withTemporaryDirectory { folder in
-            let tokenFile = try DeliveryCommandTests.tokenFile(in: folder)
+            let tokenFile = try ServeProcess.writeTokenFile(in: folder)
             // 2 MB/s: each download lasts about half a second, so the two processes overlap.
             let server = try await ServeProcess.start(
-                root: folder.appendingPathComponent("root"), arguments: ["--token-file", tokenFile, "--download-rate", "2000000"],
-                logs: folder)
+                root: folder.appendingPathComponent("root"), arguments: ["--token-file", tokenFile, "--download-rate", "2000000"])
             defer { server.stop() }
             let url = server.url.absoluteString
             let store = folder.appendingPathComponent("device").path
@@ -60,11 +60,10 @@ struct LifecycleCommandTests {
     @Test("a partial download is kept while its tensorio pull lives, removed as stale once it was killed")
     func killedPullLeavesStalePartial() async throws {
         try await withTemporaryDirectory { folder in
-            let tokenFile = try DeliveryCommandTests.tokenFile(in: folder)
+            let tokenFile = try ServeProcess.writeTokenFile(in: folder)
             // 100 kB/s: the 1 MB download lasts about 10 s, far longer than the checks below.
             let server = try await ServeProcess.start(
-                root: folder.appendingPathComponent("root"), arguments: ["--token-file", tokenFile, "--download-rate", "100000"],
-                logs: folder)
+                root: folder.appendingPathComponent("root"), arguments: ["--token-file", tokenFile, "--download-rate", "100000"])
             defer { server.stop() }
             let url = server.url.absoluteString
             let push = try await CLI.run(["push", try Self.paddedBundle(version: "1", in: folder).path, "--to", url, "--token-file", tokenFile])
@@ -95,11 +94,11 @@ struct LifecycleCommandTests {
     @Test("tensorio delete refuses the canonical version in one line, deletes with --force; collect-garbage reports")
     func deleteAndCollect() async throws {
         try await withTemporaryDirectory { folder in
-            let (server, tokenFile) = try await DeliveryCommandTests.startServer(in: folder)
+            let (server, tokenFile) = try await ServeProcess.start(withWriteTokenIn: folder)
             defer { server.stop() }
             let url = server.url.absoluteString
             for version in ["1", "2"] {
-                let push = try await CLI.run(["push", try DeliveryCommandTests.bundle(version: version, in: folder).path, "--to", url, "--token-file", tokenFile])
+                let push = try await CLI.run(["push", try Fixtures.bundle(version: version, in: folder).path, "--to", url, "--token-file", tokenFile])
                 #expect(push.status == 0, "\(push)")
             }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TensorIOTestSupport
 
 /// How the tool behaves at the end of a pipe: results flushed one by one, and a reader that goes away
 /// ends the command at once and quietly with status 141 (128 + SIGPIPE), as Unix tools do.
@@ -15,7 +16,7 @@ struct OutputMannersTests {
         let process = Process()
         process.executableURL = try CLI.executableURL()
         process.arguments = ["classify", "Examples/efficientnet-lite0-uint8.tiobundle"] + photos
-        process.currentDirectoryURL = CLI.repositoryRoot
+        process.currentDirectoryURL = Fixtures.repositoryRoot
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: errors)

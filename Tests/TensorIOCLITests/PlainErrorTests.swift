@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TensorIOTestSupport
 
 /// Errors are sentences naming the file, folder, port or host, never Foundation's or NIO's raw text.
 @Suite("Plain errors: system failures in words")
@@ -10,7 +11,7 @@ struct PlainErrorTests {
         "bind(descriptor", "SocketAddressError",
     ]
 
-    static func expectPlain(_ result: CLIResult, containing fragments: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectPlain(_ result: ProcessResult, containing fragments: [String], sourceLocation: SourceLocation = #_sourceLocation) {
         expectOneLineError(result, containing: fragments, sourceLocation: sourceLocation)
         for raw in rawSystemText {
             #expect(!result.stderr.contains(raw), "raw system text \"\(raw)\": \(result)", sourceLocation: sourceLocation)
@@ -20,7 +21,7 @@ struct PlainErrorTests {
     @Test("serve: a port in use, a host that is not this machine's, a host name that does not resolve")
     func listening() async throws {
         try await withTemporaryDirectory { folder in
-            let first = try await ServeProcess.start(root: folder.appendingPathComponent("first"), logs: folder)
+            let first = try await ServeProcess.start(root: folder.appendingPathComponent("first"))
             defer { first.stop() }
             let port = try #require(first.url.port)
             let root = folder.appendingPathComponent("second").path
@@ -42,7 +43,7 @@ struct PlainErrorTests {
                              containing: ["cannot open the repository in \(file.path)/root", "\(file.path) is not a folder"])
             Self.expectPlain(try await CLI.run(["pull", "m", "--from", "http://127.0.0.1:1", "--into", "\(file.path)/store"]),
                              containing: ["cannot create the model store", "\(file.path) is not a folder"])
-            Self.expectPlain(try await CLI.run(["run", CLI.bundle("pixelbuffer_identity_test.tiobundle"), "--image", "Examples/photos/cat.jpg",
+            Self.expectPlain(try await CLI.run(["run", Fixtures.path("pixelbuffer_identity_test.tiobundle"), "--image", "Examples/photos/cat.jpg",
                                                 "--output-dir", "\(file.path)/out"]),
                              containing: ["--output-dir \(file.path)/out", "\(file.path) is not a folder"])
         }
@@ -57,7 +58,7 @@ struct PlainErrorTests {
                          containing: ["error: Examples/photos is a folder: give the image files in it"])
         Self.expectPlain(try await CLI.run("eval", "Examples/efficientnet-lite0-float32.tiobundle", "no-such-folder"),
                          containing: ["cannot read the folder no-such-folder: no such file or directory"])
-        Self.expectPlain(try await CLI.run("run", CLI.bundle("1_in_1_out_number_test.tiobundle"), "--input", "@/dev/zero"),
+        Self.expectPlain(try await CLI.run("run", Fixtures.path("1_in_1_out_number_test.tiobundle"), "--input", "@/dev/zero"),
                          containing: ["/dev/zero is a character device, not a file"])
     }
 }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -10,23 +5,24 @@ import FoundationNetworking
 import TensorIO
 import TensorIODelivery
 import Testing
+import TensorIOTestSupport
 
 /// Two `tensorio serve` processes on one PostgreSQL database and one archive folder: what one does, the
 /// other answers at once. The database is the throwaway server `make test` starts on loopback
 /// (`scripts/with-postgres.sh`).
 @Suite("Repository servers sharing a PostgreSQL index", .enabled(if: PostgresTestDatabase.runs))
 struct PostgresIndexTests {
-    static let id = DeliveryCommandTests.id
+    static let id = Fixtures.numberModelId
 
     /// Two servers on `folder/root` and one new database (returned with them).
     static func startPair(in folder: URL) async throws -> (ServeProcess, ServeProcess, database: String) {
         let database = try PostgresTestDatabase.make()
-        let tokenFile = try DeliveryCommandTests.tokenFile(in: folder)
+        let tokenFile = try ServeProcess.writeTokenFile(in: folder)
         let arguments = ["--token-file", tokenFile, "--database", database]
         let root = folder.appendingPathComponent("root")
         // Started together: both migrate the new database's schema at once.
-        async let first = ServeProcess.start(root: root, arguments: arguments, logs: folder)
-        async let second = ServeProcess.start(root: root, arguments: arguments, logs: folder)
+        async let first = ServeProcess.start(root: root, arguments: arguments)
+        async let second = ServeProcess.start(root: root, arguments: arguments)
         let (a, b) = try await (first, second)
         return (a, b, database)
     }
@@ -37,11 +33,11 @@ struct PostgresIndexTests {
     }
 
     static func client(_ server: ServeProcess) -> RepositoryClient {
-        RepositoryClient(baseURL: server.url, token: DeliveryCommandTests.token, timeout: 60)
+        RepositoryClient(baseURL: server.url, token: ServeProcess.writeToken, timeout: 60)
     }
 
     static func archive(version: String, in folder: URL) throws -> URL {
-        let bundle = try DeliveryCommandTests.bundle(version: version, in: folder)
+        let bundle = try Fixtures.bundle(version: version, in: folder)
         let archive = folder.appendingPathComponent("v\(version).zip")
         try BundleArchive.create(fromBundleAt: bundle, to: archive)
         return archive
@@ -152,7 +148,7 @@ struct PostgresIndexTests {
             try FileManager.default.createDirectory(at: linked.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data("being indexed".utf8).write(to: linked)
             let restarted = try await ServeProcess.start(
-                root: root, arguments: ["--database", database], logs: folder)
+                root: root, arguments: ["--database", database])
             defer { restarted.stop() }
             #expect(FileManager.default.fileExists(atPath: incoming.path))
             #expect(FileManager.default.fileExists(atPath: linked.path))
@@ -175,34 +171,12 @@ struct PostgresIndexTests {
                 ["serve", "--root", root, "--port", "0"], environment: ["TENSORIO_SERVE_DATABASE": "mysql://x@127.0.0.1/db"])
             expectOneLineError(result, containing: ["TENSORIO_SERVE_DATABASE", "postgres://"])
             // A port where nothing listens (this test's own, closed again).
-            let closedPort = try Self.closedPort()
+            let closedPort = try LoopbackSocket.closedPort()
             result = try await CLI.run([
                 "serve", "--root", root, "--port", "0",
                 "--database", "postgres://tensorio@127.0.0.1:\(closedPort)/db?sslmode=disable",
             ])
             expectOneLineError(result, containing: ["cannot reach the PostgreSQL index at 127.0.0.1:\(closedPort)/db"])
         }
-    }
-
-    /// A loopback port nothing listens on: bound by the system's choice, then closed.
-    static func closedPort() throws -> Int {
-        #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw TestFailure("socket failed") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound else { throw TestFailure("bind failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TensorIOTestSupport
 
 /// Long work shows a progress bar on a terminal and stays quiet when stderr is a file or a pipe.
 @Suite("Progress on a terminal, quiet when piped")
 struct ProgressTests {
     /// A bar as ProgressBar draws it: a carriage return, an optional label, then `[###`.
-    static func expectBar(_ result: CLIResult, label: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectBar(_ result: ProcessResult, label: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(result.exited && result.status == 0, "\(result)", sourceLocation: sourceLocation)
         #expect(result.stderr.contains("\r\(label) [#"), "no progress bar on the terminal: \(result)", sourceLocation: sourceLocation)
         #expect(result.stderr.contains("#]"), "the bar never filled: \(result)", sourceLocation: sourceLocation)
@@ -13,7 +14,7 @@ struct ProgressTests {
 
     @Test("bench: a bar over the warm-up and timed runs on a terminal; nothing on a piped stderr")
     func bench() async throws {
-        let arguments = ["bench", CLI.bundle("2_in_2_out_vectors_test.tiobundle"), "--runs", "200", "--callers", "1"]
+        let arguments = ["bench", Fixtures.path("2_in_2_out_vectors_test.tiobundle"), "--runs", "200", "--callers", "1"]
         Self.expectBar(try await CLI.run(arguments, standardErrorOnTerminal: true), label: "bench")
         let piped = try await CLI.run(arguments)
         #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped)")
@@ -47,7 +48,7 @@ struct ProgressTests {
             let token = folder.appendingPathComponent("token")
             try Data("progress-token\n".utf8).write(to: token)
             let server = try await ServeProcess.start(
-                root: folder.appendingPathComponent("root"), arguments: ["--token-file", token.path], logs: folder)
+                root: folder.appendingPathComponent("root"), arguments: ["--token-file", token.path])
             defer { server.stop() }
             let url = server.url.absoluteString
             let bundle = "Examples/efficientnet-lite0-float32.tiobundle"

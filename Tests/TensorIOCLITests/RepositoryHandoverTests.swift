@@ -4,6 +4,7 @@ import Foundation
 @testable import TensorIORepositoryCLI
 import TensorIOToolSupport
 import Testing
+import TensorIOTestSupport
 
 /// `tensorio` hands its repository commands to `tensorio-repository` (built next to it): the help lists
 /// them, and their help, output, errors and exit statuses are the same as when one program ran them.
@@ -95,7 +96,7 @@ struct RepositoryHandoverTests {
                 ])
             }
             let run = try await CLI.run(
-                ["run", CLI.bundle("1_in_1_out_number_test.tiobundle"), "--input", "2"], environment: environment,
+                ["run", Fixtures.path("1_in_1_out_number_test.tiobundle"), "--input", "2"], environment: environment,
                 executable: lone)
             expectSuccess(run, stdout: #"{"output":25}"#)
         }

@@ -1,21 +1,22 @@
 import Foundation
 import Testing
+import TensorIOTestSupport
 
 /// `tensorio rollout …` and `pull`/`update` with device attributes, end to end against `tensorio serve`.
 @Suite("tensorio rollout, and pull/update with device attributes")
 struct RolloutCommandTests {
-    static let id = DeliveryCommandTests.id
+    static let id = Fixtures.numberModelId
 
     @Test("rules set from a file target a cohort; ramp, pause, resume and rollback change what update installs")
     func rollout() async throws {
         try await withTemporaryDirectory { folder in
-            let (server, tokenFile) = try await DeliveryCommandTests.startServer(in: folder)
+            let (server, tokenFile) = try await ServeProcess.start(withWriteTokenIn: folder)
             defer { server.stop() }
             let url = server.url.absoluteString
             let write = ["--to", url, "--token-file", tokenFile]
             for (version, canonical) in [("1", true), ("2", false), ("3", false)] {
                 let result = try await CLI.run(
-                    ["push", try DeliveryCommandTests.bundle(version: version, in: folder).path] + write + (canonical ? [] : ["--not-canonical"]))
+                    ["push", try Fixtures.bundle(version: version, in: folder).path] + write + (canonical ? [] : ["--not-canonical"]))
                 #expect(result.status == 0, "\(result)")
             }
 
@@ -83,11 +84,11 @@ struct RolloutCommandTests {
     @Test("bad rule files, percentages, versions, tokens and attributes: one line naming the problem")
     func failures() async throws {
         try await withTemporaryDirectory { folder in
-            let (server, tokenFile) = try await DeliveryCommandTests.startServer(in: folder)
+            let (server, tokenFile) = try await ServeProcess.start(withWriteTokenIn: folder)
             defer { server.stop() }
             let url = server.url.absoluteString
             let write = ["--to", url, "--token-file", tokenFile]
-            let pushed = try await CLI.run(["push", try DeliveryCommandTests.bundle(version: "1", in: folder).path] + write)
+            let pushed = try await CLI.run(["push", try Fixtures.bundle(version: "1", in: folder).path] + write)
             #expect(pushed.status == 0, "\(pushed)")
 
             let bad = folder.appendingPathComponent("bad.json")

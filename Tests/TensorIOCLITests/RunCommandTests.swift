@@ -1,18 +1,12 @@
 import Foundation
 import Testing
+import TensorIOTestSupport
 
 /// `tensorio run BUNDLE [--input [NAME=]VALUE]... [--top N] [--threshold T] [--threads N]`: one JSON object
 /// on stdout, keyed by output name in model.json order.
 @Suite("tensorio run")
 struct RunCommandTests {
-    private let number = CLI.bundle("1_in_1_out_number_test.tiobundle")
-
-    /// Raw little-endian float32 bytes.
-    private func float32Bytes(_ values: [Float]) -> Data {
-        var data = Data()
-        for value in values { withUnsafeBytes(of: value.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
-        return data
-    }
+    private let number = Fixtures.path("1_in_1_out_number_test.tiobundle")
 
     // MARK: Number model
 
@@ -21,11 +15,10 @@ struct RunCommandTests {
         expectSuccess(try await CLI.run("run", number, "--input", "2"), stdout: #"{"output":25}"#)
     }
 
-    @Test("the original's scalar bundles, TensorFlow Lite and TensorFlow: --input 2 prints {\"output\":25}", arguments: [
-        "Tests/Fixtures/Bundles/scalar_test.tiobundle", "Tests/Fixtures/TensorFlowBundles/tf_scalar_test.tiobundle",
-    ])
-    func scalarBundles(bundle: String) async throws {
-        expectSuccess(try await CLI.run("run", bundle, "--input", "2"), stdout: #"{"output":25}"#)
+    @Test("the original's scalar bundles, TensorFlow Lite and TensorFlow: --input 2 prints {\"output\":25}",
+          arguments: Fixtures.Backend.allCases)
+    func scalarBundles(backend: Fixtures.Backend) async throws {
+        expectSuccess(try await CLI.run("run", backend.path("scalar_test.tiobundle"), "--input", "2"), stdout: #"{"output":25}"#)
     }
 
     @Test("--placeholder NAME=VALUE feeds a TensorFlow placeholder; one left out is named in one line")
@@ -84,7 +77,7 @@ struct RunCommandTests {
     func numberFromRawBytes() async throws {
         try await withTemporaryDirectory { folder in
             let file = folder.appendingPathComponent("two.bin")
-            let bytes = float32Bytes([2])
+            let bytes = Data(float32LittleEndian: [2])
             #expect(bytes == Data([0x00, 0x00, 0x00, 0x40]))
             try bytes.write(to: file)
             expectSuccess(try await CLI.run("run", number, "--input", "@\(file.path)"), stdout: #"{"output":25}"#)
@@ -97,7 +90,7 @@ struct RunCommandTests {
         try await withTemporaryDirectory { folder in
             try Data("2".utf8).write(to: folder.appendingPathComponent("value.json"))
             let result = try await CLI.run(
-                ["run", CLI.bundleURL("1_in_1_out_number_test.tiobundle").path, "--input", "@value.json"],
+                ["run", Fixtures.url("1_in_1_out_number_test.tiobundle").path, "--input", "@value.json"],
                 currentDirectory: folder
             )
             expectSuccess(result, stdout: #"{"output":25}"#)
@@ -110,7 +103,7 @@ struct RunCommandTests {
         "deprecated.tfbundle",
     ])
     func numberVariants(name: String) async throws {
-        let result = try await CLI.run("run", CLI.bundle(name), "--input", "2")
+        let result = try await CLI.run("run", Fixtures.path(name), "--input", "2")
         // The last two log a warning on stderr, which is fine on success.
         expectSuccess(result, stdout: #"{"output":25}"#, quietStderr: name.hasSuffix("no_modes.tiobundle"))
     }
@@ -119,8 +112,8 @@ struct RunCommandTests {
         "1_in_1_out_number_int32_test.tiobundle", "1_in_1_out_number_int64_test.tiobundle",
     ])
     func integerModels(name: String) async throws {
-        expectSuccess(try await CLI.run("run", CLI.bundle(name), "--input", "2"), stdout: #"{"output":25}"#)
-        expectSuccess(try await CLI.run("run", CLI.bundle(name), "--input", "-3"), stdout: #"{"output":-25}"#)
+        expectSuccess(try await CLI.run("run", Fixtures.path(name), "--input", "2"), stdout: #"{"output":25}"#)
+        expectSuccess(try await CLI.run("run", Fixtures.path(name), "--input", "-3"), stdout: #"{"output":-25}"#)
     }
 
     @Test("--threads 2")
@@ -146,7 +139,7 @@ struct RunCommandTests {
     @Test("an absolute bundle path, from another working directory")
     func absoluteBundlePath() async throws {
         let result = try await CLI.run(
-            ["run", CLI.bundleURL("1_in_1_out_number_test.tiobundle").path, "--input", "2"],
+            ["run", Fixtures.url("1_in_1_out_number_test.tiobundle").path, "--input", "2"],
             currentDirectory: FileManager.default.temporaryDirectory
         )
         expectSuccess(result, stdout: #"{"output":25}"#)
@@ -156,7 +149,7 @@ struct RunCommandTests {
 
     @Test("vectors: a 4-element output prints as an array")
     func vectors() async throws {
-        let bundle = CLI.bundle("1_in_1_out_vectors_test.tiobundle")
+        let bundle = Fixtures.path("1_in_1_out_vectors_test.tiobundle")
         expectSuccess(try await CLI.run("run", bundle, "--input", "[1,2,3,4]"), stdout: #"{"output":[2,2,4,4]}"#)
         expectSuccess(try await CLI.run("run", bundle, "--input", "input=[[1,2],[3,4]]"), stdout: #"{"output":[2,2,4,4]}"#)
         expectSuccess(try await CLI.run("run", bundle, "--input", "[0.5, -1, 0, 1e2]"),
@@ -170,7 +163,7 @@ struct RunCommandTests {
               ["input1=[1,2,3,4]", "input2=[10,20,30,40]"],
           ])
     func twoInTwoOutVectors(inputs: [String]) async throws {
-        let bundle = CLI.bundle("2_in_2_out_vectors_test.tiobundle")
+        let bundle = Fixtures.path("2_in_2_out_vectors_test.tiobundle")
         let result = try await CLI.run(["run", bundle] + inputs.flatMap { ["--input", $0] })
         expectSuccess(result, stdout: #"{"output1":240,"output2":64}"#)
         #expect(topLevelKeys(result.stdout) == ["output1", "output2"])
@@ -182,9 +175,9 @@ struct RunCommandTests {
             let first = folder.appendingPathComponent("input1.json")
             let second = folder.appendingPathComponent("input2.f32")
             try Data("[[1, 2, 3, 4]]".utf8).write(to: first)
-            try float32Bytes([10, 20, 30, 40]).write(to: second)
+            try Data(float32LittleEndian: [10, 20, 30, 40]).write(to: second)
             let result = try await CLI.run(
-                "run", CLI.bundle("2_in_2_out_vectors_test.tiobundle"),
+                "run", Fixtures.path("2_in_2_out_vectors_test.tiobundle"),
                 "--input", "input1=@\(first.path)", "--input", "input2=@\(second.path)"
             )
             expectSuccess(result, stdout: #"{"output1":240,"output2":64}"#)
@@ -203,7 +196,7 @@ struct RunCommandTests {
             try JSONSerialization.data(withJSONObject: y).write(to: yFile)
 
             let result = try await CLI.run(
-                "run", CLI.bundle("2_in_2_out_matrices_test.tiobundle"),
+                "run", Fixtures.path("2_in_2_out_matrices_test.tiobundle"),
                 "--input", "input1=@\(xFile.path)", "--input", "input2=@\(yFile.path)"
             )
             #expect(result.exited && result.status == 0, "\(result)")
@@ -233,7 +226,7 @@ struct RunCommandTests {
             input.append(slice)
         }
         let text = String(decoding: try JSONSerialization.data(withJSONObject: input), as: UTF8.self)
-        let result = try await CLI.run("run", CLI.bundle("1_in_1_out_tensors_test.tiobundle"), "--input", text)
+        let result = try await CLI.run("run", Fixtures.path("1_in_1_out_tensors_test.tiobundle"), "--input", text)
         #expect(result.exited && result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
         #expect(try numbers(jsonObject(result)["output"]) == expected, "\(result)")
@@ -246,7 +239,7 @@ struct RunCommandTests {
         ("unnamed_inputs_test.tiobundle", ["first=[[3,4,5]]", "second=[[1,2]]"], #"{"result":1203}"#),
     ])
     func inputBinding(name: String, inputs: [String], expected: String) async throws {
-        let result = try await CLI.run(["run", CLI.bundle(name)] + inputs.flatMap { ["--input", $0] })
+        let result = try await CLI.run(["run", Fixtures.path(name)] + inputs.flatMap { ["--input", $0] })
         expectSuccess(result, stdout: expected)
     }
 
@@ -254,13 +247,13 @@ struct RunCommandTests {
 
     @Test("a string layer prints base64: 25.0f is AADIQQ==")
     func stringModel() async throws {
-        let bundle = CLI.bundle("1_in_1_out_string_test.tiobundle")
+        let bundle = Fixtures.path("1_in_1_out_string_test.tiobundle")
         let result = try await CLI.run("run", bundle, "--input", "2")
         expectSuccess(result, stdout: #"{"output":"AADIQQ=="}"#)
         let base64 = try #require(try jsonObject(result)["output"] as? String)
         let bytes = try #require(Data(base64Encoded: base64))
         #expect(bytes == Data([0x00, 0x00, 0xC8, 0x41]))
-        #expect(bytes == float32Bytes([25]))
+        #expect(bytes == Data(float32LittleEndian: [25]))
     }
 
     @Test("a string layer takes raw bytes from a file")
@@ -268,14 +261,14 @@ struct RunCommandTests {
         try await withTemporaryDirectory { folder in
             let file = folder.appendingPathComponent("two.bin")
             try Data([0x00, 0x00, 0x00, 0x40]).write(to: file)
-            let result = try await CLI.run("run", CLI.bundle("1_in_1_out_string_test.tiobundle"), "--input", "@\(file.path)")
+            let result = try await CLI.run("run", Fixtures.path("1_in_1_out_string_test.tiobundle"), "--input", "@\(file.path)")
             expectSuccess(result, stdout: #"{"output":"AADIQQ=="}"#)
         }
     }
 
     // MARK: Labelled outputs
 
-    private let labelled = CLI.bundle("labeled_vectors_test.tiobundle")
+    private let labelled = Fixtures.path("labeled_vectors_test.tiobundle")
 
     @Test("a labelled output prints label → score in label order")
     func labelledAll() async throws {
@@ -332,7 +325,7 @@ struct RunCommandTests {
 
     @Test("a one-input model given several values runs once per value: a JSON line each, in order, failures last")
     func severalValues() async throws {
-        let number = CLI.bundle("1_in_1_out_number_test.tiobundle")
+        let number = Fixtures.path("1_in_1_out_number_test.tiobundle")
         let result = try await CLI.run("run", number, "--input", "2", "--input", "@no-such.npy", "--input", "input=3",
                                        "--input", "[1,2]", "--input", "@Tests/Fixtures/NumPy/vector-f8.npy")
         #expect(result.exited && result.status == 1, "\(result)")
@@ -352,7 +345,7 @@ struct RunCommandTests {
 
     @Test("--top and --threshold leave unlabelled outputs alone, with a warning for each option without effect")
     func topOnUnlabelled() async throws {
-        let result = try await CLI.run("run", CLI.bundle("1_in_1_out_vectors_test.tiobundle"),
+        let result = try await CLI.run("run", Fixtures.path("1_in_1_out_vectors_test.tiobundle"),
                                        "--input", "[1,2,3,4]", "--top", "1", "--threshold", "3", "--resize", "fit",
                                        "--output-dir", "unused")
         expectSuccess(result, stdout: #"{"output":[2,2,4,4]}"#, quietStderr: false)
@@ -362,9 +355,9 @@ struct RunCommandTests {
             "warning: --output-dir has no effect: the model has no image output",
             "warning: --resize has no effect without --image",
         ], "\(result)")
-        #expect(!FileManager.default.fileExists(atPath: CLI.repositoryRoot.appendingPathComponent("unused").path))
+        #expect(!FileManager.default.fileExists(atPath: Fixtures.repositoryRoot.appendingPathComponent("unused").path))
         // After a failure the warnings are dropped: the report stays one line.
-        expectOneLineError(try await CLI.run("run", CLI.bundle("1_in_1_out_vectors_test.tiobundle"), "--input", "[1,2]", "--top", "1"),
+        expectOneLineError(try await CLI.run("run", Fixtures.path("1_in_1_out_vectors_test.tiobundle"), "--input", "[1,2]", "--top", "1"),
                            containing: [#"layer "input""#])
     }
 
@@ -372,7 +365,7 @@ struct RunCommandTests {
 
     @Test("quantized_uint8_test: real inputs, dequantized float outputs")
     func quantized() async throws {
-        let result = try await CLI.run("run", CLI.bundle("quantized_uint8_test.tiobundle"), "--input", "[0,0.25,0.5,1]")
+        let result = try await CLI.run("run", Fixtures.path("quantized_uint8_test.tiobundle"), "--input", "[0,0.25,0.5,1]")
         #expect(result.exited && result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
         let values = try numbers(jsonObject(result)["output"])
@@ -388,7 +381,7 @@ struct RunCommandTests {
 
     @Test("quantized_uint8_raw_test: raw uint8 codes in and out")
     func quantizedRaw() async throws {
-        let result = try await CLI.run("run", CLI.bundle("quantized_uint8_raw_test.tiobundle"), "--input", "[0,64,128,255]")
+        let result = try await CLI.run("run", Fixtures.path("quantized_uint8_raw_test.tiobundle"), "--input", "[0,64,128,255]")
         #expect(result.exited && result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
         let values = try numbers(jsonObject(result)["output"])
@@ -404,7 +397,7 @@ struct RunCommandTests {
 
     @Test("output_types_test: int8, int16, bool as true/false, float16, float32, in model.json order")
     func outputTypes() async throws {
-        let result = try await CLI.run("run", CLI.bundle("output_types_test.tiobundle"), "--input", "[-1,0,2,100]")
+        let result = try await CLI.run("run", Fixtures.path("output_types_test.tiobundle"), "--input", "[-1,0,2,100]")
         expectSuccess(result, stdout: #"""
             {"as_int8":[-1,0,2,100],"as_int16":[-1,0,2,100],"as_bool":[false,false,true,true],"as_float16":[-1,0,2,100],"as_float32":[-0.5,0,1,50]}
             """#)
@@ -415,6 +408,6 @@ struct RunCommandTests {
 
     @Test("a placeholder bundle runs and prints {}")
     func placeholder() async throws {
-        expectSuccess(try await CLI.run("run", CLI.bundle("placeholder.tiobundle"), "--input", "2"), stdout: "{}")
+        expectSuccess(try await CLI.run("run", Fixtures.path("placeholder.tiobundle"), "--input", "2"), stdout: "{}")
     }
 }

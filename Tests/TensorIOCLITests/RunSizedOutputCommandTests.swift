@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TensorIOTestSupport
 
 /// The COCO SSD detector through the tool (`../shared/task-models/`): its four outputs are sized by the
 /// runtime, not the file, and every command reads them at the shapes LiteRT gives (docs/model-json.md,

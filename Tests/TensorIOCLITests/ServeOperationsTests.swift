@@ -1,28 +1,24 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import Testing
+import TensorIOTestSupport
 
 /// `tensorio serve` as an operator runs it: HEAD, JSON errors for unknown paths, request log lines,
 /// `/metrics`, and configuration from flags, environment and a file — against real server processes.
 @Suite("tensorio serve operations: HEAD, errors, logs, metrics, configuration")
 struct ServeOperationsTests {
-    static let id = DeliveryCommandTests.id
-    static let token = DeliveryCommandTests.token
+    static let id = Fixtures.numberModelId
+    static let token = ServeProcess.writeToken
 
     /// A server with the write token and one pushed version ("1") of the number fixture.
     static func startSeeded(
         in folder: URL, arguments: [String] = [], environment: [String: String] = [:]
     ) async throws -> ServeProcess {
-        let tokenFile = try DeliveryCommandTests.tokenFile(in: folder)
+        let tokenFile = try ServeProcess.writeTokenFile(in: folder)
         let server = try await ServeProcess.start(
-            root: folder.appendingPathComponent("root"), arguments: ["--token-file", tokenFile] + arguments, logs: folder,
+            root: folder.appendingPathComponent("root"), arguments: ["--token-file", tokenFile] + arguments,
             environment: environment)
         let pushed = try await CLI.run([
-            "push", try DeliveryCommandTests.bundle(version: "1", in: folder).path, "--to", server.url.absoluteString,
+            "push", try Fixtures.bundle(version: "1", in: folder).path, "--to", server.url.absoluteString,
             "--token-file", tokenFile,
         ])
         #expect(pushed.status == 0, "\(pushed)")
@@ -64,9 +60,9 @@ struct ServeOperationsTests {
     @Test("unknown paths get the API's JSON 404; a known path with another method a JSON 405 with Allow")
     func unknownPathsAnswerJSON() async throws {
         try await withTemporaryDirectory { folder in
-            let tokenFile = try DeliveryCommandTests.tokenFile(in: folder)
+            let tokenFile = try ServeProcess.writeTokenFile(in: folder)
             let server = try await ServeProcess.start(
-                root: folder.appendingPathComponent("root"), arguments: ["--token-file", tokenFile], logs: folder)
+                root: folder.appendingPathComponent("root"), arguments: ["--token-file", tokenFile])
             defer { server.stop() }
             let port = try #require(server.url.port)
 
@@ -192,7 +188,7 @@ struct ServeOperationsTests {
             let readTokenFile = folder.appendingPathComponent("read-token")
             try Data("reader\n".utf8).write(to: readTokenFile)
             let server = try await ServeProcess.start(
-                root: folder.appendingPathComponent("root"), arguments: ["--read-token-file", readTokenFile.path], logs: folder)
+                root: folder.appendingPathComponent("root"), arguments: ["--read-token-file", readTokenFile.path])
             defer { server.stop() }
             let port = try #require(server.url.port)
             let open = try RawHTTP.exchange(port: port, method: "GET", path: "/metrics")
@@ -213,12 +209,11 @@ struct ServeOperationsTests {
             try Data(#"{"logFormat": "json", "logLevel": "warning", "maxUploadMb": 1, "host": "127.0.0.1"}"#.utf8).write(to: config)
             let twoMiB = Data(count: 2 << 20)
             let auth = ["Authorization": "Bearer \(Self.token)"]
-            let tokenFile = try DeliveryCommandTests.tokenFile(in: folder)
+            let tokenFile = try ServeProcess.writeTokenFile(in: folder)
 
             // File: JSON lines and a 1 MiB upload limit; environment: info (over the file's warning).
             var server = try await ServeProcess.start(
-                root: folder.appendingPathComponent("root"), arguments: ["--config", config.path, "--token-file", tokenFile],
-                logs: folder, environment: ["TENSORIO_SERVE_LOG_LEVEL": "info"])
+                root: folder.appendingPathComponent("root"), arguments: ["--config", config.path, "--token-file", tokenFile], environment: ["TENSORIO_SERVE_LOG_LEVEL": "info"])
             var port = try #require(server.url.port)
             let tooLarge = try RawHTTP.exchange(port: port, method: "POST", path: "/v1/models/m/versions/1", headers: auth, body: twoMiB)
             #expect(tooLarge.status == 413, "the file's maxUploadMb")
@@ -230,8 +225,7 @@ struct ServeOperationsTests {
             // Flags over both: text format, 4 MiB; the environment's format over the file's is then unseen.
             server = try await ServeProcess.start(
                 root: folder.appendingPathComponent("root"),
-                arguments: ["--config", config.path, "--token-file", tokenFile, "--log-format", "text", "--max-upload-mb", "4"],
-                logs: folder, environment: ["TENSORIO_SERVE_LOG_LEVEL": "info", "TENSORIO_SERVE_LOG_FORMAT": "json"])
+                arguments: ["--config", config.path, "--token-file", tokenFile, "--log-format", "text", "--max-upload-mb", "4"], environment: ["TENSORIO_SERVE_LOG_LEVEL": "info", "TENSORIO_SERVE_LOG_FORMAT": "json"])
             port = try #require(server.url.port)
             let accepted = try RawHTTP.exchange(port: port, method: "POST", path: "/v1/models/m/versions/1", headers: auth, body: twoMiB)
             #expect(accepted.status == 422, "past the size check (--max-upload-mb 4), refused as not a zip")
@@ -242,8 +236,7 @@ struct ServeOperationsTests {
 
             // Environment over file: the format, with no flag.
             server = try await ServeProcess.start(
-                root: folder.appendingPathComponent("root"), arguments: ["--config", config.path],
-                logs: folder, environment: ["TENSORIO_SERVE_LOG_LEVEL": "info", "TENSORIO_SERVE_LOG_FORMAT": "text"])
+                root: folder.appendingPathComponent("root"), arguments: ["--config", config.path], environment: ["TENSORIO_SERVE_LOG_LEVEL": "info", "TENSORIO_SERVE_LOG_FORMAT": "text"])
             port = try #require(server.url.port)
             _ = try RawHTTP.exchange(port: port, method: "GET", path: "/v1/health", headers: ["X-Request-Id": "env-format"])
             server.stop()
@@ -251,7 +244,7 @@ struct ServeOperationsTests {
 
             // The file's level alone (no environment): warning, so no request lines.
             server = try await ServeProcess.start(
-                root: folder.appendingPathComponent("root"), arguments: ["--config", config.path], logs: folder,
+                root: folder.appendingPathComponent("root"), arguments: ["--config", config.path],
                 environment: ["TENSORIO_SERVE_CONFIG": ""])
             port = try #require(server.url.port)
             _ = try RawHTTP.exchange(port: port, method: "GET", path: "/v1/health", headers: ["X-Request-Id": "quiet"])
@@ -266,7 +259,7 @@ struct ServeOperationsTests {
             let config = folder.appendingPathComponent("serve.json")
             try Data(#"{"logFormat": "json"}"#.utf8).write(to: config)
             let server = try await ServeProcess.start(
-                root: folder.appendingPathComponent("root"), logs: folder, environment: ["TENSORIO_SERVE_CONFIG": config.path])
+                root: folder.appendingPathComponent("root"), environment: ["TENSORIO_SERVE_CONFIG": config.path])
             let port = try #require(server.url.port)
             _ = try RawHTTP.exchange(port: port, method: "GET", path: "/v1/health", headers: ["X-Request-Id": "env-file"])
             server.stop()
@@ -350,46 +343,13 @@ enum RawHTTP {
         return Answer(status: status, headers: fields, body: Data(response[end.upperBound...]))
     }
 
+    /// Sends `data` on a fresh connection and reads the answer to its end (60 s at most: a server that
+    /// never answers fails the test instead of hanging it).
     private static func send(port: Int, data: Data) throws -> Data {
-        #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw Failure(description: "socket failed") }
-        defer { close(descriptor) }
-        // A server that never answers fails the test instead of hanging it.
-        var timeout = timeval(tv_sec: 60, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw Failure(description: "connect failed: \(errno)") }
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                #if canImport(Glibc)
-                let written = Glibc.send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-                #else
-                let written = Darwin.send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, 0)
-                #endif
-                // The server may answer (413, 401) and close before reading the whole body.
-                if written <= 0 { break }
-                offset += written
-            }
-        }
-        var response = Data()
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while response.count < 64 << 20 {
-            let count = recv(descriptor, &chunk, chunk.count, 0)
-            if count <= 0 { break }
-            response.append(contentsOf: chunk[..<count])
-        }
-        return response
+        let connection = try RawConnection(port: port, receiveTimeout: .seconds(60))
+        // The server may answer (413, 401) and close before reading the whole body.
+        connection.sendWhileAccepted(data)
+        return connection.receiveToEnd(limit: 64 << 20)
     }
 }
 

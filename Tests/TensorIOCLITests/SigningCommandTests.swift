@@ -1,11 +1,12 @@
 import Foundation
 import TensorIODelivery
 import Testing
+import TensorIOTestSupport
 
 /// `tensorio keygen`, `push --sign`, `pull`/`update --trusted-key` and `verify`, with a real server process.
 @Suite("tensorio keygen, push --sign, pull/update --trusted-key, verify")
 struct SigningCommandTests {
-    static let id = DeliveryCommandTests.id
+    static let id = Fixtures.numberModelId
 
     /// Runs `keygen --out folder/name`; returns the private and public key paths.
     static func keygen(_ name: String, in folder: URL) async throws -> (privateKey: String, publicKey: String) {
@@ -40,7 +41,7 @@ struct SigningCommandTests {
     @Test("push --sign to a server; pull with the right key installs, with another key it is refused; update keeps the installed version on a bad signature")
     func pushSignPullUpdate() async throws {
         try await withTemporaryDirectory { folder in
-            let (server, tokenFile) = try await DeliveryCommandTests.startServer(in: folder)
+            let (server, tokenFile) = try await ServeProcess.start(withWriteTokenIn: folder)
             defer { server.stop() }
             let url = server.url.absoluteString
             let publisher = try await Self.keygen("publisher", in: folder)
@@ -48,7 +49,7 @@ struct SigningCommandTests {
             let publisherId = try PublisherKey(contentsOf: URL(fileURLWithPath: publisher.publicKey)).id
             let strangerId = try PublisherKey(contentsOf: URL(fileURLWithPath: stranger.publicKey)).id
 
-            let v1 = try DeliveryCommandTests.bundle(version: "1", in: folder)
+            let v1 = try Fixtures.bundle(version: "1", in: folder)
             var result = try await CLI.run(["push", v1.path, "--to", url, "--token-file", tokenFile, "--sign", publisher.privateKey])
             #expect(result.status == 0, "\(result)")
             #expect(!FileManager.default.fileExists(atPath: v1.appendingPathComponent(ReleaseSignature.fileName).path),
@@ -73,7 +74,7 @@ struct SigningCommandTests {
             #expect(!FileManager.default.fileExists(atPath: "\(other)/\(Self.id)/current.json"))
 
             // Version 2 signed by the stranger: the device trusting the publisher refuses it and keeps 1.
-            let v2 = try DeliveryCommandTests.bundle(version: "2", in: folder)
+            let v2 = try Fixtures.bundle(version: "2", in: folder)
             result = try await CLI.run(["push", v2.path, "--to", url, "--token-file", tokenFile, "--sign", stranger.privateKey])
             #expect(result.status == 0, "\(result)")
             result = try await CLI.run(["update", Self.id, "--from", url, "--into", store, "--trusted-key", publisher.publicKey])
@@ -91,7 +92,7 @@ struct SigningCommandTests {
             expectSuccess(result, stdout: "\(Self.id): updated 1 -> 2\n\(store)/\(Self.id)/versions/2/\(Self.id).tiobundle")
 
             // An unsigned version 3 is refused by a device with keys and taken by one without.
-            let v3 = try DeliveryCommandTests.bundle(version: "3", in: folder)
+            let v3 = try Fixtures.bundle(version: "3", in: folder)
             #expect(try await CLI.run(["push", v3.path, "--to", url, "--token-file", tokenFile]).status == 0)
             result = try await CLI.run(["update", Self.id, "--from", url, "--into", store, "--trusted-key", publisher.publicKey])
             expectOneLineError(result, containing: ["version 3 of \(Self.id) was not installed", "not signed"])
@@ -99,7 +100,7 @@ struct SigningCommandTests {
             #expect(result.status == 0 && result.stdout.hasPrefix("\(Self.id): updated 2 -> 3"), "\(result)")
 
             // --sign signs for the version pushed (here --version, not model.json's).
-            let signedAs5 = try DeliveryCommandTests.bundle(version: "4", in: folder)
+            let signedAs5 = try Fixtures.bundle(version: "4", in: folder)
             result = try await CLI.run([
                 "push", signedAs5.path, "--to", url, "--token-file", tokenFile, "--sign", publisher.privateKey, "--version", "5",
             ])
@@ -123,7 +124,7 @@ struct SigningCommandTests {
             let publisher = try await Self.keygen("publisher", in: folder)
             let stranger = try await Self.keygen("stranger", in: folder)
             let key = try PublisherSigningKey(contentsOf: URL(fileURLWithPath: publisher.privateKey))
-            let unsigned = try DeliveryCommandTests.bundle(version: "1", in: folder)
+            let unsigned = try Fixtures.bundle(version: "1", in: folder)
             let signed = folder.appendingPathComponent("signed").appendingPathComponent(unsigned.lastPathComponent)
             try FileManager.default.createDirectory(at: signed.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: unsigned, to: signed)

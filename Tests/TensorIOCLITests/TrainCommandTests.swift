@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TensorIOTestSupport
 
 /// `tensorio train BUNDLE --data PATH --epochs N --batch-size B [--shuffle] [--seed S]
 /// [--placeholder NAME=VALUE]... [--export DIR] [--json]`, on the trainable TensorFlow and TensorFlow
@@ -23,7 +24,7 @@ struct TrainCommandTests {
     private let points: [Double] = [-2, -1, 0, 0.5, 1, 1.5, 2, 3]
 
     /// The `epochs` array of a --json run: each entry's numbers by key.
-    private func epochs(_ result: CLIResult, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Double]] {
+    private func epochs(_ result: ProcessResult, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Double]] {
         #expect(result.exited && result.status == 0, "\(result)", sourceLocation: sourceLocation)
         #expect(result.stdoutLines.count == 1, "one JSON line: \(result)", sourceLocation: sourceLocation)
         let object = try jsonObject(result, sourceLocation: sourceLocation)
@@ -312,7 +313,7 @@ struct TrainCommandTests {
             let data = folder.appendingPathComponent("data.json")
             try Data(#"[{"input": 1}]"#.utf8).write(to: data)
             expectOneLineError(
-                try await CLI.run("train", CLI.bundle("1_in_1_out_number_test.tiobundle"), "--data", data.path),
+                try await CLI.run("train", Fixtures.path("1_in_1_out_number_test.tiobundle"), "--data", data.path),
                 containing: ["1_in_1_out_number_test.tiobundle", "does not train", "model.modes"]
             )
         }

@@ -1,80 +1,44 @@
 import Foundation
 import Testing
+import TensorIOTestSupport
 
 /// `tensorio validate BUNDLE... [--load]`: exit 0 and "PATH: valid" on stdout for valid bundles; otherwise
 /// exit 1 and one line per problem on stderr, "PATH: FIELD: MESSAGE".
 @Suite("tensorio validate")
 struct ValidateCommandTests {
-    /// Every fixture that is a valid bundle.
-    static let validBundles = [
-        "1_in_1_out_number_test.tiobundle",
-        "1_in_1_out_number_int32_test.tiobundle",
-        "1_in_1_out_number_int64_test.tiobundle",
-        "1_in_1_out_number_test_no_backend.tiobundle",
-        "1_in_1_out_number_test_no_modes.tiobundle",
-        "1_in_1_out_string_test.tiobundle",
-        "1_in_1_out_tensors_test.tiobundle",
-        "1_in_1_out_vectors_test.tiobundle",
-        "2_in_2_out_matrices_test.tiobundle",
-        "2_in_2_out_vectors_test.tiobundle",
-        "deprecated.tfbundle",
-        "labeled_vectors_test.tiobundle",
-        "output_types_test.tiobundle",
-        "placeholder.tiobundle",
-        "quantized_uint8_raw_test.tiobundle",
-        "quantized_uint8_test.tiobundle",
-        "reordered_inputs_test.tiobundle",
-        "unnamed_inputs_test.tiobundle",
-        "pixelbuffer_identity_test.tiobundle",
-        "pixelbuffer_normalization_test.tiobundle",
-        "image_bgr_bias_test.tiobundle",
-        "image_gray_test.tiobundle",
-        "image_uint8_test.tiobundle",
-        "two_images_test.tiobundle",
-        "image_asymmetric_test.tiobundle",
-    ]
-
     /// Bundles whose library warning (swift-log, on stderr) is expected on success.
     static let bundlesWithWarnings: Set<String> = [
         "deprecated.tfbundle",  // the .tfbundle extension is deprecated
         "1_in_1_out_number_test_no_backend.tiobundle",  // model.backend is not given (when the model is made)
     ]
 
-    /// An invalid fixture, the JSON field (or file) its one problem names, and what the message says.
-    struct InvalidFixture: Sendable, CustomTestStringConvertible {
-        var bundle: String
-        var field: String
-        var message: String
-        var testDescription: String { bundle }
-    }
-
-    static let invalidBundles = [
-        InvalidFixture(bundle: "invalid-model-bad-json.tiobundle", field: "model.json",
-                       message: "is not valid JSON: line 5, column 13"),
-        InvalidFixture(bundle: "invalid-model-no-json.tiobundle", field: "model.json", message: "not found"),
-        InvalidFixture(bundle: "invalid-model-incorrect-model-file.tiobundle", field: "model.file",
-                       message: "\"missing.tflite\" is not in the bundle"),
-        InvalidFixture(bundle: "invalid-model-incorrect-labels-file.tiobundle", field: "outputs[1].labels",
-                       message: "\"missing-labels.txt\" is not in the bundle's assets folder"),
+    /// The one problem of each invalid fixture (``Fixtures/invalidBundles``): the JSON field (or file) it
+    /// names, and what the message says.
+    static let problems: [String: (field: String, message: String)] = [
+        "invalid-model-bad-json.tiobundle": ("model.json", "is not valid JSON: line 5, column 13"),
+        "invalid-model-no-json.tiobundle": ("model.json", "not found"),
+        "invalid-model-incorrect-model-file.tiobundle": ("model.file", "\"missing.tflite\" is not in the bundle"),
+        "invalid-model-incorrect-labels-file.tiobundle":
+            ("outputs[1].labels", "\"missing-labels.txt\" is not in the bundle's assets folder"),
     ]
 
-    @Test("a valid bundle prints PATH: valid", arguments: validBundles)
+    @Test("a valid bundle prints PATH: valid", arguments: Fixtures.validBundles)
     func validBundle(name: String) async throws {
-        let path = CLI.bundle(name)
+        let path = Fixtures.path(name)
         let result = try await CLI.run("validate", path)
         expectSuccess(result, stdout: "\(path): valid", quietStderr: name != "deprecated.tfbundle")
     }
 
     @Test("several valid bundles print one line each, in argument order")
     func severalValidBundles() async throws {
-        let paths = Self.validBundles.filter { !Self.bundlesWithWarnings.contains($0) }.map(CLI.bundle)
+        let paths = Fixtures.validBundles.filter { !Self.bundlesWithWarnings.contains($0) }.map(Fixtures.path)
         let result = try await CLI.run(["validate"] + paths)
         expectSuccess(result, stdout: paths.map { "\($0): valid" }.joined(separator: "\n"))
     }
 
     @Test("the exact line for the incorrect-labels fixture")
     func incorrectLabelsExactLine() async throws {
-        let path = CLI.bundle("invalid-model-incorrect-labels-file.tiobundle")
+        let path = Fixtures.path("invalid-model-incorrect-labels-file.tiobundle")
         let result = try await CLI.run("validate", path)
         #expect(result.exited && result.status == 1, "\(result)")
         #expect(result.stdout.isEmpty, "\(result)")
@@ -83,10 +47,10 @@ struct ValidateCommandTests {
     }
 
     @Test("an invalid bundle gives exit 1 and one line naming the field",
-          arguments: invalidBundles)
-    func invalidBundle(_ fixture: InvalidFixture) async throws {
-        let (field, message) = (fixture.field, fixture.message)
-        let path = CLI.bundle(fixture.bundle)
+          arguments: Fixtures.invalidBundles)
+    func invalidBundle(_ name: String) async throws {
+        let (field, message) = try #require(Self.problems[name], "no expected problem for \(name)")
+        let path = Fixtures.path(name)
         let result = try await CLI.run("validate", path)
         #expect(result.exited, "\(result)")
         #expect(result.status == 1, "\(result)")
@@ -99,7 +63,7 @@ struct ValidateCommandTests {
 
     @Test("a complete bundle in a folder without the .tiobundle extension is invalid")
     func folderWithoutExtension() async throws {
-        let path = CLI.bundle("invalid-model-no-ext")
+        let path = Fixtures.path(Fixtures.bundleWithoutExtension)
         let result = try await CLI.run("validate", path)
         #expect(result.exited && result.status == 1, "\(result)")
         #expect(result.stdout.isEmpty, "\(result)")
@@ -111,10 +75,10 @@ struct ValidateCommandTests {
 
     @Test("valid and invalid bundles together: valid ones on stdout, one stderr line per problem, exit 1")
     func mixedBundles() async throws {
-        let valid = CLI.bundle("1_in_1_out_number_test.tiobundle")
-        let labels = CLI.bundle("invalid-model-incorrect-labels-file.tiobundle")
-        let vectors = CLI.bundle("1_in_1_out_vectors_test.tiobundle")
-        let modelFile = CLI.bundle("invalid-model-incorrect-model-file.tiobundle")
+        let valid = Fixtures.path("1_in_1_out_number_test.tiobundle")
+        let labels = Fixtures.path("invalid-model-incorrect-labels-file.tiobundle")
+        let vectors = Fixtures.path("1_in_1_out_vectors_test.tiobundle")
+        let modelFile = Fixtures.path("invalid-model-incorrect-model-file.tiobundle")
         let result = try await CLI.run("validate", valid, labels, vectors, modelFile)
         #expect(result.exited && result.status == 1, "\(result)")
         #expect(result.stdoutLines == ["\(valid): valid", "\(vectors): valid"], "\(result)")
@@ -126,16 +90,16 @@ struct ValidateCommandTests {
 
     @Test("every fixture at once: exit 1, each valid one on stdout, each invalid one on stderr")
     func allFixtures() async throws {
-        let invalid = Self.invalidBundles.map(\.bundle) + ["invalid-model-no-ext"]
-        let all = (Self.validBundles + invalid).sorted()
-        let result = try await CLI.run(["validate"] + all.map(CLI.bundle))
+        let invalid = Fixtures.invalidBundles + [Fixtures.bundleWithoutExtension]
+        let all = (Fixtures.validBundles + invalid).sorted()
+        let result = try await CLI.run(["validate"] + all.map(Fixtures.path))
         #expect(result.exited && result.status == 1, "\(result)")
-        #expect(result.stdoutLines == all.filter(Self.validBundles.contains).map { "\(CLI.bundle($0)): valid" },
+        #expect(result.stdoutLines == all.filter(Fixtures.validBundles.contains).map { "\(Fixtures.path($0)): valid" },
                 "\(result)")
         // One line per problem and nothing else: no library warning (deprecated.tfbundle) on a failure.
         #expect(result.stderrLines.count == invalid.count, "\(result)")
         for (line, name) in zip(result.stderrLines, all.filter(invalid.contains)) {
-            #expect(line.hasPrefix("\(CLI.bundle(name)): "), "\(result)")
+            #expect(line.hasPrefix("\(Fixtures.path(name)): "), "\(result)")
         }
     }
 
@@ -143,7 +107,7 @@ struct ValidateCommandTests {
     func twoProblems() async throws {
         try await withTemporaryDirectory { folder in
             let bundle = folder.appendingPathComponent("two-problems.tiobundle")
-            try FileManager.default.copyItem(at: CLI.bundleURL("labeled_vectors_test.tiobundle"), to: bundle)
+            try FileManager.default.copyItem(at: Fixtures.url("labeled_vectors_test.tiobundle"), to: bundle)
             try FileManager.default.removeItem(at: bundle.appendingPathComponent("assets"))
             let json = bundle.appendingPathComponent("model.json")
             let text = try String(contentsOf: json, encoding: .utf8)
@@ -173,9 +137,9 @@ struct ValidateCommandTests {
     // MARK: --load
 
     @Test("--load loads each valid model; success prints nothing on stderr",
-          arguments: validBundles.filter { !bundlesWithWarnings.contains($0) })
+          arguments: Fixtures.validBundles.filter { !bundlesWithWarnings.contains($0) })
     func loadValidBundle(name: String) async throws {
-        let path = CLI.bundle(name)
+        let path = Fixtures.path(name)
         let result = try await CLI.run("validate", "--load", path)
         // No runtime chatter ("INFO: Created TensorFlow Lite XNNPACK delegate") either.
         expectSuccess(result, stdout: "\(path): valid")
@@ -183,7 +147,7 @@ struct ValidateCommandTests {
 
     @Test("--load with a bundle that warns still succeeds", arguments: bundlesWithWarnings.sorted())
     func loadBundleWithWarning(name: String) async throws {
-        let path = CLI.bundle(name)
+        let path = Fixtures.path(name)
         let result = try await CLI.run("validate", "--load", path)
         expectSuccess(result, stdout: "\(path): valid", quietStderr: false)
     }
@@ -192,7 +156,7 @@ struct ValidateCommandTests {
     func loadFindsShapeMismatch() async throws {
         try await withTemporaryDirectory { folder in
             let bundle = folder.appendingPathComponent("wrong-shape.tiobundle")
-            try FileManager.default.copyItem(at: CLI.bundleURL("1_in_1_out_number_test.tiobundle"), to: bundle)
+            try FileManager.default.copyItem(at: Fixtures.url("1_in_1_out_number_test.tiobundle"), to: bundle)
             let json = bundle.appendingPathComponent("model.json")
             let original = try String(contentsOf: json, encoding: .utf8)
             let text = original.replacingOccurrences(of: "\"shape\": [1]", with: "\"shape\": [2]")
@@ -215,8 +179,8 @@ struct ValidateCommandTests {
 
     @Test("--load with valid and invalid bundles: one line per problem, valid ones on stdout")
     func loadMixed() async throws {
-        let valid = CLI.bundle("2_in_2_out_vectors_test.tiobundle")
-        let invalid = CLI.bundle("invalid-model-incorrect-model-file.tiobundle")
+        let valid = Fixtures.path("2_in_2_out_vectors_test.tiobundle")
+        let invalid = Fixtures.path("invalid-model-incorrect-model-file.tiobundle")
         let result = try await CLI.run("validate", "--load", valid, invalid)
         #expect(result.exited && result.status == 1, "\(result)")
         #expect(result.stdoutLines == ["\(valid): valid"], "\(result)")
@@ -225,7 +189,7 @@ struct ValidateCommandTests {
 
     @Test("without --load, a missing runtime does not matter")
     func noLoadNoRuntime() async throws {
-        let path = CLI.bundle("1_in_1_out_number_test.tiobundle")
+        let path = Fixtures.path("1_in_1_out_number_test.tiobundle")
         let result = try await CLI.run(
             ["validate", path], environment: ["TENSORIO_LITERT_LIBRARY": "/nonexistent/libLiteRt.so"]
         )
@@ -255,7 +219,7 @@ struct ValidateCommandTests {
             try Data("#!/bin/sh\necho '{\"phase\":\"loading\"}'\nsleep 60\n".utf8).write(to: hang)
             chmod(crash.path, 0o755)
             chmod(hang.path, 0o755)
-            let path = CLI.bundle("1_in_1_out_number_test.tiobundle")
+            let path = Fixtures.path("1_in_1_out_number_test.tiobundle")
             let crashed = try await CLI.run(["validate", "--load", path], environment: ["TENSORIO_LOAD_CHECK": crash.path])
             #expect(crashed.exited && crashed.status == 1, "\(crashed)")
             #expect(crashed.stderrLines == ["\(path): the runtime crashed loading model.tflite (SIGSEGV)"], "\(crashed)")
@@ -273,7 +237,7 @@ struct ValidateCommandTests {
         ["--in-process"], ["--time-limit", "5"], ["--load", "--time-limit", "0"], ["--load", "--memory-limit", "1"],
     ])
     func isolationOptionErrors(_ options: [String]) async throws {
-        let result = try await CLI.run(["validate"] + options + [CLI.bundle("1_in_1_out_number_test.tiobundle")])
+        let result = try await CLI.run(["validate"] + options + [Fixtures.path("1_in_1_out_number_test.tiobundle")])
         #expect(result.exited && result.status != 0, "\(result)")
         #expect(result.stdout.isEmpty, "\(result)")
     }

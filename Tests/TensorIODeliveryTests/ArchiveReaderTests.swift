@@ -3,12 +3,13 @@ import Foundation
 @testable import TensorIODelivery
 import TensorIORepositoryServer
 import Testing
+import TensorIOTestSupport
 
 /// The bounded zip reader behind ``BundleArchive``: hostile archives crafted byte by byte from the fixture
 /// bundle end with an error, quickly, writing nothing past a declared size or a limit.
 @Suite("Archive reader")
 struct ArchiveReaderTests {
-    static let bundle = Fixtures.modelName
+    static let bundle = Fixtures.numberBundleName
 
     /// `body`'s error, which must be a ``TensorIOError`` with one of `codes`, its message holding `words`.
     @discardableResult
@@ -61,8 +62,8 @@ struct ArchiveReaderTests {
 
     @Test("create → extract, and the crafted fixture, unpack to the bundle's bytes")
     func roundTrip() async throws {
-        try await withTemporaryDirectory { folder in
-            let source = Fixtures.bundles.appendingPathComponent(Self.bundle)
+        try withTemporaryDirectory { folder in
+            let source = Fixtures.bundlesDirectory.appendingPathComponent(Self.bundle)
             let archive = try Fixtures.archive(of: source, in: folder)
             #expect(try BundleArchive.inspect(archive) == Self.bundle)
             // A low ratio threshold: a real model's ratio passes the rule even where it is checked.
@@ -150,7 +151,7 @@ struct ArchiveReaderTests {
         #expect(ProcessInfo.processInfo.systemUptime - start < 10)
 
         // The same on disk: nothing is left behind.
-        try await withTemporaryDirectory { folder in
+        try withTemporaryDirectory { folder in
             for _ in 0..<20 {
                 var mutated = bytes
                 let range = ranges[1]
@@ -162,7 +163,7 @@ struct ArchiveReaderTests {
 
     @Test("a truncated deflate stream, and data after its end, are refused")
     func truncatedStream() async throws {
-        try await withTemporaryDirectory { folder in
+        try withTemporaryDirectory { folder in
             var zip = try CraftedZip.fixture()
             let packed = zip.entries[2].data
             for cut in [1, 2, 5, packed.count / 2] {
@@ -182,11 +183,11 @@ struct ArchiveReaderTests {
 
     @Test("headers declaring 1,000 bytes for a multi-megabyte stream: refused, nothing past 1,000 bytes produced")
     func lyingSize() async throws {
-        try await withTemporaryDirectory { folder in
+        try withTemporaryDirectory { folder in
             let big = Data(count: 4 << 20)
-            var lying = try CraftedZip.Entry.deflated("\(Self.bundle)/assets/weights.bin", big)
+            var lying = CraftedZip.Entry.deflated("\(Self.bundle)/assets/weights.bin", big)
             lying.uncompressedSize = 1000
-            lying.crc32 = CraftedZip.crc32(big.prefix(1000))
+            lying.crc32 = CRC32.checksum(big.prefix(1000))
             var zip = try CraftedZip.fixture()
             zip.entries.append(lying)
             let error = try expectExtractRefused(zip.bytes, in: folder, [.invalidArchive], "weights.bin", "1000 bytes")
@@ -206,7 +207,7 @@ struct ArchiveReaderTests {
             let url = folder.appendingPathComponent("lying.zip")
             try zip.bytes.write(to: url)
             let store = try ModelStore(directory: folder.appendingPathComponent("store"))
-            await expectError(.invalidArchive) { try store.install(archiveAt: url, modelId: "m", version: "1") }
+            expectTensorIOError(.invalidArchive) { try store.install(archiveAt: url, modelId: "m", version: "1") }
             #expect(try store.current("m") == nil)
             #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory.appendingPathComponent(".tmp").path).isEmpty)
         }
@@ -216,14 +217,14 @@ struct ArchiveReaderTests {
 
     @Test("zip bombs: one entry past the ratio, many small entries adding up, per-entry and total limits")
     func bombs() async throws {
-        try await withTemporaryDirectory { folder in
+        try withTemporaryDirectory { folder in
             var zip = try CraftedZip.fixture()
-            zip.entries.append(try .deflated("\(Self.bundle)/assets/zeros.bin", Data(count: 20 << 20)))
+            zip.entries.append(.deflated("\(Self.bundle)/assets/zeros.bin", Data(count: 20 << 20)))
             try expectExtractRefused(zip.bytes, in: folder, [.limitExceeded], "zeros.bin", "maximumCompressionRatio")
 
             // Entries under the threshold one by one, far past it together, against the archive's size.
             var many = try CraftedZip.fixture()
-            let zeros = try CraftedZip.Entry.deflated("\(Self.bundle)/assets/0.bin", Data(count: 8 << 20))
+            let zeros = CraftedZip.Entry.deflated("\(Self.bundle)/assets/0.bin", Data(count: 8 << 20))
             for index in 0..<3 {
                 var entry = zeros
                 entry.name = "\(Self.bundle)/assets/\(index).bin"
@@ -252,7 +253,7 @@ struct ArchiveReaderTests {
 
     @Test("too many entries are refused before they are read; a declared count of 65,534 costs nothing")
     func tooManyEntries() async throws {
-        try await withTemporaryDirectory { folder in
+        try withTemporaryDirectory { folder in
             var zip = try CraftedZip.fixture()
             for index in 0..<10 { zip.entries.append(.stored("\(Self.bundle)/assets/\(index).txt", Data("x".utf8))) }
             try expectExtractRefused(
@@ -269,7 +270,7 @@ struct ArchiveReaderTests {
 
     @Test("the time limit ends a read")
     func deadline() async throws {
-        try await withTemporaryDirectory { folder in
+        try withTemporaryDirectory { folder in
             let zip = try CraftedZip.fixture().bytes
             try expectExtractRefused(zip, in: folder, [.limitExceeded], "time limit", limits: BundleArchive.Limits(timeLimit: 0))
             expectRefusal([.limitExceeded], "timeLimit") { _ = try BundleArchive.unpack(zip, limits: BundleArchive.Limits(timeLimit: 0)) }
@@ -280,7 +281,7 @@ struct ArchiveReaderTests {
 
     @Test("end records: garbage, trailing bytes, a second record in the comment, lying comment lengths")
     func endRecordTricks() async throws {
-        try await withTemporaryDirectory { folder in
+        try withTemporaryDirectory { folder in
             let good = try CraftedZip.fixture()
             for garbage in [Data(), Data(count: 21), Data((0..<4096).map { UInt8($0 % 251) }), Data([0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18))] {
                 try expectExtractRefused(garbage, in: folder, [.invalidArchive])
@@ -311,7 +312,7 @@ struct ArchiveReaderTests {
 
     @Test("central directories and local headers pointing outside the file, or at the wrong place")
     func offsetsOutside() async throws {
-        try await withTemporaryDirectory { folder in
+        try withTemporaryDirectory { folder in
             let good = try CraftedZip.fixture()
             let size = UInt32(good.bytes.count)
             for (offset, length) in [(size + 100, nil), (UInt32.max - 10, nil), (0, nil), (10, UInt32(50)), (0, UInt32.max - 1)] as [(UInt32, UInt32?)] {
@@ -334,7 +335,7 @@ struct ArchiveReaderTests {
 
     @Test("a local header disagreeing with the central directory is refused")
     func localCentralMismatch() async throws {
-        try await withTemporaryDirectory { folder in
+        try withTemporaryDirectory { folder in
             var name = try CraftedZip.fixture()
             name.entries[1].localName = "\(Self.bundle)/modex.json"
             try expectExtractRefused(name.bytes, in: folder, [.invalidArchive], "model.json", "different name")
@@ -359,7 +360,7 @@ struct ArchiveReaderTests {
 
     @Test("a CRC-32 differing from the data, and stored sizes that disagree, are refused")
     func crcMismatch() async throws {
-        try await withTemporaryDirectory { folder in
+        try withTemporaryDirectory { folder in
             var zip = try CraftedZip.fixture()
             zip.entries[2].crc32 ^= 0x0000_0100
             try expectExtractRefused(zip.bytes, in: folder, [.invalidArchive], "model.tflite", "CRC-32")
@@ -373,7 +374,7 @@ struct ArchiveReaderTests {
 
     @Test("unsupported methods, encryption and ZIP64 are refused with a clear message")
     func unsupported() async throws {
-        try await withTemporaryDirectory { folder in
+        try withTemporaryDirectory { folder in
             var bzip2 = try CraftedZip.fixture()
             bzip2.entries[2].method = 12
             try expectExtractRefused(bzip2.bytes, in: folder, [.invalidArchive], "model.tflite", "compression method 12", "stored (0) and deflate (8)")
@@ -407,20 +408,20 @@ struct ArchiveReaderTests {
             let incoming = server.server.storage.root.appendingPathComponent("incoming")
 
             var lying = try CraftedZip.fixture()
-            var entry = try CraftedZip.Entry.deflated("\(Self.bundle)/assets/weights.bin", Data(count: 2 << 20))
+            var entry = CraftedZip.Entry.deflated("\(Self.bundle)/assets/weights.bin", Data(count: 2 << 20))
             entry.uncompressedSize = 1000
             lying.entries.append(entry)
             let lyingURL = folder.appendingPathComponent("lying.zip")
             try lying.bytes.write(to: lyingURL)
-            let error = await expectError(.invalidArchive) { try await client.upload(archiveAt: lyingURL, modelId: "m", version: "1") }
+            let error = await expectTensorIOError(.invalidArchive) { try await client.upload(archiveAt: lyingURL, modelId: "m", version: "1") }
             #expect(error?.message.contains("HTTP 422") == true)
             #expect(try FileManager.default.contentsOfDirectory(atPath: incoming.path).isEmpty)
 
             var bomb = try CraftedZip.fixture()
-            bomb.entries.append(try .deflated("\(Self.bundle)/assets/zeros.bin", Data(count: 20 << 20)))
+            bomb.entries.append(.deflated("\(Self.bundle)/assets/zeros.bin", Data(count: 20 << 20)))
             let bombURL = folder.appendingPathComponent("bomb.zip")
             try bomb.bytes.write(to: bombURL)
-            let bombError = await expectError(.limitExceeded) { try await client.upload(archiveAt: bombURL, modelId: "m", version: "1") }
+            let bombError = await expectTensorIOError(.limitExceeded) { try await client.upload(archiveAt: bombURL, modelId: "m", version: "1") }
             #expect(bombError?.message.contains("HTTP 422") == true)
             #expect(try FileManager.default.contentsOfDirectory(atPath: incoming.path).isEmpty)
             #expect(try await client.health().versions == 0)

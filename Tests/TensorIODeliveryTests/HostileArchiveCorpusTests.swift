@@ -2,30 +2,14 @@ import Foundation
 import TensorIO
 import TensorIODelivery
 import Testing
+import TensorIOTestSupport
 
 /// The archive cases of the hostile regression corpus (`Tests/Fixtures/Hostile/cases.json`): each must
 /// be refused with its error, within the time limit, by `inspect`, by `extract` (leaving nothing behind)
 /// and by the in-memory reader.
 @Suite("Hostile archive corpus")
 struct HostileArchiveCorpusTests {
-    struct Case: Decodable, Sendable, CustomTestStringConvertible {
-        var file: String
-        var kind: String
-        var code: String
-        var message: String
-        var why: String
-
-        var testDescription: String { file }
-    }
-
-    static let folder = Fixtures.bundles.deletingLastPathComponent().appendingPathComponent("Hostile")
-
-    static let cases: [Case] = {
-        guard let data = try? Data(contentsOf: folder.appendingPathComponent("cases.json")),
-              let cases = try? JSONDecoder().decode([Case].self, from: data)
-        else { return [] }
-        return cases.filter { $0.kind == "archive" }
-    }()
+    static let cases = HostileCorpus.cases(of: ["archive"])
 
     @Test("the corpus has archive cases")
     func corpusHasArchives() {
@@ -33,10 +17,10 @@ struct HostileArchiveCorpusTests {
     }
 
     @Test("each archive is refused with its error and nothing is left on disk", arguments: cases)
-    func hostileArchive(_ hostile: Case) async throws {
-        let url = Self.folder.appendingPathComponent(hostile.file)
+    func hostileArchive(_ hostile: HostileCorpus.Case) async throws {
+        let url = hostile.url
         let start = Date()
-        try await withTemporaryDirectory { scratch in
+        try withTemporaryDirectory { scratch in
             let destination = scratch.appendingPathComponent("out")
             let errors: [TensorIOError?] = [
                 Self.error { try BundleArchive.inspect(url) },

@@ -2,6 +2,7 @@ import Foundation
 import TensorIO
 import TensorIODelivery
 import Testing
+import TensorIOTestSupport
 
 /// The client against servers that answer badly on purpose: it neither runs out of memory nor waits
 /// forever, and every failure is one bounded line.
@@ -12,7 +13,7 @@ struct HostileServerTests {
         let server = try HostileHTTPServer(.endlessBody)
         defer { server.stop() }
         let client = RepositoryClient(baseURL: server.url, timeout: 30)
-        let error = await expectError(.server) { try await client.models() }
+        let error = await expectTensorIOError(.server) { try await client.models() }
         #expect(error?.message.contains("larger than 16 MiB") == true, "\(String(describing: error))")
     }
 
@@ -23,7 +24,7 @@ struct HostileServerTests {
         let server = try HostileHTTPServer(.trickle(interval: .milliseconds(100)))
         defer { server.stop() }
         let client = RepositoryClient(baseURL: server.url, timeout: 1)
-        let error = await expectError(.server) { try await client.health() }
+        let error = await expectTensorIOError(.server) { try await client.health() }
         #expect(error?.message.contains("did not finish answering within 2 s") == true, "\(String(describing: error))")
     }
 
@@ -35,13 +36,13 @@ struct HostileServerTests {
         let error: TensorIOError?
         if upload {
             error = try await withTemporaryDirectory { folder in
-                let archive = try Fixtures.archive(of: Fixtures.bundles.appendingPathComponent(Fixtures.modelName), in: folder)
-                return await expectError(.layerMismatch) {
-                    try await client.upload(archiveAt: archive, modelId: Fixtures.modelId, version: "1")
+                let archive = try Fixtures.archive(of: Fixtures.bundlesDirectory.appendingPathComponent(Fixtures.numberBundleName), in: folder)
+                return await expectTensorIOError(.layerMismatch) {
+                    try await client.upload(archiveAt: archive, modelId: Fixtures.numberModelId, version: "1")
                 }
             }
         } else {
-            error = await expectError(.layerMismatch) { try await client.models() }
+            error = await expectTensorIOError(.layerMismatch) { try await client.models() }
         }
         let message = try #require(error?.message)
         #expect(message.count < 1200)

@@ -2,19 +2,20 @@ import Foundation
 import TensorIO
 import TensorIODelivery
 import Testing
+import TensorIOTestSupport
 
 /// Neither side trusts a model it has not loaded: the server acknowledges an upload only after its model
 /// loaded in a child process (`tensorio-load-check`), and the client installs a version only after the
 /// same check on the device. A crash or a hang there is the upload's problem, never the server's.
 @Suite("Load checks in delivery")
 struct LoadCheckDeliveryTests {
-    static let id = Fixtures.modelId
-    static let hostile = Fixtures.bundles.deletingLastPathComponent().appendingPathComponent("Hostile")
+    static let id = Fixtures.numberModelId
+    static let hostile = Fixtures.bundlesDirectory.deletingLastPathComponent().appendingPathComponent("Hostile")
 
     /// The hostile fixture that passes the schema but disagrees with its model (`quantized: true` on a
     /// float model), as version `version` of the test model, zipped.
     static func mismatchedArchive(version: String, in folder: URL) throws -> URL {
-        let bundle = folder.appendingPathComponent("bad-\(UUID().uuidString)/\(Fixtures.modelName)")
+        let bundle = folder.appendingPathComponent("bad-\(UUID().uuidString)/\(Fixtures.numberBundleName)")
         try FileManager.default.createDirectory(at: bundle.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: hostile.appendingPathComponent("quantized-float-model.tiobundle"), to: bundle)
         let jsonURL = bundle.appendingPathComponent("model.json")
@@ -38,12 +39,12 @@ struct LoadCheckDeliveryTests {
         try await withServer { server, folder in
             let client = server.client()
             let archive = try Self.mismatchedArchive(version: "1", in: folder)
-            let error = await expectError(.layerMismatch) {
+            let error = await expectTensorIOError(.layerMismatch) {
                 try await client.upload(archiveAt: archive, modelId: Self.id, version: "1")
             }
             #expect(error?.message.contains("HTTP 422") == true, "\(String(describing: error))")
             #expect(error?.message.contains("layer \"input\": model.quantized is true") == true, "\(String(describing: error))")
-            await expectError(.notFound) { try await client.version("1", of: Self.id) }
+            await expectTensorIOError(.notFound) { try await client.version("1", of: Self.id) }
             // The same version id is still free, for a bundle that loads.
             try await Fixtures.push(version: "1", to: client, in: folder)
             #expect(try await client.version("1", of: Self.id).version == "1")
@@ -65,13 +66,13 @@ struct LoadCheckDeliveryTests {
                 let client = server.client()
                 let clock = ContinuousClock()
                 let start = clock.now
-                let error = await expectError(.runtimeCrashed) {
+                let error = await expectTensorIOError(.runtimeCrashed) {
                     try await Fixtures.push(version: "1", to: client, in: folder)
                 }
                 #expect(start.duration(to: clock.now) < .seconds(55))  // the hanging helper sleeps 60 s
                 #expect(error?.message.contains("HTTP 422: \(words)") == true, "\(code): \(String(describing: error))")
                 #expect(try await client.health().status == "SERVING")
-                await expectError(.notFound) { try await client.version("1", of: Self.id) }
+                await expectTensorIOError(.notFound) { try await client.version("1", of: Self.id) }
                 await server.stop()
             }
         }
@@ -91,7 +92,7 @@ struct LoadCheckDeliveryTests {
             #expect(try await client.install(modelId: Self.id, into: store)?.version == "1")
 
             _ = try await client.upload(archiveAt: try Self.mismatchedArchive(version: "2", in: folder), modelId: Self.id, version: "2")
-            let error = await expectError(.layerMismatch) { try await client.install(modelId: Self.id, into: store) }
+            let error = await expectTensorIOError(.layerMismatch) { try await client.install(modelId: Self.id, into: store) }
             #expect(error?.message.hasPrefix(
                 "version 2 of \(Self.id) does not load, so it was not installed: layer \"input\": model.quantized is true") == true,
                 "\(String(describing: error))")
@@ -118,7 +119,7 @@ struct LoadCheckDeliveryTests {
             let crash = try Self.helper("echo '{\"phase\":\"loading\"}'; kill -BUS $$", in: folder)
             let crashing = try ModelStore(
                 directory: good.directory, loadCheck: .isolated(IsolatedLoading(helper: crash)))
-            let error = await expectError(.runtimeCrashed) {
+            let error = await expectTensorIOError(.runtimeCrashed) {
                 try await server.client().install(modelId: Self.id, version: "2", into: crashing)
             }
             #expect(error?.message == "version 2 of \(Self.id) does not load, so it was not installed: the runtime crashed loading model.tflite (SIGBUS)")

@@ -5,6 +5,7 @@ import FoundationNetworking
 import TensorIO
 import TensorIODelivery
 import Testing
+import TensorIOTestSupport
 
 /// Many concurrent downloads and a few uploads on loopback: nothing lost, every byte right, bounded in time.
 @Suite("Repository load")
@@ -18,7 +19,7 @@ struct LoadTests {
         try await withServer { server, folder in
             let client = server.client()
             let details = try await Fixtures.push(version: "1", to: client, in: folder, paddingBytes: 3_000_000)
-            let archiveURL = server.url.appendingPathComponent("v1/models/\(Fixtures.modelId)/versions/1/archive")
+            let archiveURL = server.url.appendingPathComponent("v1/models/\(Fixtures.numberModelId)/versions/1/archive")
             // Prepare the uploads' archives beforehand, so that only the transfer is timed.
             var uploadArchives: [URL] = []
             for index in 0..<Self.uploads {
@@ -33,11 +34,11 @@ struct LoadTests {
                     group.addTask {
                         if index < Self.installs {
                             let store = try ModelStore(directory: folder.appendingPathComponent("store-\(index)"))
-                            let model = try await client.install(modelId: Fixtures.modelId, into: store)
+                            let model = try await client.install(modelId: Fixtures.numberModelId, into: store)
                             #expect(model?.sha256 == details.sha256)
                             return (details.size, 1, 0)
                         }
-                        let (data, response) = try await send(URLRequest(url: archiveURL))
+                        let (data, response) = try await UncachedHTTP.send(URLRequest(url: archiveURL))
                         #expect(response.statusCode == 200)
                         #expect(FileDigest.sha256(of: data) == details.sha256, "download \(index)")
                         return (Int64(data.count), 0, 0)
@@ -66,7 +67,7 @@ struct LoadTests {
             #expect(seconds < 30, "took \(seconds) s")
 
             let models = try await client.allModels()
-            #expect(Set(models.map(\.id)) == Set([Fixtures.modelId] + (0..<Self.uploads).map { "load-\($0)" }))
+            #expect(Set(models.map(\.id)) == Set([Fixtures.numberModelId] + (0..<Self.uploads).map { "load-\($0)" }))
             for index in 0..<Self.uploads {
                 #expect(try await client.model("load-\(index)").canonicalVersion == "u\(index)")
             }

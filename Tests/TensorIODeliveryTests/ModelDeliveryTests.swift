@@ -3,12 +3,13 @@ import TensorIO
 import TensorIODelivery
 import TensorIORepositoryServer
 import Testing
+import TensorIOTestSupport
 
 /// The client side against a real server on loopback: download, install, update, rollback, resume, and
 /// every way an update can go wrong leaving the installed version usable.
 @Suite("Model delivery")
 struct ModelDeliveryTests {
-    static let id = Fixtures.modelId
+    static let id = Fixtures.numberModelId
 
     @Test("pull, update, rollback; events in order; older versions pruned")
     func pullUpdateRollback() async throws {
@@ -56,7 +57,7 @@ struct ModelDeliveryTests {
             #expect(try await client.install(modelId: Self.id, into: store)?.version == "3")
             #expect(try store.versions(Self.id).map(\.version).sorted() == ["2", "3"])  // 1 pruned
             #expect(!FileManager.default.fileExists(atPath: store.directory.appendingPathComponent("\(Self.id)/versions/1").path))
-            await expectError(.notFound) { try store.installed(Self.id, version: "1") }
+            expectTensorIOError(.notFound) { try store.installed(Self.id, version: "1") }
         }
     }
 
@@ -86,13 +87,13 @@ struct ModelDeliveryTests {
 
             // An explicit version, and a size limit that refuses it before any byte is fetched.
             let big = try await Fixtures.push(version: "4", to: client, in: folder, canonical: false, paddingBytes: 100_000)
-            let error = await expectError(.tooLarge) {
+            let error = await expectTensorIOError(.tooLarge) {
                 try await client.install(modelId: Self.id, version: "4", into: store, conditions: DownloadConditions(maximumBytes: big.size - 1))
             }
             #expect(error?.message.contains("\(big.size)") == true)
             #expect(try store.current(Self.id)?.version == "3")
             #expect(try await client.install(modelId: Self.id, version: "4", into: store, conditions: DownloadConditions(maximumBytes: big.size))?.version == "4")
-            await expectError(.notFound) { try await client.install(modelId: Self.id, version: "99", into: store) }
+            await expectTensorIOError(.notFound) { try await client.install(modelId: Self.id, version: "99", into: store) }
         }
     }
 
@@ -170,7 +171,7 @@ struct ModelDeliveryTests {
             try FileManager.default.createDirectory(at: partial.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(repeating: 0xAB, count: 1000).write(to: partial)
             try Data("\"\(details.sha256)\"".utf8).write(to: partial.appendingPathExtension("etag"))
-            await expectError(.checksumMismatch) { try await client.install(modelId: Self.id, into: store) }
+            await expectTensorIOError(.checksumMismatch) { try await client.install(modelId: Self.id, into: store) }
             #expect(!FileManager.default.fileExists(atPath: partial.path))
             #expect(try await client.install(modelId: Self.id, into: store)?.sha256 == details.sha256)
         }
@@ -191,7 +192,7 @@ struct ModelDeliveryTests {
             bytes[bytes.count / 2] ^= 0xFF
             try bytes.write(to: stored)
 
-            let error = await expectError(.checksumMismatch) { try await client.install(modelId: Self.id, into: store) }
+            let error = await expectTensorIOError(.checksumMismatch) { try await client.install(modelId: Self.id, into: store) }
             #expect(error?.message.contains(v2.sha256) == true)
             let current = try #require(try store.current(Self.id))
             #expect(current.version == "1")
@@ -205,7 +206,7 @@ struct ModelDeliveryTests {
 
     @Test("corrupt, truncated and invalid archives are refused by the store; the current version is untouched")
     func corruptArchives() async throws {
-        try await withTemporaryDirectory { folder in
+        try withTemporaryDirectory { folder in
             let store = try ModelStore(directory: folder.appendingPathComponent("store"))
             let good = try Fixtures.archive(of: try Fixtures.bundle(version: "1", in: folder), in: folder)
             try store.install(archiveAt: good, modelId: "m", version: "1")
@@ -213,31 +214,31 @@ struct ModelDeliveryTests {
             let bytes = try Data(contentsOf: good)
             let truncated = folder.appendingPathComponent("truncated.zip")
             try bytes.prefix(bytes.count / 2).write(to: truncated)
-            await expectError(.invalidArchive) { try store.install(archiveAt: truncated, modelId: "m", version: "2") }
+            expectTensorIOError(.invalidArchive) { try store.install(archiveAt: truncated, modelId: "m", version: "2") }
 
             let garbage = folder.appendingPathComponent("garbage.zip")
             try Data((0..<4096).map { UInt8($0 % 251) }).write(to: garbage)
-            await expectError(.invalidArchive) { try store.install(archiveAt: garbage, modelId: "m", version: "2") }
+            expectTensorIOError(.invalidArchive) { try store.install(archiveAt: garbage, modelId: "m", version: "2") }
 
-            await expectError(.checksumMismatch) {
+            expectTensorIOError(.checksumMismatch) {
                 try store.install(archiveAt: good, modelId: "m", version: "2", expectedSHA256: String(repeating: "0", count: 64))
             }
 
-            let invalid = try Fixtures.archive(of: Fixtures.bundles.appendingPathComponent("invalid-model-bad-json.tiobundle"), in: folder)
-            await expectError(.invalidBundle) { try store.install(archiveAt: invalid, modelId: "m", version: "2") }
+            let invalid = try Fixtures.archive(of: Fixtures.bundlesDirectory.appendingPathComponent("invalid-model-bad-json.tiobundle"), in: folder)
+            expectTensorIOError(.invalidBundle) { try store.install(archiveAt: invalid, modelId: "m", version: "2") }
 
             let missingModel = try Fixtures.handmadeZip(
                 [try Fixtures.validEntries()[0], try Fixtures.validEntries()[1]], in: folder)
-            await expectError(.invalidBundle) { try store.install(archiveAt: missingModel, modelId: "m", version: "2") }
+            expectTensorIOError(.invalidBundle) { try store.install(archiveAt: missingModel, modelId: "m", version: "2") }
 
-            await expectError(.invalidIdentifier) { try store.install(archiveAt: good, modelId: "../m", version: "2") }
+            expectTensorIOError(.invalidIdentifier) { try store.install(archiveAt: good, modelId: "../m", version: "2") }
 
             let current = try #require(try store.current("m"))
             #expect(current.version == "1")
             #expect(try ModelBundle(at: current.bundleURL).version == "1")
             #expect(try store.versions("m").map(\.version) == ["1"])
             #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory.appendingPathComponent(".tmp").path).isEmpty)
-            await expectError(.notFound) { try store.rollback("m") }
+            expectTensorIOError(.notFound) { try store.rollback("m") }
         }
     }
 
@@ -255,7 +256,7 @@ struct ModelDeliveryTests {
             #expect(latest.source == .fallback)
             #expect(latest.bundle.version == "shipped")
             #expect(latest.updateError?.code == .unreachable)
-            await expectError(.notFound) { try await unreachable.latestModel(id: Self.id, store: store, fallback: nil) }
+            await expectTensorIOError(.notFound) { try await unreachable.latestModel(id: Self.id, store: store, fallback: nil) }
 
             let server = try await TestServer.start(root: folder.appendingPathComponent("server"))
             try await Fixtures.push(version: "7", to: server.client(), in: folder)

@@ -6,12 +6,13 @@ import TensorIO
 import TensorIODelivery
 import TensorIORepositoryServer
 import Testing
+import TensorIOTestSupport
 
 /// The rollout endpoints against a real server on loopback: each change takes effect on the next
 /// assignment, bad rules and attributes get a 4xx naming the field, and the client follows a rollback.
 @Suite("Rollout API")
 struct RolloutAPITests {
-    static let id = Fixtures.modelId
+    static let id = Fixtures.numberModelId
 
     /// An installation id whose bucket in `rule` is in `range` (found by trying ids in order).
     static func device(in range: Range<Int>, rule: String, attributes: (inout DeviceAttributes) -> Void = { _ in }) -> DeviceAttributes {
@@ -161,7 +162,7 @@ struct RolloutAPITests {
                 request.httpBody = Data(body.utf8)
                 request.setValue("application/json", forHTTPHeaderField: "Content-Type")
                 if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-                let (data, response) = try await send(request)
+                let (data, response) = try await UncachedHTTP.send(request)
                 let error = try? JSONDecoder().decode(APIErrorBody.self, from: data).error
                 return (response.statusCode, error?.code ?? "", error?.message ?? String(decoding: data, as: UTF8.self))
             }
@@ -205,21 +206,21 @@ struct RolloutAPITests {
             var missing = URLRequest(url: server.url.appendingPathComponent("v1/models/nothing/assignment"))
             missing.httpMethod = "POST"
             missing.httpBody = Data(#"{"installationId": "a"}"#.utf8)
-            #expect(try await send(missing).1.statusCode == 404)
+            #expect(try await UncachedHTTP.send(missing).1.statusCode == 404)
             #expect(try await client.rollout(of: Self.id).revision == 0, "no refused change was written")
 
             // The client's codes.
-            let error = await expectError(.invalidRollout) {
+            let error = await expectTensorIOError(.invalidRollout) {
                 try await client.setRollout(RolloutUpdate(rules: [RolloutRule(name: "a", version: "9")]), of: Self.id)
             }
             #expect(error?.message.contains("rules[0].version") == true)
-            await expectError(.invalidRollout) { try await client.rampRollout(of: Self.id, to: 0.001) }
+            await expectTensorIOError(.invalidRollout) { try await client.rampRollout(of: Self.id, to: 0.001) }
             let current = try await client.setRollout(RolloutUpdate(rules: [RolloutRule(name: "a", version: "2")]), of: Self.id)
-            await expectError(.conflict) {
+            await expectTensorIOError(.conflict) {
                 try await client.setRollout(RolloutUpdate(rules: [], revision: current.revision - 1), of: Self.id)
             }
             #expect(try await client.setRollout(RolloutUpdate(rules: [], revision: current.revision), of: Self.id).revision == current.revision + 1)
-            await expectError(.unauthorized) { try await server.client(token: nil).pauseRollout(of: Self.id) }
+            await expectTensorIOError(.unauthorized) { try await server.client(token: nil).pauseRollout(of: Self.id) }
         }
     }
 
@@ -240,7 +241,7 @@ struct RolloutAPITests {
             let file = store.directory.appendingPathComponent("installation-id")
             for content in ["", "not an id\n", String(repeating: "a", count: 10_000), "caf\u{E9}"] {
                 try Data(content.utf8).write(to: file)
-                let error = await expectError(.io) { try store.installationId() }
+                let error = expectTensorIOError(.io) { try store.installationId() }
                 #expect(error?.message.contains("does not hold an installation id") == true, "\(content.prefix(20)): \(String(describing: error))")
             }
         }

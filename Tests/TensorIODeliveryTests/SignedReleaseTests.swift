@@ -2,12 +2,13 @@ import Foundation
 import TensorIO
 import TensorIODelivery
 import Testing
+import TensorIOTestSupport
 
 /// Signed releases: publisher keys, signing, and clients that install only what a trusted key signed.
 @Suite("Signed releases")
 struct SignedReleaseTests {
     /// A copy of the number fixture for `version`, signed with `key` (unsigned when `key` is nil).
-    static func signedBundle(version: String, key: PublisherSigningKey?, in folder: URL, modelId: String = Fixtures.modelId) throws -> URL {
+    static func signedBundle(version: String, key: PublisherSigningKey?, in folder: URL, modelId: String = Fixtures.numberModelId) throws -> URL {
         let bundle = try Fixtures.bundle(version: version, in: folder)
         if let key { try ReleaseSigner.sign(bundleAt: bundle, modelId: modelId, version: version, with: key) }
         return bundle
@@ -26,13 +27,13 @@ struct SignedReleaseTests {
             let key = PublisherSigningKey()
             let client = server.client()
             let bundle = try Self.signedBundle(version: "1", key: key, in: folder)
-            _ = try await client.upload(archiveAt: try Fixtures.archive(of: bundle, in: folder), modelId: Fixtures.modelId, version: "1")
+            _ = try await client.upload(archiveAt: try Fixtures.archive(of: bundle, in: folder), modelId: Fixtures.numberModelId, version: "1")
             let store = try Self.store(in: folder, trusting: [key.publicKey])
-            let installed = try #require(try await client.install(modelId: Fixtures.modelId, into: store))
+            let installed = try #require(try await client.install(modelId: Fixtures.numberModelId, into: store))
             #expect(installed.version == "1")
             let verified = try ReleaseVerifier.verify(
-                bundleAt: installed.bundleURL, modelId: Fixtures.modelId, version: "1", trustedKeys: TrustedKeys([key.publicKey]))
-            #expect(verified.key == key.publicKey && verified.modelId == Fixtures.modelId && verified.version == "1")
+                bundleAt: installed.bundleURL, modelId: Fixtures.numberModelId, version: "1", trustedKeys: TrustedKeys([key.publicKey]))
+            #expect(verified.key == key.publicKey && verified.modelId == Fixtures.numberModelId && verified.version == "1")
             #expect(verified.fileCount == 2, "model.json and model.tflite")
             #expect(try ModelBundle(at: installed.bundleURL).version == "1")
         }
@@ -45,20 +46,20 @@ struct SignedReleaseTests {
             let client = server.client()
             _ = try await client.upload(
                 archiveAt: try Fixtures.archive(of: try Self.signedBundle(version: "1", key: key, in: folder), in: folder),
-                modelId: Fixtures.modelId, version: "1")
+                modelId: Fixtures.numberModelId, version: "1")
             try await Fixtures.push(version: "2", to: client, in: folder)  // unsigned
             let store = try Self.store(in: folder, trusting: [key.publicKey])
-            try await client.install(modelId: Fixtures.modelId, version: "1", into: store)
-            let error = await expectError(.untrustedRelease) {
-                try await client.install(modelId: Fixtures.modelId, into: store)
+            try await client.install(modelId: Fixtures.numberModelId, version: "1", into: store)
+            let error = await expectTensorIOError(.untrustedRelease) {
+                try await client.install(modelId: Fixtures.numberModelId, into: store)
             }
             #expect(error?.message.contains("not signed") == true, "\(String(describing: error))")
-            #expect(error?.message.contains("version 2 of \(Fixtures.modelId) was not installed") == true)
-            #expect(try store.current(Fixtures.modelId)?.version == "1")
-            #expect(try store.versions(Fixtures.modelId).map(\.version) == ["1"], "nothing of version 2 stays")
+            #expect(error?.message.contains("version 2 of \(Fixtures.numberModelId) was not installed") == true)
+            #expect(try store.current(Fixtures.numberModelId)?.version == "1")
+            #expect(try store.versions(Fixtures.numberModelId).map(\.version) == ["1"], "nothing of version 2 stays")
 
             let open = try Self.store(in: folder, trusting: nil)
-            #expect(try await client.install(modelId: Fixtures.modelId, into: open)?.version == "2")
+            #expect(try await client.install(modelId: Fixtures.numberModelId, into: open)?.version == "2")
         }
     }
 
@@ -72,23 +73,23 @@ struct SignedReleaseTests {
             for (version, key) in [("1", old), ("2", new), ("3", stranger)] {
                 _ = try await client.upload(
                     archiveAt: try Fixtures.archive(of: try Self.signedBundle(version: version, key: key, in: folder), in: folder),
-                    modelId: Fixtures.modelId, version: version, canonical: false)
+                    modelId: Fixtures.numberModelId, version: version, canonical: false)
             }
             let store = try Self.store(in: folder, trusting: [old.publicKey, new.publicKey])
-            #expect(try await client.install(modelId: Fixtures.modelId, version: "1", into: store)?.version == "1")
-            #expect(try await client.install(modelId: Fixtures.modelId, version: "2", into: store)?.version == "2")
-            let error = await expectError(.untrustedRelease) {
-                try await client.install(modelId: Fixtures.modelId, version: "3", into: store)
+            #expect(try await client.install(modelId: Fixtures.numberModelId, version: "1", into: store)?.version == "1")
+            #expect(try await client.install(modelId: Fixtures.numberModelId, version: "2", into: store)?.version == "2")
+            let error = await expectTensorIOError(.untrustedRelease) {
+                try await client.install(modelId: Fixtures.numberModelId, version: "3", into: store)
             }
             #expect(error?.message.contains("key \(stranger.publicKey.id), which is not trusted") == true, "\(String(describing: error))")
-            #expect(try store.current(Fixtures.modelId)?.version == "2")
+            #expect(try store.current(Fixtures.numberModelId)?.version == "2")
 
             // After rotation, clients that dropped the old key refuse what it signed.
             let rotated = try Self.store(in: folder, trusting: [new.publicKey])
-            await expectError(.untrustedRelease) {
-                try await client.install(modelId: Fixtures.modelId, version: "1", into: rotated)
+            await expectTensorIOError(.untrustedRelease) {
+                try await client.install(modelId: Fixtures.numberModelId, version: "1", into: rotated)
             }
-            #expect(try rotated.current(Fixtures.modelId) == nil)
+            #expect(try rotated.current(Fixtures.numberModelId) == nil)
         }
     }
 
@@ -99,18 +100,18 @@ struct SignedReleaseTests {
             let client = server.client()
             _ = try await client.upload(
                 archiveAt: try Fixtures.archive(of: try Self.signedBundle(version: "1", key: key, in: folder), in: folder),
-                modelId: Fixtures.modelId, version: "1")
+                modelId: Fixtures.numberModelId, version: "1")
             let store = try Self.store(in: folder, trusting: [key.publicKey])
-            let first = try await client.latestModel(id: Fixtures.modelId, store: store, fallback: nil)
+            let first = try await client.latestModel(id: Fixtures.numberModelId, store: store, fallback: nil)
             #expect(first.updateError == nil && first.bundle.version == "1", "\(String(describing: first.updateError))")
             // Version 2 signed by a key the device does not trust (a compromised upload path).
             _ = try await client.upload(
                 archiveAt: try Fixtures.archive(of: try Self.signedBundle(version: "2", key: PublisherSigningKey(), in: folder), in: folder),
-                modelId: Fixtures.modelId, version: "2")
-            let second = try await client.latestModel(id: Fixtures.modelId, store: store, fallback: nil)
+                modelId: Fixtures.numberModelId, version: "2")
+            let second = try await client.latestModel(id: Fixtures.numberModelId, store: store, fallback: nil)
             #expect(second.updateError?.code == .untrustedRelease, "\(String(describing: second.updateError))")
             #expect(second.bundle.version == "1")
-            #expect(try store.current(Fixtures.modelId)?.version == "1")
+            #expect(try store.current(Fixtures.numberModelId)?.version == "1")
         }
     }
 
@@ -122,13 +123,13 @@ struct SignedReleaseTests {
     ) async throws {
         let store = try Self.store(in: folder, trusting: [key.publicKey])
         let v1 = try Fixtures.archive(of: try Self.signedBundle(version: "1", key: key, in: folder), in: folder)
-        try store.install(archiveAt: v1, modelId: Fixtures.modelId, version: "1")
-        let error = await expectError(.untrustedRelease, sourceLocation: sourceLocation) {
-            try store.install(archiveAt: archive, modelId: Fixtures.modelId, version: version)
+        try store.install(archiveAt: v1, modelId: Fixtures.numberModelId, version: "1")
+        let error = expectTensorIOError(.untrustedRelease, sourceLocation: sourceLocation) {
+            try store.install(archiveAt: archive, modelId: Fixtures.numberModelId, version: version)
         }
         #expect(error?.message.contains(reason) == true, "\(String(describing: error))", sourceLocation: sourceLocation)
         #expect(error?.message.contains("the current version is kept") == true, sourceLocation: sourceLocation)
-        let current = try #require(try store.current(Fixtures.modelId), sourceLocation: sourceLocation)
+        let current = try #require(try store.current(Fixtures.numberModelId), sourceLocation: sourceLocation)
         #expect(current.version == "1", sourceLocation: sourceLocation)
         #expect(try ModelBundle(at: current.bundleURL).version == "1", sourceLocation: sourceLocation)
         _ = try ModelBundle(at: current.bundleURL).makeModel()  // opening it is enough: the files are whole
@@ -165,7 +166,7 @@ struct SignedReleaseTests {
             let missing = try Self.signedBundle(version: "2", key: key, in: folder)
             try FileManager.default.createDirectory(at: missing.appendingPathComponent("assets"), withIntermediateDirectories: true)
             try Data("label".utf8).write(to: missing.appendingPathComponent("assets/notes.txt"))
-            try ReleaseSigner.sign(bundleAt: missing, modelId: Fixtures.modelId, version: "2", with: key)
+            try ReleaseSigner.sign(bundleAt: missing, modelId: Fixtures.numberModelId, version: "2", with: key)
             try FileManager.default.removeItem(at: missing.appendingPathComponent("assets/notes.txt"))
             try await expectRefused(
                 try Fixtures.archive(of: missing, in: folder), reason: "the signed file assets/notes.txt is missing", key: key, folder: folder)
@@ -181,14 +182,14 @@ struct SignedReleaseTests {
 
             let otherModel = try Fixtures.archive(
                 of: try Self.signedBundle(version: "2", key: key, in: folder, modelId: "another_model"), in: folder)
-            try await expectRefused(otherModel, reason: "signed for model another_model, not \(Fixtures.modelId)", key: key, folder: folder)
+            try await expectRefused(otherModel, reason: "signed for model another_model, not \(Fixtures.numberModelId)", key: key, folder: folder)
 
             // The store's shortcut for a new version number over the same archive re-checks the signature.
             let store = try Self.store(in: folder, trusting: [key.publicKey])
-            let installed = try store.install(archiveAt: v1, modelId: Fixtures.modelId, version: "1")
-            let error = await expectError(.untrustedRelease) { try store.installCopy(version: "3", of: installed) }
+            let installed = try store.install(archiveAt: v1, modelId: Fixtures.numberModelId, version: "1")
+            let error = expectTensorIOError(.untrustedRelease) { try store.installCopy(version: "3", of: installed) }
             #expect(error?.message.contains("signed for version 1, not 3") == true, "\(String(describing: error))")
-            #expect(try store.current(Fixtures.modelId)?.version == "1")
+            #expect(try store.current(Fixtures.numberModelId)?.version == "1")
         }
     }
 
@@ -208,7 +209,7 @@ struct SignedReleaseTests {
                     : file
             }
             try ReleaseSignature(
-                manifest: try ReleaseManifest(modelId: Fixtures.modelId, version: "2", files: files),
+                manifest: try ReleaseManifest(modelId: Fixtures.numberModelId, version: "2", files: files),
                 keyId: signature.keyId, signature: signature.signature
             ).write(intoBundleAt: edited)
             try await expectRefused(try Fixtures.archive(of: edited, in: folder), reason: "is not valid", key: key, folder: folder)
@@ -236,27 +237,27 @@ struct SignedReleaseTests {
             let key = PublisherSigningKey()
             let client = server.client()
             let v1 = try Fixtures.archive(of: try Self.signedBundle(version: "1", key: key, in: folder), in: folder)
-            _ = try await client.upload(archiveAt: v1, modelId: Fixtures.modelId, version: "1")
-            let replayed = await expectError(.invalidSignature) {
-                _ = try await client.upload(archiveAt: v1, modelId: Fixtures.modelId, version: "2")
+            _ = try await client.upload(archiveAt: v1, modelId: Fixtures.numberModelId, version: "1")
+            let replayed = await expectTensorIOError(.invalidSignature) {
+                _ = try await client.upload(archiveAt: v1, modelId: Fixtures.numberModelId, version: "2")
             }
             #expect(replayed?.message.contains("HTTP 422") == true && replayed?.message.contains("signed for version 1, not 2") == true,
                     "\(String(describing: replayed))")
 
             let changed = try Self.signedBundle(version: "2", key: key, in: folder)
             try Data("\n".utf8).append(toFile: changed.appendingPathComponent("model.json"))
-            let mismatch = await expectError(.invalidSignature) {
-                _ = try await client.upload(archiveAt: try Fixtures.archive(of: changed, in: folder), modelId: Fixtures.modelId, version: "2")
+            let mismatch = await expectTensorIOError(.invalidSignature) {
+                _ = try await client.upload(archiveAt: try Fixtures.archive(of: changed, in: folder), modelId: Fixtures.numberModelId, version: "2")
             }
             #expect(mismatch?.message.contains("model.json has") == true, "\(String(describing: mismatch))")
 
             let garbage = try Fixtures.bundle(version: "2", in: folder)
             try Data("{\"format\": 1}".utf8).write(to: garbage.appendingPathComponent(ReleaseSignature.fileName))
-            let malformed = await expectError(.invalidSignature) {
-                _ = try await client.upload(archiveAt: try Fixtures.archive(of: garbage, in: folder), modelId: Fixtures.modelId, version: "2")
+            let malformed = await expectTensorIOError(.invalidSignature) {
+                _ = try await client.upload(archiveAt: try Fixtures.archive(of: garbage, in: folder), modelId: Fixtures.numberModelId, version: "2")
             }
             #expect(malformed?.message.contains("field \"format\"") == true, "\(String(describing: malformed))")
-            let versions = try await client.versions(of: Fixtures.modelId)
+            let versions = try await client.versions(of: Fixtures.numberModelId)
             #expect(versions.versions.map(\.version) == ["1"])
         }
     }
@@ -356,7 +357,7 @@ struct SignedReleaseTests {
 
     @Test("a folder with more files than a manifest may list is refused when signing and when verifying; a link is refused")
     func boundedFolders() async throws {
-        try await withTemporaryDirectory { folder in
+        try withTemporaryDirectory { folder in
             let key = PublisherSigningKey()
             let bundle = try Self.signedBundle(version: "1", key: key, in: folder)
             let many = bundle.appendingPathComponent("many")
@@ -364,11 +365,11 @@ struct SignedReleaseTests {
             for index in 0..<ReleaseManifest.maximumFiles {
                 FileManager.default.createFile(atPath: many.appendingPathComponent("\(index)").path, contents: nil)
             }
-            let signing = await expectError(.limitExceeded) {
-                try ReleaseSigner.sign(bundleAt: bundle, modelId: Fixtures.modelId, version: "1", with: key)
+            let signing = expectTensorIOError(.limitExceeded) {
+                try ReleaseSigner.sign(bundleAt: bundle, modelId: Fixtures.numberModelId, version: "1", with: key)
             }
             #expect(signing?.message.contains("more than \(ReleaseManifest.maximumFiles) files") == true, "\(String(describing: signing))")
-            let verifying = await expectError(.untrustedRelease) {
+            let verifying = expectTensorIOError(.untrustedRelease) {
                 try ReleaseVerifier.verify(bundleAt: bundle, trustedKeys: TrustedKeys([key.publicKey]))
             }
             #expect(verifying?.message.contains("more than \(ReleaseManifest.maximumFiles) files") == true, "\(String(describing: verifying))")
@@ -376,7 +377,7 @@ struct SignedReleaseTests {
             let linked = try Self.signedBundle(version: "1", key: key, in: folder)
             try FileManager.default.createSymbolicLink(
                 at: linked.appendingPathComponent("link.json"), withDestinationURL: linked.appendingPathComponent("model.json"))
-            let link = await expectError(.untrustedRelease) {
+            let link = expectTensorIOError(.untrustedRelease) {
                 try ReleaseVerifier.verify(bundleAt: linked, trustedKeys: TrustedKeys([key.publicKey]))
             }
             #expect(link?.message.contains("link.json") == true && link?.message.contains("not a plain file") == true,

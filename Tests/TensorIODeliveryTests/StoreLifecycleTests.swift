@@ -6,12 +6,13 @@ import TensorIO
 @testable import TensorIODelivery
 import TensorIORepositoryServer
 import Testing
+import TensorIOTestSupport
 
 /// The device's store over time: how many versions it keeps, what happens to interrupted downloads, and
 /// two downloaders of one version at once; and the network conditions a download's session carries.
 @Suite("Store lifecycle")
 struct StoreLifecycleTests {
-    static let id = Fixtures.modelId
+    static let id = Fixtures.numberModelId
 
     @Test("the store keeps the last N versions, never removing the current or the previous one")
     func keepsLastVersions() async throws {
@@ -38,7 +39,7 @@ struct StoreLifecycleTests {
 
     @Test("a store opening removes stale partial downloads and leftovers, keeps recent ones for resuming")
     func stalePartials() async throws {
-        try await withTemporaryDirectory { folder in
+        try withTemporaryDirectory { folder in
             let directory = folder.appendingPathComponent("store")
             let store = try ModelStore(directory: directory)
             let partials = store.partialRoot.appendingPathComponent(Self.id)
@@ -79,7 +80,7 @@ struct StoreLifecycleTests {
 
     @Test("a partial file whose download lock is held is never removed as stale, even with no lifetime")
     func heldPartialKept() async throws {
-        try await withTemporaryDirectory { folder in
+        try withTemporaryDirectory { folder in
             let directory = folder.appendingPathComponent("store")
             let store = try ModelStore(directory: directory)
             let partial = store.partialURL(modelId: Self.id, version: "1")

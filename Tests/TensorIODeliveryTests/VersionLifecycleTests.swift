@@ -6,11 +6,12 @@ import TensorIO
 import TensorIODelivery
 import TensorIORepositoryServer
 import Testing
+import TensorIOTestSupport
 
 /// Deleting versions on a real server on loopback, and collecting the files no index row names.
 @Suite("Version lifecycle")
 struct VersionLifecycleTests {
-    static let id = Fixtures.modelId
+    static let id = Fixtures.numberModelId
 
     /// A request with the write token (or none), answering the status and the body.
     static func request(
@@ -19,7 +20,7 @@ struct VersionLifecycleTests {
         var request = URLRequest(url: try #require(URL(string: server.url.absoluteString + path)))
         request.httpMethod = method
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        let (data, response) = try await send(request)
+        let (data, response) = try await UncachedHTTP.send(request)
         return (response.statusCode, String(decoding: data, as: UTF8.self))
     }
 
@@ -40,9 +41,9 @@ struct VersionLifecycleTests {
             let store = try ModelStore(directory: folder.appendingPathComponent("store"))
             #expect(try await client.install(modelId: Self.id, version: "2", into: store)?.version == "2")
 
-            let canonical = await expectError(.conflict) { try await client.deleteVersion("2", of: Self.id) }
+            let canonical = await expectTensorIOError(.conflict) { try await client.deleteVersion("2", of: Self.id) }
             #expect(canonical?.message.contains("canonical") == true, "\(String(describing: canonical))")
-            let target = await expectError(.conflict) { try await client.deleteVersion("3", of: Self.id) }
+            let target = await expectTensorIOError(.conflict) { try await client.deleteVersion("3", of: Self.id) }
             #expect(target?.message.contains("upgradeTo of version 1") == true, "\(String(describing: target))")
             let (status, body) = try await Self.request(server, "/v1/models/\(Self.id)/versions/2", method: "DELETE")
             #expect(status == 409 && body.contains("\"version-in-use\"") && body.contains("force=true"), "\(status) \(body)")
@@ -54,10 +55,10 @@ struct VersionLifecycleTests {
             #expect(one.deleted.version == "1" && !one.forced && one.clearedUpgradeTo.isEmpty)
             #expect(one.model.versionCount == 2 && one.model.canonicalVersion == "2")
             #expect(!fileManager.fileExists(atPath: Self.archive(root, "1").path))
-            await expectError(.notFound) { try await client.version("1", of: Self.id) }
-            #expect(try await rawRequest(server.url.absoluteString + "/v1/models/\(Self.id)/versions/1/archive").0 == 404)
-            await expectError(.notFound) { try await client.deleteVersion("1", of: Self.id) }
-            await expectError(.notFound) { try await client.deleteVersion("1", of: "no-such-model") }
+            await expectTensorIOError(.notFound) { try await client.version("1", of: Self.id) }
+            #expect(try await UncachedHTTP.get(server.url.absoluteString + "/v1/models/\(Self.id)/versions/1/archive").0 == 404)
+            await expectTensorIOError(.notFound) { try await client.deleteVersion("1", of: Self.id) }
+            await expectTensorIOError(.notFound) { try await client.deleteVersion("1", of: "no-such-model") }
 
             // Forced: an upgradeTo target (the upgradeTo is cleared), then the canonical version.
             _ = try await client.setUpgradeTo("3", version: "2", of: Self.id)
@@ -92,9 +93,9 @@ struct VersionLifecycleTests {
                 RolloutRule(name: "beta", percent: 5, version: "2"),
                 RolloutRule(name: "ab", split: [RolloutArm(version: "1", weight: 1), RolloutArm(version: "3", weight: 1)]),
             ]), of: Self.id)
-            let named = await expectError(.conflict) { try await client.deleteVersion("2", of: Self.id) }
+            let named = await expectTensorIOError(.conflict) { try await client.deleteVersion("2", of: Self.id) }
             #expect(named?.message.contains("rollout rule beta") == true, "\(String(describing: named))")
-            let arm = await expectError(.conflict) { try await client.deleteVersion("3", of: Self.id) }
+            let arm = await expectTensorIOError(.conflict) { try await client.deleteVersion("3", of: Self.id) }
             #expect(arm?.message.contains("rollout rule ab") == true, "\(String(describing: arm))")
             // Forced: the rules stay; a device the deleted version's rule takes gets the fallback instead.
             _ = try await client.deleteVersion("2", of: Self.id, force: true)
@@ -130,7 +131,7 @@ struct VersionLifecycleTests {
                 let (status, body) = try await Self.request(server, "/v1/admin/collect-garbage?olderThan=\(bad)", method: "POST")
                 #expect(status == 400 && body.contains("olderThan"), "\(bad): \(status) \(body)")
             }
-            await expectError(.invalidIdentifier) { try await server.client().deleteVersion("../1", of: Self.id) }
+            await expectTensorIOError(.invalidIdentifier) { try await server.client().deleteVersion("../1", of: Self.id) }
             #expect(try await server.client().version("1", of: Self.id).canonical)  // nothing was deleted
         }
         try await withServer(writeToken: nil) { server, _ in
@@ -198,7 +199,7 @@ struct VersionLifecycleTests {
 
     @Test("directory listings stop at their budget and describe links without following them")
     func boundedListing() async throws {
-        try await withTemporaryDirectory { folder in
+        try withTemporaryDirectory { folder in
             for index in 0..<10 { try Data().write(to: folder.appendingPathComponent("f\(index)")) }
             try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("link"), withDestinationURL: folder.appendingPathComponent("f0"))
             var budget = 4

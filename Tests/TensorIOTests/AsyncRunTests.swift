@@ -1,14 +1,13 @@
 import Foundation
 import Testing
 import TensorIO
+import TensorIOTestSupport
 
 /// `try await model.run(…)`: runs on TensorIO's own threads, many callers at once, cancellation. The
 /// Makefile's thread-sanitizer pass runs it too (`--filter "ConcurrencyTests|AsyncRunTests|ModelResultsTests"`).
 @Suite("Concurrency: async runs")
 struct AsyncRunTests {
-    static let examples = Fixtures.bundlesDirectory
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Examples")
+    static let examples = Fixtures.examplesDirectory
 
     static func efficientNet(_ configuration: ModelConfiguration = ModelConfiguration()) throws -> any Model {
         try ModelBundle(at: examples.appendingPathComponent("efficientnet-lite0-float32.tiobundle"))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TensorIO
+import TensorIOTestSupport
 
 /// The prediction inputs LiteRT is given when compiling (`BoundInputMemory`): runs write into that
 /// memory and pass no buffer for it, so LiteRT must read each run's own values there — not the first

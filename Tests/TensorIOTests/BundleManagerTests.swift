@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TensorIO
+import TensorIOTestSupport
 
 /// The bundle manager (`TIOModelBundleManager`): every bundle in a folder, sorted, found by identifier.
 @Suite("Bundle manager")

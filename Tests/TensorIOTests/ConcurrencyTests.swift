@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TensorIO
+import TensorIOTestSupport
 
 /// Models shared between tasks and threads. The Makefile runs this suite under the thread sanitizer:
 /// `swift test --sanitize=thread --scratch-path .build-tsan --filter "ConcurrencyTests|AsyncRunTests"`.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TensorIO
+import TensorIOTestSupport
 
 /// The original's data-conversion cases, run through real models: Swift values into tensors of each
 /// element type, tensors back into values, and every way a value can fail to fit a layer.

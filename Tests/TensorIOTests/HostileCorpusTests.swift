@@ -1,42 +1,21 @@
 import Foundation
 import Testing
 @_spi(Tools) import TensorIO
+import TensorIOTestSupport
 
 /// The hostile regression corpus (`Tests/Fixtures/Hostile/`, written by its `make_hostile.py`): every
 /// case goes through the check `cases.json` names and must end with the error it names — never a crash,
 /// a hang, or success. Archive cases run in `TensorIODeliveryTests`, which has the archive reader.
 @Suite("Hostile corpus")
 struct HostileCorpusTests {
-    struct Case: Decodable, Sendable, CustomTestStringConvertible {
-        var file: String
-        var kind: String
-        var code: String
-        var message: String
-        var why: String
-
-        var testDescription: String { "\(file) (\(kind))" }
-    }
-
-    static let folder = Fixtures.bundlesDirectory.deletingLastPathComponent().appendingPathComponent("Hostile")
-
-    static let cases: [Case] = {
-        guard let data = try? Data(contentsOf: folder.appendingPathComponent("cases.json")),
-              let cases = try? JSONDecoder().decode([Case].self, from: data)
-        else { return [] }
-        return cases
-    }()
-
-    static func cases(of kinds: Set<String>) -> [Case] { cases.filter { kinds.contains($0.kind) } }
-
     @Test("the corpus lists a case of every kind")
     func corpusIsComplete() {
-        #expect(Set(Self.cases.map(\.kind)).isSuperset(of: ["bundle", "model-json", "image", "model-file", "archive"]))
+        #expect(Set(HostileCorpus.cases.map(\.kind)).isSuperset(of: ["bundle", "model-json", "image", "model-file", "archive"]))
     }
 
-    @Test("each case gives its error", arguments: cases(of: ["bundle", "model-json", "image", "model-file"]))
-    func hostileCase(_ hostile: Case) throws {
-        let url = Self.folder.appendingPathComponent(hostile.file)
-        let error = Self.error(for: hostile.kind, at: url)
+    @Test("each case gives its error", arguments: HostileCorpus.cases(of: ["bundle", "model-json", "image", "model-file"]))
+    func hostileCase(_ hostile: HostileCorpus.Case) throws {
+        let error = Self.error(for: hostile.kind, at: hostile.url)
         #expect(error?.code.rawValue == hostile.code, "\(hostile.file): \(String(describing: error)) — \(hostile.why)")
         #expect(error?.description.contains(hostile.message) == true, "\(hostile.file): \(String(describing: error))")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TensorIO
+import TensorIOTestSupport
 
 /// The instance pool on its own, with a fake engine whose instances notice being used by two runs at
 /// once. The Makefile runs this suite under the thread sanitizer too: the pool hands slots over with

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TensorIO
+import TensorIOTestSupport
 
 /// `ModelBundle.verify(loading:)`: the real `tensorio-load-check` (built next to the tests) on real
 /// bundles, and substitute helpers — small shell scripts — that crash, hang, flood or say nothing, so that

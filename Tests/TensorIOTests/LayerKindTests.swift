@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TensorIO
+import TensorIOTestSupport
 
 /// What the `model.json` reader puts in each ``LayerDescription/Kind``: the four `type`s on inputs and
 /// on outputs, with each side's transform keys (`quantize` on inputs and `dequantize` on outputs land in
@@ -10,7 +11,7 @@ struct LayerKindTests {
     /// Opens a bundle whose only input and only output are `input` and `output`, with the labels file
     /// `assets/labels.txt` (four labels) beside it.
     static func open(input: JSONObject, output: JSONObject) throws -> ModelBundle {
-        var json = ModelJSONParsingTests.document()
+        var json = Fixtures.numberModelDocument()
         json["inputs"] = [input]
         json["outputs"] = [output]
         let data = try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @_spi(Tools) @testable import TensorIO
+import TensorIOTestSupport
 
 /// `LayerTensorComparison` reads the model file without loading it; these check that it pairs layers
 /// with the tensors loading would bind them to.

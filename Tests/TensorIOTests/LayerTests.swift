@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TensorIO
+import TensorIOTestSupport
 
 /// Layer lists and layer descriptions: the original's IO-list and layer-length cases, and labels files.
 @Suite("Layers")

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 @testable import TensorIO
+import TensorIOTestSupport
 
 /// A library keeps to itself: no process-wide registry, no logger of its own, nothing on the app's stderr,
 /// runtime files that code can name, and errors that speak to whoever uses the library.
@@ -69,19 +70,17 @@ struct LibraryMannersTests {
 
     // MARK: Runtime chatter
 
-    static let tensorFlowBundles = Fixtures.bundlesDirectory.deletingLastPathComponent().appendingPathComponent("TensorFlowBundles")
-
     @Test("a process that only uses the library prints nothing on stderr while loading and running a model",
-          arguments: ["1_in_1_out_number_test.tiobundle", "../TensorFlowBundles/tf_1_in_1_out_tensors_test.tiobundle"])
-    func quietProcess(bundle: String) throws {
+          arguments: Fixtures.Backend.allCases, ["1_in_1_out_number_test.tiobundle", "1_in_1_out_tensors_test.tiobundle"])
+    func quietProcess(backend: Fixtures.Backend, bundle: String) throws {
         // tensorio-load-check is such a process: it opens, loads and runs a model with the library's defaults
         // (logger included) and prints its report on stdout.
-        let run = try ChildRun(
-            IsolatedLoading().helperURL(), [Fixtures.url(bundle).standardizedFileURL.path],
+        let run = try ChildProcess.run(
+            IsolatedLoading().helperURL(), [backend.url(bundle).standardizedFileURL.path],
             environment: ["TF_CPP_MIN_LOG_LEVEL": nil]
         )
-        #expect(run.status == 0, "\(run.standardError)")
-        #expect(run.standardError.isEmpty, "\(run.standardError)")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
     }
 
     @Test("what a runtime prints during a call reaches the logger at a level from its severity")
@@ -141,7 +140,7 @@ struct CollectingLogHandler: LogHandler {
         var runtime: String?
     }
 
-    let records: LockedValue<[Record]>
+    let records: LockedBox<[Record]>
     var logLevel: Logger.Level = .trace
     var metadata: Logger.Metadata = [:]
 
@@ -156,12 +155,8 @@ struct CollectingLogHandler: LogHandler {
     }
 
     /// A logger at `trace` and what it collects.
-    static func logger() -> (Logger, LockedValue<[Record]>) {
-        let records = LockedValue<[Record]>([])
+    static func logger() -> (Logger, LockedBox<[Record]>) {
+        let records = LockedBox<[Record]>([])
         return (Logger(label: "test") { _ in CollectingLogHandler(records: records) }, records)
     }
-}
-
-extension LockedValue {
-    var value: Value { withLock { $0 } }
 }

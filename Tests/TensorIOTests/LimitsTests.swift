@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TensorIO
+import TensorIOTestSupport
 
 /// Sizes declared by `model.json` and the bundle's files are overflow-checked and bounded by
 /// ``ModelLimits``; nothing a bundle says can trap, block, or allocate without bound.

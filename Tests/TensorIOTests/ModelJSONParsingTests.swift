@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @_spi(Tools) @testable import TensorIO
+import TensorIOTestSupport
 
 /// The original's JSON-parsing suite (`TIOModelJSONParsingTests`), plus every field of `model.json`, the
 /// schema's refusals and the JSON paths in the messages. Each case writes a bundle holding the JSON and
@@ -9,30 +10,10 @@ import Testing
 struct ModelJSONParsingTests {
     // MARK: - Helpers
 
-    /// A complete, valid `model.json` for the number model.
-    static func document() -> JSONObject {
-        [
-            "name": "Parsing test",
-            "details": "A model.json written by the tests",
-            "id": "parsing_test",
-            "version": "1",
-            "author": "doc.ai",
-            "license": "Apache 2",
-            "model": [
-                "file": "model.tflite",
-                "backend": "tflite",
-                "quantized": false,
-                "modes": ["predict"],
-            ] as JSONObject,
-            "inputs": [["name": "input", "type": "array", "shape": [1]] as JSONObject],
-            "outputs": [["name": "output", "type": "array", "shape": [1]] as JSONObject],
-        ]
-    }
-
     /// A document whose only input is an image layer with `extra` fields, and whose only output is an
     /// image layer with `outputExtra` fields.
     static func imageDocument(input extra: JSONObject = [:], output outputExtra: JSONObject = [:]) -> JSONObject {
-        var document = document()
+        var document = Fixtures.numberModelDocument()
         var input: JSONObject = ["name": "image", "type": "image", "shape": [224, 224, 3], "format": "RGB"]
         input.merge(extra) { _, new in new }
         var output: JSONObject = ["name": "picture", "type": "image", "shape": [224, 224, 3], "format": "RGB"]
@@ -222,7 +203,7 @@ struct ModelJSONParsingTests {
 
     @Test("quantize [0,1]: 0 → 0, 1 → 255, 0.5 → 127 within 1")
     func quantizerZeroToOne() throws {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "inputs[0].quantize"] = ["standard": "[0,1]"]
         let spec = try #require(try Self.open(json).inputs[0].quantization)
         #expect(spec == .standard(.zeroToOne))
@@ -234,7 +215,7 @@ struct ModelJSONParsingTests {
 
     @Test("quantize [-1,1]: -1 → 0, 0 → 127 within 1, 1 → 255")
     func quantizerMinusOneToOne() throws {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "inputs[0].quantize"] = ["standard": "[-1,1]"]
         let spec = try #require(try Self.open(json).inputs[0].quantization)
         #expect(spec == .standard(.minusOneToOne))
@@ -246,7 +227,7 @@ struct ModelJSONParsingTests {
 
     @Test("quantize with scale and bias")
     func quantizerScaleAndBias() throws {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "inputs[0].quantize"] = ["scale": 100, "bias": 0.5] as JSONObject
         let spec = try #require(try Self.open(json).inputs[0].quantization)
         #expect(spec == .scaleAndBias(scale: 100, bias: 0.5))
@@ -261,21 +242,21 @@ struct ModelJSONParsingTests {
         ([:], "inputs[0].quantize"),
     ] as [([String: Double], String)])
     func quantizerIncomplete(_ entry: [String: Double], _ expectedPath: String) {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "inputs[0].quantize"] = entry
         #expect(Self.issuePaths(json) == [expectedPath])
     }
 
     @Test("quantize with a scale that is not a number is an error")
     func quantizerScaleNotANumber() {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "inputs[0].quantize"] = ["scale": "255", "bias": 0] as JSONObject
         #expect(Self.issuePaths(json) == ["inputs[0].quantize.scale"])
     }
 
     @Test("quantize with an unknown standard range is an error")
     func quantizerUnknownStandard() {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "inputs[0].quantize"] = ["standard": "[-10, 10]"]
         let error = Self.openingError(json)
         #expect(error?.issues.map(\.path) == ["inputs[0].quantize.standard"])
@@ -283,7 +264,7 @@ struct ModelJSONParsingTests {
 
     @Test("dequantize [0,1]: 0 → 0, 255 → 1, 127 ≈ 0.5")
     func dequantizerZeroToOne() throws {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "outputs[0].dequantize"] = ["standard": "[0,1]"]
         let spec = try #require(try Self.open(json).outputs[0].quantization)
         #expect(spec == .standard(.zeroToOne))
@@ -295,7 +276,7 @@ struct ModelJSONParsingTests {
 
     @Test("dequantize [-1,1]: 0 → -1, 255 → 1, 127 ≈ 0")
     func dequantizerMinusOneToOne() throws {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "outputs[0].dequantize"] = ["standard": "[-1,1]"]
         let spec = try #require(try Self.open(json).outputs[0].quantization)
         let dequantizer = try #require(Self.dequantizer(spec))
@@ -306,7 +287,7 @@ struct ModelJSONParsingTests {
 
     @Test("dequantize with scale and bias")
     func dequantizerScaleAndBias() throws {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "outputs[0].dequantize"] = ["scale": 0.5, "bias": -3] as JSONObject
         let spec = try #require(try Self.open(json).outputs[0].quantization)
         #expect(spec == .scaleAndBias(scale: 0.5, bias: -3))
@@ -316,14 +297,14 @@ struct ModelJSONParsingTests {
 
     @Test("dequantize with only a scale is an error")
     func dequantizerScaleAlone() {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "outputs[0].dequantize"] = ["scale": 0.5]
         #expect(Self.issuePaths(json) == ["outputs[0].dequantize.bias"])
     }
 
     @Test("{\"from\": \"tensor\"} is read for quantize and dequantize")
     func fromTensor() throws {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "inputs[0].quantize"] = ["from": "tensor"]
         json[path: "outputs[0].dequantize"] = ["from": "tensor"]
         let bundle = try Self.open(json)
@@ -337,14 +318,14 @@ struct ModelJSONParsingTests {
 
     @Test("{\"from\": anything but \"tensor\"} is an error")
     func fromSomethingElse() {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "inputs[0].quantize"] = ["from": "file"]
         #expect(Self.issuePaths(json) == ["inputs[0].quantize.from"])
     }
 
     @Test("quantize on an output and dequantize or labels on an input are unknown keys")
     func quantizeOnTheWrongSide() {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "outputs[0].quantize"] = ["standard": "[0,1]"]
         json[path: "inputs[0].dequantize"] = ["standard": "[0,1]"]
         json[path: "inputs[0].labels"] = "labels.txt"
@@ -398,7 +379,7 @@ struct ModelJSONParsingTests {
         ("FLOAT32", .float32), ("UInt8", .uint8),
     ])
     func dataTypes(_ text: String, _ expected: DataType) throws {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "inputs[0].dtype"] = text
         json[path: "outputs[0].dtype"] = text
         let bundle = try Self.open(json)
@@ -408,7 +389,7 @@ struct ModelJSONParsingTests {
 
     @Test("no dtype: the type follows model.quantized")
     func dataTypeMissing() throws {
-        let bundle = try Self.open(Self.document())
+        let bundle = try Self.open(Fixtures.numberModelDocument())
         #expect(bundle.inputs[0].declaredDataType == nil)
         #expect(bundle.inputs[0].dataType(quantizedModel: false) == .float32)
         #expect(bundle.inputs[0].dataType(quantizedModel: true) == .uint8)
@@ -416,14 +397,14 @@ struct ModelJSONParsingTests {
 
     @Test("an unknown dtype is an error", arguments: ["complex64", "string", "float", ""])
     func dataTypeUnknown(_ text: String) {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "inputs[0].dtype"] = text
         #expect(Self.issuePaths(json) == ["inputs[0].dtype"])
     }
 
     @Test("string layers need a dtype")
     func stringLayerNeedsDataType() throws {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "inputs[0].type"] = "string"
         #expect(Self.openingError(json)?.issues == [BundleIssue(path: "inputs[0].dtype", message: "required for string layers")])
 
@@ -440,7 +421,7 @@ struct ModelJSONParsingTests {
     ])
     func layerKinds(_ type: String, _ kind: LayerDescription.Kind) throws {
         let json = type == "image" ? Self.imageDocument() : {
-            var json = Self.document()
+            var json = Fixtures.numberModelDocument()
             json[path: "inputs[0].type"] = type
             json[path: "inputs[0].dtype"] = "float32"
             return json
@@ -452,7 +433,7 @@ struct ModelJSONParsingTests {
 
     @Test("an unknown layer type is an error")
     func layerKindUnknown() {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "outputs[0].type"] = "audio"
         let error = Self.openingError(json)
         #expect(error?.issues == [BundleIssue(
@@ -462,7 +443,7 @@ struct ModelJSONParsingTests {
 
     @Test("array shapes", arguments: [[1], [4], [1, 4], [-1, 6, 7], [2, 3, 4, 5, 6]])
     func arrayShapes(_ shape: [Int]) throws {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "inputs[0].shape"] = shape
         let layer = try Self.open(json).inputs[0]
         #expect(layer.shape == shape)
@@ -473,7 +454,7 @@ struct ModelJSONParsingTests {
         nil, [], [1], [1, 1], [-1],
     ] as [[Int]?])
     func scalarShapes(_ shape: [Int]?) throws {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "inputs[0].type"] = "scalar"
         json[path: "outputs[0].type"] = "scalar"
         json[path: "inputs[0].shape"] = shape
@@ -492,7 +473,7 @@ struct ModelJSONParsingTests {
         ("outputs[0].labels", "labels.txt", "outputs[0].labels"),
     ] as [(String, any Sendable, String)])
     func scalarShapesInvalid(_ path: String, _ value: any Sendable, _ expectedPath: String) {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "inputs[0].type"] = "scalar"
         json[path: "outputs[0].type"] = "scalar"
         json[path: path] = value
@@ -509,14 +490,14 @@ struct ModelJSONParsingTests {
         (4, "inputs[0].shape"),
     ] as [(any Sendable, String)])
     func arrayShapesInvalid(_ shape: any Sendable, _ expectedPath: String) {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "inputs[0].shape"] = shape
         #expect(Self.issuePaths(json) == [expectedPath])
     }
 
     @Test("two layers with the same name is an error")
     func duplicateLayerNames() {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json["inputs"] = [
             ["name": "input", "type": "array", "shape": [1]] as JSONObject,
             ["name": "input", "type": "array", "shape": [1]] as JSONObject,
@@ -527,7 +508,7 @@ struct ModelJSONParsingTests {
 
     @Test("inputs and outputs may not be empty")
     func emptyLayerLists() {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json["inputs"] = [Any]()
         json["outputs"] = [Any]()
         #expect(Self.issuePaths(json) == ["inputs", "outputs"])
@@ -537,7 +518,7 @@ struct ModelJSONParsingTests {
 
     @Test("every field of model.json is read")
     func everyField() throws {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json["name"] = "A name"
         json["details"] = "Some details"
         json["id"] = "an-id"
@@ -586,7 +567,7 @@ struct ModelJSONParsingTests {
 
     @Test("optional fields have their defaults when left out")
     func defaults() throws {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "model.backend"] = nil
         json[path: "model.modes"] = nil
         let bundle = try Self.open(json)
@@ -602,7 +583,7 @@ struct ModelJSONParsingTests {
 
     @Test("options.device_position back, and an invalid one")
     func devicePosition() throws {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json["options"] = ["device_position": "back"]
         #expect(try Self.open(json).options.devicePosition == .back)
         json["options"] = ["device_position": "side"]
@@ -613,7 +594,7 @@ struct ModelJSONParsingTests {
 
     @Test("a placeholder bundle is read with an empty model file")
     func placeholder() throws {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json["placeholder"] = true
         json[path: "model.file"] = ""
         let bundle = try withBundle(
@@ -627,14 +608,14 @@ struct ModelJSONParsingTests {
 
     @Test("an empty model file is an error unless the bundle is a placeholder")
     func emptyModelFile() {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "model.file"] = ""
         #expect(Self.issuePaths(json) == ["model.file"])
     }
 
     @Test("backend names are matched case-insensitively, unknown ones refused")
     func backends() throws {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "model.backend"] = "TensorFlow"
         #expect(try Self.open(json).model.backend == "tensorflow")
         json[path: "model.backend"] = "caffe"
@@ -653,14 +634,14 @@ struct ModelJSONParsingTests {
         (["eval"], [.eval]),
     ] as [([String]?, Set<ModelMode>)])
     func modes(_ modes: [String]?, _ expected: Set<ModelMode>) throws {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "model.modes"] = modes
         #expect(try Self.open(json).model.modes == expected)
     }
 
     @Test("an unknown mode is an error")
     func modeUnknown() {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "model.modes"] = ["predict", "fly"]
         let error = Self.openingError(json)
         #expect(error?.issues == [BundleIssue(path: "model.modes[1]", message: #""fly" is not one of "predict", "train", "eval""#)])
@@ -672,7 +653,7 @@ struct ModelJSONParsingTests {
 
     @Test("an error names the JSON path: inputs[1].quantize.standard")
     func errorPath() throws {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json["inputs"] = [
             ["name": "first", "type": "array", "shape": [1]] as JSONObject,
             ["name": "second", "type": "array", "shape": [4], "quantize": ["standard": "[-10,10]"]] as JSONObject,
@@ -690,7 +671,7 @@ struct ModelJSONParsingTests {
         "outputs[0].name", "outputs[0].type", "outputs[0].shape",
     ])
     func requiredField(_ path: String) {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: path] = nil
         let error = Self.openingError(json)
         #expect(error?.issues == [BundleIssue(path: path, message: "required")])
@@ -698,7 +679,7 @@ struct ModelJSONParsingTests {
 
     @Test("fields with an obvious default may be left out: id and name from the folder, version 1, the rest empty")
     func optionalFields() throws {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         for key in ["name", "details", "id", "version", "author", "license"] { json[key] = nil }
         json[path: "model.quantized"] = nil
         let bundle = try Self.open(json)
@@ -717,7 +698,7 @@ struct ModelJSONParsingTests {
         ("model.file", false), ("inputs", "input"), ("inputs[0]", "input"), ("options", [1]),
     ] as [(String, any Sendable)])
     func wrongType(_ path: String, _ value: any Sendable) {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: path] = value
         #expect(Self.issuePaths(json) == [path])
     }
@@ -733,7 +714,7 @@ struct ModelJSONParsingTests {
         ("options.device_position", "front"),
     ] as [(String, any Sendable)])
     func unknownKeys(_ path: String, _ value: any Sendable) throws {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[path: "inputs[0].quantize"] = ["standard": "[0,1]"]
         json[path: path] = value
         if path.hasPrefix("options") {
@@ -748,7 +729,7 @@ struct ModelJSONParsingTests {
 
     @Test("several problems are reported at once, in order")
     func severalProblems() throws {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json["name"] = 7
         json["colour"] = "blue"
         json[path: "inputs[0].dtype"] = "complex64"
@@ -767,7 +748,7 @@ struct ModelJSONParsingTests {
         "placeholders", "placholders",
     ])
     func placeholderLayers(_ key: String) throws {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json[key] = [["name": "learning_rate", "type": "array", "shape": [1]] as JSONObject]
         let bundle = try Self.open(json)
         #expect(bundle.placeholders.names == ["learning_rate"])
@@ -776,7 +757,7 @@ struct ModelJSONParsingTests {
 
     @Test("both spellings of placeholders at once is an error")
     func placeholdersTwice() {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json["placeholders"] = [["name": "a", "type": "array", "shape": [1]] as JSONObject]
         json["placholders"] = [["name": "b", "type": "array", "shape": [1]] as JSONObject]
         #expect(Self.issuePaths(json) == ["placholders"])
@@ -784,7 +765,7 @@ struct ModelJSONParsingTests {
 
     @Test("train.ops is read; train without ops is an error")
     func training() throws {
-        var json = Self.document()
+        var json = Fixtures.numberModelDocument()
         json["train"] = ["ops": ["train", "step"]]
         #expect(try Self.open(json).trainingOperations == ["train", "step"])
         json["train"] = JSONObject()

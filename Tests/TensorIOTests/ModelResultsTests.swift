@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TensorIO
+import TensorIOTestSupport
 
 /// `model.results(for:concurrency:input:)`: many items with every core busy, results in item order.
 @Suite("Concurrency: results over many items")
@@ -46,10 +47,10 @@ struct ModelResultsTests {
     @Test("stopping the iteration early stops taking items")
     func earlyEnd() async throws {
         let model = try Fixtures.model("1_in_1_out_number_test.tiobundle")
-        let started = ResultCounter()
+        let started = LockedBox(0)
         var seen = 0
         for await _ in model.results(for: 0..<10_000, concurrency: 2, input: { x in
-            started.increment()
+            started.withLock { $0 += 1 }
             return [Float(x)].inputValue
         }) {
             seen += 1
@@ -70,12 +71,4 @@ struct ModelResultsTests {
         for await _ in model.results(for: [Int](), input: { [Float($0)].inputValue }) { count += 1 }
         #expect(count == 0)
     }
-}
-
-/// Counts calls across threads.
-final class ResultCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
 }

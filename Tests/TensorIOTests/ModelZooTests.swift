@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @_spi(Tools) @testable import TensorIO
+import TensorIOTestSupport
 
 /// The model zoo: every `.tflite` of `../shared/task-models` and of the pinned `mediapipe==0.10.21` wheel's
 /// `mediapipe/modules/`, run in-process through TensorIO on fixed random inputs and compared, element for
@@ -117,14 +118,8 @@ struct ModelZooTests {
 
 /// The zoo's reference data and the comparison.
 enum ModelZoo {
-    /// The repository's root, from this file's own path.
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // TensorIOTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()
-
     /// Where `scripts/zoo/reference.py` writes the inputs and Python's outputs.
-    static let referenceDirectory = repositoryRoot.appendingPathComponent(".build/zoo/reference")
+    static let referenceDirectory = Fixtures.repositoryURL(".build/zoo/reference")
 
     /// Relative difference allowed for float outputs: |a − b| ≤ tolerance × max(1, |b|), b being Python's.
     static let tolerance = 1e-5
@@ -166,20 +161,20 @@ enum ModelZoo {
     }
 
     private static func load() throws -> [Model] {
-        let python = repositoryRoot.appendingPathComponent(".venv-zoo/bin/python")
+        let python = Fixtures.repositoryURL(".venv-zoo/bin/python")
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
             throw ZooSetupError(
                 message: "the model zoo test needs .venv-zoo (Python's ai_edge_litert) and the MediaPipe models: run make setup-zoo"
             )
         }
-        let script = repositoryRoot.appendingPathComponent("scripts/zoo/reference.py")
-        let run = try ChildRun(python, [script.path, referenceDirectory.path])
-        guard run.reason == .exit, run.status == 0 else {
+        let script = Fixtures.repositoryURL("scripts/zoo/reference.py")
+        let run = try ChildProcess.run(python, [script.path, referenceDirectory.path])
+        guard run.exited, run.status == 0 else {
             throw ZooSetupError(
-                message: "scripts/zoo/reference.py failed (status \(run.status); run make setup-zoo if a model folder is missing):\n\(run.standardError)"
+                message: "scripts/zoo/reference.py failed (status \(run.status); run make setup-zoo if a model folder is missing):\n\(run.stderr)"
             )
         }
-        print(String(decoding: run.standardOutput, as: UTF8.self), terminator: "")
+        print(run.stdout, terminator: "")
 
         struct Manifest: Decodable {
             struct Entry: Decodable {
@@ -216,7 +211,7 @@ enum ModelZoo {
                 }
             }
             return Model(
-                name: entry.name, url: repositoryRoot.appendingPathComponent(entry.path).standardizedFileURL,
+                name: entry.name, url: Fixtures.repositoryURL(entry.path).standardizedFileURL,
                 pythonError: entry.error, inputs: try tensors(entry.inputs), outputs: try tensors(entry.outputs)
             )
         }

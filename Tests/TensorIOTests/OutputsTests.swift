@@ -1,5 +1,6 @@
 import Testing
 @testable import TensorIO
+import TensorIOTestSupport
 
 /// `Outputs` holds one or two outputs inline and more in an array; whichever way it was made, it is
 /// the same collection.

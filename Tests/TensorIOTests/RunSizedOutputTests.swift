@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TensorIO
+import TensorIOTestSupport
 
 /// Outputs whose shape LiteRT decides, not the model file: the COCO SSD detector's four
 /// `TFLite_Detection_PostProcess` outputs (`[]` in the file, `[1, 10, 4]`, `[1, 10]`, `[1, 10]`, `[1]` once

@@ -3,6 +3,7 @@ internal import CRuntimeLoader
 internal import CTensorFlow
 import Foundation
 import Testing
+import TensorIOTestSupport
 
 /// The one dlopen loader behind both runtimes (CRuntimeLoader): it fills every required function, leaves a
 /// missing optional one `nil`, and otherwise fails with one line naming the library or the symbol. The C

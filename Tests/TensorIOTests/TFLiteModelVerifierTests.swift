@@ -1,22 +1,17 @@
 import Foundation
 import Testing
 @_spi(Tools) @testable import TensorIO
+import TensorIOTestSupport
 
 @Suite("TFLite model verifier")
 struct TFLiteModelVerifierTests {
     private typealias Schema = TFLiteSchema
 
-    /// The repository root, from this file's path.
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // TensorIOTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()
-
     /// Every `.tflite` file under `Tests/Fixtures` and `Examples`.
     static func modelFiles() -> [URL] {
         var files: [URL] = []
         for folder in ["Tests/Fixtures", "Examples"] {
-            let root = repositoryRoot.appendingPathComponent(folder)
+            let root = Fixtures.repositoryURL(folder)
             guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { continue }
             // The hostile corpus holds broken models on purpose (HostileCorpusTests checks their errors).
             for case let url as URL in walker where url.pathExtension == "tflite" && !url.path.contains("/Fixtures/Hostile/") {
@@ -26,7 +21,7 @@ struct TFLiteModelVerifierTests {
         return files.sorted { $0.path < $1.path }
     }
 
-    static let smallFixture = Fixtures.url("1_in_1_out_number_test.tiobundle").appendingPathComponent("model.tflite")
+    static let smallFixture = Fixtures.url(Fixtures.numberBundleName).appendingPathComponent("model.tflite")
 
     private func verify(_ bytes: [UInt8], limits: ModelLimits = ModelLimits()) throws -> TFLiteModelVerifier.Summary {
         try bytes.withUnsafeBytes { try TFLiteModelVerifier.verify($0, limits: limits, fileName: "model.tflite") }
@@ -66,7 +61,7 @@ struct TFLiteModelVerifierTests {
     }
 
     @Test func efficientNetSummaryCountsWhatTheModelHolds() throws {
-        let file = Self.repositoryRoot.appendingPathComponent("Examples/efficientnet-lite0-float32.tiobundle/model.tflite")
+        let file = Fixtures.examplesDirectory.appendingPathComponent("efficientnet-lite0-float32.tiobundle/model.tflite")
         let summary = try verify([UInt8](Data(contentsOf: file)))
         #expect(summary.subgraphCount == 1)
         #expect(summary.operatorCount > 50)
@@ -545,23 +540,11 @@ struct TFLiteModelVerifierTests {
 
     // MARK: Mutations
 
-    /// SplitMix64: small, fast and the same on every platform, so failures reproduce from the seed.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Thousands of single-byte flips, truncations and filled ranges of a small model: the verifier
     /// must return or throw a model-file error for every one (a crash or a hang fails the run).
     @Test func seededMutationsNeverCrashTheVerifier() throws {
         let original = try fixture()
-        var generator = SeededGenerator(state: 0x5EED_7F1E)
+        var generator = SeededGenerator(seed: 0x5EED_7F1E)
         var accepted = 0
         var rejected = 0
         let clock = ContinuousClock()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TensorIO
+import TensorIOTestSupport
 
 /// Every formula of the original's quantization and pixel normalization, with this version's rounding to
 /// nearest and clamping to 0…255 where the original truncated with a C `(uint8_t)` cast.

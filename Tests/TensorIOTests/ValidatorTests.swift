@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TensorIO
+import TensorIOTestSupport
 
 /// The original's validator suite (`TIOModelBundleValidatorTests`, 14 cases) over the fixture bundles,
 /// plus the checks this version adds: labels of every output, label counts, paths that leave the bundle.

@@ -1,14 +1,18 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import Testing
 @testable import TensorIO
+import TensorIOTestSupport
 
 /// ``ModelConfiguration/weightCacheDirectory``: LiteRT's XNNPACK weights kept between loads, on the
 /// digits example (a small model whose fully connected layers XNNPACK repacks).
 @Suite("Weight cache")
 struct WeightCacheTests {
-    static let examples = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Examples")
+    static let examples = Fixtures.examplesDirectory
     static let digits = examples.appendingPathComponent("digits/digits-float32.tiobundle")
     static let image = examples.appendingPathComponent("digits/test-images/0/101.png")
 

@@ -13,7 +13,7 @@ extension TensorBinding {
     ///
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidInput``) when the layer is not an image
     ///   layer or its tensor type cannot hold pixels.
-    func writeImage(_ image: PixelBuffer, to destination: UnsafeMutableRawPointer) throws {
+    func writeImage(_ image: PixelBuffer, to destination: TensorMemory) throws {
         guard layer.isImage, let (size, format) = imageGeometry else {
             throw TensorIOError.invalidInput(
                 "expected \(elementCount) numbers or \(byteCount) bytes for this \(layer.kindName) layer, got an image",
@@ -33,15 +33,14 @@ extension TensorBinding {
                 layer: layer.name
             )
         }
-        let prepared = image
         let pixelCount = size.width * size.height
         let normalizer = layer.normalization.map(PixelNormalizer.init)
 
-        prepared.bytes.withUnsafeBufferPointer { bgra in
+        image.bytes.withUnsafeBufferPointer { bgra in
             guard let source = bgra.baseAddress else { return }
             if dataType == .uint8, normalizer == nil {
                 // Raw pixels into a quantized model: libyuv writes the channels straight into the tensor.
-                let out = destination.assumingMemoryBound(to: UInt8.self)
+                let out = destination.elements(UInt8.self, count: pixelCount * format.channelCount).baseAddress
                 let stride = Int32(size.width * 4), width = Int32(size.width), height = Int32(size.height)
                 switch format {
                 case .rgb: _ = ARGBToRAW(source, stride, out, width * 3, width, height)
@@ -76,50 +75,53 @@ extension TensorBinding {
             let (b0, b1, b2) = (biases[0], biases[1], biases[2])
             let (s0, s1, s2) = (scales[0], scales[1], scales[2])
             if dataType == .float32 {
-                let out = destination.assumingMemoryBound(to: Float.self)
+                let out = destination.elements(Float.self, count: pixelCount * 3)
                 for pixel in 0..<pixelCount {
-                    let p = source + pixel * 4
-                    out[pixel * 3] = Float(p[o0]) * s0 + b0
-                    out[pixel * 3 + 1] = Float(p[o1]) * s1 + b1
-                    out[pixel * 3 + 2] = Float(p[o2]) * s2 + b2
+                    let p = pixel * 4
+                    out[pixel * 3] = Float(bgra[p + o0]) * s0 + b0
+                    out[pixel * 3 + 1] = Float(bgra[p + o1]) * s1 + b1
+                    out[pixel * 3 + 2] = Float(bgra[p + o2]) * s2 + b2
                 }
             } else {
-                let out = destination.assumingMemoryBound(to: UInt8.self)
+                let out = destination.elements(UInt8.self, count: pixelCount * 3)
                 for pixel in 0..<pixelCount {
-                    let p = source + pixel * 4
-                    out[pixel * 3] = clampedByte(Float(p[o0]) * s0 + b0)
-                    out[pixel * 3 + 1] = clampedByte(Float(p[o1]) * s1 + b1)
-                    out[pixel * 3 + 2] = clampedByte(Float(p[o2]) * s2 + b2)
+                    let p = pixel * 4
+                    out[pixel * 3] = clampedByte(Float(bgra[p + o0]) * s0 + b0)
+                    out[pixel * 3 + 1] = clampedByte(Float(bgra[p + o1]) * s1 + b1)
+                    out[pixel * 3 + 2] = clampedByte(Float(bgra[p + o2]) * s2 + b2)
                 }
             }
         }
     }
 
     /// Writes `count` normalized values as the tensor's type (float32, or clamped bytes).
-    private func store(count: Int, into destination: UnsafeMutableRawPointer, _ value: (Int) -> Float) {
+    private func store(count: Int, into destination: TensorMemory, _ value: (Int) -> Float) {
         if dataType == .float32 {
-            let out = destination.assumingMemoryBound(to: Float.self)
+            let out = destination.elements(Float.self, count: count)
             for index in 0..<count { out[index] = value(index) }
         } else {
-            let out = destination.assumingMemoryBound(to: UInt8.self)
+            let out = destination.elements(UInt8.self, count: count)
             for index in 0..<count { out[index] = clampedByte(value(index)) }
         }
     }
 
     /// Reads an image output: denormalized into RGBA (alpha 255) for three channels, gray for one.
     /// Returns `nil` when the tensor's type cannot be read as pixels.
-    func readImage(from source: UnsafeRawPointer) -> PixelBuffer? {
+    func readImage(from source: TensorMemory) -> PixelBuffer? {
         guard let (size, format) = imageGeometry, dataType == .float32 || dataType == .uint8 else { return nil }
         let pixelCount = size.width * size.height
+        let valueCount = pixelCount * format.channelCount
+        let bytes = source.elements(UInt8.self, count: dataType == .uint8 ? valueCount : 0)
+        let floats = source.elements(Float.self, count: dataType == .float32 ? valueCount : 0)
         let denormalizer = layer.normalization.map(PixelDenormalizer.init)
         func value(_ index: Int, _ channel: ColorChannel?) -> UInt8 {
             if dataType == .uint8 {
-                let byte = source.load(fromByteOffset: index, as: UInt8.self)
+                let byte = bytes[index]
                 guard let denormalizer else { return byte }
                 return channel.map { denormalizer(Float(byte), channel: $0) }
                     ?? clampedByte((Float(byte) + denormalizer.bias.luminance) * denormalizer.scale.luminance)
             }
-            let float = source.load(fromByteOffset: index * 4, as: Float.self)
+            let float = floats[index]
             guard let denormalizer else { return clampedByte(float) }
             return channel.map { denormalizer(float, channel: $0) }
                 ?? clampedByte((float + denormalizer.bias.luminance) * denormalizer.scale.luminance)

@@ -3,10 +3,10 @@ import Foundation
 extension TensorBinding {
     /// Reads this output tensor's memory into the value the layer calls for: labelled scores, numbers
     /// with their shape, pixels for image layers, or raw bytes for string layers.
-    func read(from source: UnsafeRawPointer) -> Output.Value {
+    func read(from source: TensorMemory) -> Output.Value {
         switch outputForm {
         case .bytes:
-            return .bytes(Data(bytes: source, count: byteCount))
+            return .bytes(source.data(count: byteCount))
         case .image:
             if let image = readImage(from: source) { return .image(image) }
             return .numbers(readValues(from: source), shape: shape)
@@ -19,7 +19,7 @@ extension TensorBinding {
         }
     }
 
-    private func readScalar(from source: UnsafeRawPointer) -> NumericArray {
+    private func readScalar(from source: TensorMemory) -> NumericArray {
         if let dequantizer, !dataType.isFloatingPoint {
             let raw: Float = switch dataType {
             case .uint8, .bool: Float(source.load(as: UInt8.self))
@@ -44,7 +44,7 @@ extension TensorBinding {
         }
     }
 
-    private func readValues(from source: UnsafeRawPointer) -> NumericArray {
+    private func readValues(from source: TensorMemory) -> NumericArray {
         let count = elementCount
         if let dequantizer, !dataType.isFloatingPoint {
             var floats = [Float](repeating: 0, count: count)
@@ -72,14 +72,14 @@ extension TensorBinding {
         }
     }
 
-    private func copy<T>(_ source: UnsafeRawPointer, as _: T.Type, count: Int) -> [T] {
-        Array(UnsafeBufferPointer(start: source.assumingMemoryBound(to: T.self), count: count))
+    private func copy<T>(_ source: TensorMemory, as _: T.Type, count: Int) -> [T] {
+        Array(source.elements(T.self, count: count))
     }
 
     private func dequantize<T: BinaryInteger>(
-        _ source: UnsafeRawPointer, as _: T.Type, into floats: inout [Float], _ dequantizer: Dequantizer
+        _ source: TensorMemory, as _: T.Type, into floats: inout [Float], _ dequantizer: Dequantizer
     ) {
-        let typed = source.assumingMemoryBound(to: T.self)
+        let typed = source.elements(T.self, count: floats.count)
         for index in floats.indices { floats[index] = dequantizer(Float(typed[index])) }
     }
 }

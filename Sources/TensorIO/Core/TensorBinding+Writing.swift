@@ -12,7 +12,7 @@ extension TensorBinding {
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidInput``) naming the layer, what it expects
     ///   and what was given.
     @inline(__always)
-    func write(_ value: InputValue, to destination: UnsafeMutableRawPointer) throws {
+    func write(_ value: InputValue, to destination: TensorMemory) throws {
         if case .numbers(let numbers) = value, quantizer == nil,
            numbers.copyBytes(ifElementsAre: dataType, count: elementCount, to: destination)
         {
@@ -23,7 +23,7 @@ extension TensorBinding {
 
     /// ``write(_:to:)`` for every value that is not a plain copy.
     @inline(never)
-    private func writeConverting(_ value: InputValue, to destination: UnsafeMutableRawPointer) throws {
+    private func writeConverting(_ value: InputValue, to destination: TensorMemory) throws {
         switch value {
         case .image(let image):
             try writeImage(image, to: destination)
@@ -34,9 +34,7 @@ extension TensorBinding {
                     layer: layer.name
                 )
             }
-            data.withUnsafeBytes { bytes in
-                if let base = bytes.baseAddress { destination.copyMemory(from: base, byteCount: data.count) }
-            }
+            data.withUnsafeBytes { destination.copyBytes(from: $0) }
         case .named, .positional:
             throw TensorIOError.invalidInput(
                 "expected \(elementCount) numbers or \(byteCount) bytes, got \(value.summary)", layer: layer.name
@@ -60,13 +58,13 @@ extension TensorBinding {
 private struct ElementWriter: NumericVisitor {
     typealias Failure = TensorIOError
 
-    let destination: UnsafeMutableRawPointer
+    let destination: TensorMemory
     let dataType: DataType
     let quantizer: Quantizer?
     let layerName: String
     var offset = 0
 
-    init(destination: UnsafeMutableRawPointer, dataType: DataType, quantizer: Quantizer?, layerName: String) {
+    init(destination: TensorMemory, dataType: DataType, quantizer: Quantizer?, layerName: String) {
         self.destination = destination
         self.dataType = dataType
         self.quantizer = quantizer
@@ -77,14 +75,14 @@ private struct ElementWriter: NumericVisitor {
         defer { offset += source.count }
         // Numbers already of the tensor's type get here only for a quantized layer: `write` copies the
         // others in one go.
-        let start = destination + offset * dataType.byteCount
+        let start = destination.slice(from: offset * dataType.byteCount, count: source.count * dataType.byteCount)
         switch dataType {
         case .float32:
-            let target = start.bindMemory(to: Float.self, capacity: source.count)
+            let target = start.elements(Float.self, count: source.count)
             // Doubles (what data files give) take a loop of their own that the compiler vectorises.
-            if S.self == Double.self, let base = source.baseAddress {
-                let doubles = UnsafeRawPointer(base).assumingMemoryBound(to: Double.self)
-                if !Self.convertReportingInfinity(doubles, count: source.count, to: target) { break }
+            if S.self == Double.self,
+               !source.withMemoryRebound(to: Double.self, { Self.convertReportingInfinity($0, to: target) }) {
+                break
             }
             // Other element types (and doubles when an infinity came out): convert, and note a finite
             // value that became infinite; the first one is named below.
@@ -105,13 +103,13 @@ private struct ElementWriter: NumericVisitor {
                 )
             }
         case .float64:
-            let target = start.bindMemory(to: Double.self, capacity: source.count)
+            let target = start.elements(Double.self, count: source.count)
             for index in source.indices { target[index] = source[index].doubleValue }
         case .float16:
-            let target = start.bindMemory(to: UInt16.self, capacity: source.count)
+            let target = start.elements(UInt16.self, count: source.count)
             for index in source.indices { target[index] = HalfFloat.bits(from: Float(source[index].doubleValue)) }
         case .bool:
-            let target = start.bindMemory(to: UInt8.self, capacity: source.count)
+            let target = start.elements(UInt8.self, count: source.count)
             for index in source.indices { target[index] = source[index].doubleValue != 0 ? 1 : 0 }
         case .uint8: try writeIntegers(source, at: start, as: UInt8.self)
         case .int8: try writeIntegers(source, at: start, as: Int8.self)
@@ -127,20 +125,20 @@ private struct ElementWriter: NumericVisitor {
     /// overflow took about ten instructions a number, 7% of a training step on the digits bundle.
     @inline(never)
     private static func convertReportingInfinity(
-        _ source: UnsafePointer<Double>, count: Int, to target: UnsafeMutablePointer<Float>
+        _ source: UnsafeBufferPointer<Double>, to target: UnsafeMutableBufferPointer<Float>
     ) -> Bool {
-        for index in 0..<count { target[index] = Float(source[index]) }
+        for index in source.indices { target[index] = Float(source[index]) }
         var infinities: UInt32 = 0
-        for index in 0..<count { infinities |= target[index].bitPattern & 0x7fff_ffff == 0x7f80_0000 ? 1 : 0 }
+        for index in source.indices { infinities |= target[index].bitPattern & 0x7fff_ffff == 0x7f80_0000 ? 1 : 0 }
         return infinities != 0
     }
 
     /// Quantized layers round and clamp to the type's range; other integer layers round floats to the
     /// nearest integer and refuse values the type cannot hold.
     private func writeIntegers<S: NumericElement, D: FixedWidthInteger>(
-        _ source: UnsafeBufferPointer<S>, at start: UnsafeMutableRawPointer, as _: D.Type
+        _ source: UnsafeBufferPointer<S>, at start: TensorMemory, as _: D.Type
     ) throws(TensorIOError) {
-        let target = start.bindMemory(to: D.self, capacity: source.count)
+        let target = start.elements(D.self, count: source.count)
         if let quantizer {
             let low = Float(D.min), high = Float(D.max)
             for index in source.indices {
@@ -182,12 +180,12 @@ extension TensorBinding {
     /// there are several.
     ///
     /// - Throws: ``TensorIOError`` naming the item and layer when a value does not fit.
-    func writeItems(_ values: [InputValue], to destination: UnsafeMutableRawPointer) throws {
+    func writeItems(_ values: [InputValue], to destination: TensorMemory) throws {
         let item = item()
         let itemBytes = item.byteCount
         for (index, value) in values.enumerated() {
             try TensorIOError.locating(item: index, of: values.count) {
-                try item.write(value, to: destination + index * itemBytes)
+                try item.write(value, to: destination.slice(from: index * itemBytes, count: itemBytes))
             }
         }
     }
@@ -198,7 +196,7 @@ extension TensorBinding {
     /// as one array of numbers (``Batch/Column/numbers(_:width:)``) is written with one conversion over
     /// the whole tensor, where a value per item costs a dispatch and a check per item; errors name the
     /// item either way.
-    func writeItems(_ column: Batch.Column, count: Int, to destination: UnsafeMutableRawPointer) throws {
+    func writeItems(_ column: Batch.Column, count: Int, to destination: TensorMemory) throws {
         if case .numbers(let numbers, let width) = column, width == layer.elementCount, numbers.count == elementCount,
            (try? write(.numbers(numbers), to: destination)) != nil {
             return

@@ -61,12 +61,10 @@ public enum NumericArray: Sendable, Hashable {
     /// in the same switch rather than through ``count``, which the compiler leaves as a call: one call
     /// fewer for every input of every run.
     @inline(__always)
-    func copyBytes(ifElementsAre dataType: DataType, count: Int, to destination: UnsafeMutableRawPointer) -> Bool {
+    func copyBytes(ifElementsAre dataType: DataType, count: Int, to destination: TensorMemory) -> Bool {
         func copy<Element: NumericElement>(_ elements: [Element]) -> Bool {
             guard Element.matchingDataType == dataType, elements.count == count else { return false }
-            elements.withUnsafeBytes { bytes in
-                if let base = bytes.baseAddress { destination.copyMemory(from: base, byteCount: bytes.count) }
-            }
+            elements.withUnsafeBytes { destination.copyBytes(from: $0) }
             return true
         }
         switch self {

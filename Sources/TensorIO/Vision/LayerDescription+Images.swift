@@ -31,6 +31,7 @@ extension LayerDescription {
             throw TensorIOError.invalidInput("the buffer holds \(buffer.count) bytes; the layer needs \(binding.byteCount)", layer: name)
         }
         guard let size = imageSize else { return }  // an image layer has one (imageVolume above)
-        try binding.writeImage(VisionPipeline.prepare(image, target: size, mode: resizeMode), to: base)
+        let memory = TensorMemory(unsafeBase: base, byteCount: buffer.count)
+        try binding.writeImage(VisionPipeline.prepare(image, target: size, mode: resizeMode), to: memory)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TensorIO
+import TensorIOTestSupport
 
 /// Real photos through the EfficientNet-Lite0 bundles in `Examples/` (float32 and uint8), run with LiteRT.
 @Suite("Images: classification of real photos")

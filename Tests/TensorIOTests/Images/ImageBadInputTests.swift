@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TensorIO
+import TensorIOTestSupport
 
 /// Bad image files and images given to the wrong layers: a thrown ``TensorIOError`` that names the file or
 /// layer and the reason, never a crash.
@@ -11,12 +12,12 @@ struct ImageBadInputTests {
         try withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent(name)
             try data.write(to: url)
-            let error = tensorIOError { _ = try PixelBuffer(contentsOf: url) }
+            let error = expectTensorIOError { _ = try PixelBuffer(contentsOf: url) }
             // The location is the file's path.
             #expect(error?.location == url.path, "\(String(describing: error))")
             #expect(error?.description.contains(name) == true, "\(String(describing: error))")
             // The same with a target size (the reduced-decode path).
-            let sized = tensorIOError { _ = try PixelBuffer(contentsOf: url, targetSize: ImageSize(width: 8, height: 8)) }
+            let sized = expectTensorIOError { _ = try PixelBuffer(contentsOf: url, targetSize: ImageSize(width: 8, height: 8)) }
             #expect(sized?.code == error?.code)
             #expect(sized?.location == url.path)
             return error
@@ -26,7 +27,7 @@ struct ImageBadInputTests {
     @Test("a missing file → io, naming the file")
     func missingFile() {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-photo-\(UUID().uuidString).jpg")
-        let error = tensorIOError { _ = try PixelBuffer(contentsOf: url) }
+        let error = expectTensorIOError { _ = try PixelBuffer(contentsOf: url) }
         #expect(error?.code == .io)
         #expect(error?.location == url.path)
         #expect(error?.description.contains(url.lastPathComponent) == true, "\(String(describing: error))")
@@ -38,7 +39,7 @@ struct ImageBadInputTests {
         try withTemporaryDirectory { directory in
             let folder = directory.appendingPathComponent("photo.jpg")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
-            let error = tensorIOError { _ = try PixelBuffer(contentsOf: folder) }
+            let error = expectTensorIOError { _ = try PixelBuffer(contentsOf: folder) }
             #expect(error?.code == .io || error?.code == .invalidImage, "\(String(describing: error))")
             #expect(error?.description.contains("photo.jpg") == true, "\(String(describing: error))")
         }
@@ -52,14 +53,14 @@ struct ImageBadInputTests {
         #expect(error?.code == .invalidImage)
         #expect(error?.message.contains("JPEG") == true, "\(String(describing: error))")
         // In memory too (no location then).
-        let inMemory = tensorIOError { _ = try PixelBuffer(data: Data(half)) }
+        let inMemory = expectTensorIOError { _ = try PixelBuffer(data: Data(half)) }
         #expect(inMemory?.code == .invalidImage)
     }
 
     @Test("JPEGs cut at other places → invalidImage", arguments: [3, 20, 200, 1000, 40_000])
     func truncatedJPEGs(_ length: Int) throws {
         let cat = try Data(contentsOf: ImageFixtures.photo("cat.jpg"))
-        let error = tensorIOError { _ = try PixelBuffer(data: Data(cat.prefix(length))) }
+        let error = expectTensorIOError { _ = try PixelBuffer(data: Data(cat.prefix(length))) }
         #expect(error?.code == .invalidImage, "cut at \(length): \(String(describing: error))")
     }
 
@@ -82,13 +83,13 @@ struct ImageBadInputTests {
         let error = try Self.decodeFile("half.png", png.prefix(png.count / 2))
         #expect(error?.code == .invalidImage)
         #expect(error?.message.contains("PNG") == true, "\(String(describing: error))")
-        #expect(tensorIOError { _ = try PixelBuffer(data: Data(HandMadePNG.signature)) }?.code == .invalidImage)
+        #expect(expectTensorIOError { _ = try PixelBuffer(data: Data(HandMadePNG.signature)) }?.code == .invalidImage)
     }
 
     @Test("a non-image file (model.json) → invalidImage: not a JPEG or PNG")
     func notAnImage() throws {
         let json = Fixtures.url("pixelbuffer_identity_test.tiobundle").appendingPathComponent("model.json")
-        let error = tensorIOError { _ = try PixelBuffer(contentsOf: json) }
+        let error = expectTensorIOError { _ = try PixelBuffer(contentsOf: json) }
         #expect(error?.code == .invalidImage)
         #expect(error?.location == json.path)
         #expect(error?.message.contains("not a JPEG or PNG") == true, "\(String(describing: error))")
@@ -114,7 +115,7 @@ struct ImageBadInputTests {
     func emptyFile() throws {
         let error = try Self.decodeFile("empty.png", Data())
         #expect(error?.code == .invalidImage)
-        #expect(tensorIOError { _ = try PixelBuffer(data: Data()) }?.code == .invalidImage)
+        #expect(expectTensorIOError { _ = try PixelBuffer(data: Data()) }?.code == .invalidImage)
     }
 
     @Test("a zero-sized PNG (IHDR width or height 0) → invalidImage naming the file",
@@ -139,7 +140,7 @@ struct ImageBadInputTests {
         #expect(error?.code == .limitExceeded)
         #expect(error?.message.contains("ModelLimits.maximumDecodedImagePixels") == true)
         // Raised, the header passes and decoding fails later on the missing pixel data instead.
-        let raised = tensorIOError {
+        let raised = expectTensorIOError {
             _ = try PixelBuffer(
                 data: HandMadePNG.withHeader(width: 16384, height: 16384),
                 limits: ModelLimits(maximumDecodedImagePixels: 1 << 28)
@@ -153,10 +154,10 @@ struct ImageBadInputTests {
         try withTemporaryDirectory { folder in
             let fifo = folder.appendingPathComponent("photo.jpg")
             #expect(mkfifo(fifo.path, 0o600) == 0)
-            let error = tensorIOError { _ = try PixelBuffer(contentsOf: fifo) }
+            let error = expectTensorIOError { _ = try PixelBuffer(contentsOf: fifo) }
             #expect(error?.code == .io)
             #expect(error?.message.contains("a FIFO, not a regular file") == true, "\(String(describing: error))")
-            let folderError = tensorIOError { _ = try PixelBuffer(contentsOf: folder) }
+            let folderError = expectTensorIOError { _ = try PixelBuffer(contentsOf: folder) }
             #expect(folderError?.message.contains("a directory, not a regular file") == true)
         }
     }
@@ -166,7 +167,7 @@ struct ImageBadInputTests {
         try withTemporaryDirectory { folder in
             let file = folder.appendingPathComponent("big.png")
             try Data(count: 4096).write(to: file)
-            let error = tensorIOError { _ = try PixelBuffer(contentsOf: file, limits: ModelLimits(maximumImageFileBytes: 1024)) }
+            let error = expectTensorIOError { _ = try PixelBuffer(contentsOf: file, limits: ModelLimits(maximumImageFileBytes: 1024)) }
             #expect(error?.code == .limitExceeded)
             #expect(error?.location == file.path)
         }
@@ -176,7 +177,7 @@ struct ImageBadInputTests {
     func handMadePNGIsValid() throws {
         // A sanity check of the zero-size test: with width and height 1 the header is accepted, and
         // decoding fails later (the IDAT holds no pixels) — still invalidImage, still no crash.
-        let error = tensorIOError { _ = try PixelBuffer(data: HandMadePNG.withHeader(width: 1, height: 1)) }
+        let error = expectTensorIOError { _ = try PixelBuffer(data: HandMadePNG.withHeader(width: 1, height: 1)) }
         #expect(error?.code == .invalidImage)
         #expect(error?.message.contains("zero") == false, "\(String(describing: error))")
         // A real 1 × 1 PNG from the encoder decodes.
@@ -187,9 +188,9 @@ struct ImageBadInputTests {
     @Test("a JPEG or PNG signature followed by garbage → invalidImage")
     func garbageAfterSignature() {
         let jpeg = Data([0xFF, 0xD8, 0xFF] + [UInt8](repeating: 0x42, count: 500))
-        #expect(tensorIOError { _ = try PixelBuffer(data: jpeg) }?.code == .invalidImage)
+        #expect(expectTensorIOError { _ = try PixelBuffer(data: jpeg) }?.code == .invalidImage)
         let png = Data(HandMadePNG.signature + [UInt8](repeating: 0x42, count: 500))
-        #expect(tensorIOError { _ = try PixelBuffer(data: png) }?.code == .invalidImage)
+        #expect(expectTensorIOError { _ = try PixelBuffer(data: png) }?.code == .invalidImage)
     }
 
     // MARK: - Images and numbers given to the wrong layers
@@ -198,12 +199,12 @@ struct ImageBadInputTests {
     func imageToArrayLayer() throws {
         let model = try Fixtures.model("1_in_1_out_vectors_test.tiobundle")
         let image = try solidImage(.white, width: 2, height: 2)
-        let error = tensorIOError { _ = try model.run(image) }
+        let error = expectTensorIOError { _ = try model.run(image) }
         #expect(error?.code == .invalidInput)
         #expect(error?.location == "layer \"input\"", "\(String(describing: error))")
         #expect(error?.message.contains("image") == true, "\(String(describing: error))")
         // By name too.
-        let named = tensorIOError { _ = try model.run(["input": image]) }
+        let named = expectTensorIOError { _ = try model.run(["input": image]) }
         #expect(named?.code == .invalidInput)
         #expect(named?.location == "layer \"input\"")
     }
@@ -211,7 +212,7 @@ struct ImageBadInputTests {
     @Test("an image given to a string layer → invalidInput naming the layer")
     func imageToStringLayer() throws {
         let model = try Fixtures.model("1_in_1_out_string_test.tiobundle")
-        let error = tensorIOError { _ = try model.run(try solidImage(.white, width: 1, height: 1)) }
+        let error = expectTensorIOError { _ = try model.run(try solidImage(.white, width: 1, height: 1)) }
         #expect(error?.code == .invalidInput)
         #expect(error?.location == "layer \"input\"", "\(String(describing: error))")
     }
@@ -220,7 +221,7 @@ struct ImageBadInputTests {
     func writeImageArrayLayer() throws {
         let layer = LayerDescription(name: "features", shape: [12], kind: .array())
         var values = [Float](repeating: 0, count: 12)
-        let error = tensorIOError {
+        let error = expectTensorIOError {
             try values.withUnsafeMutableBytes { try layer.writeImage(try solidImage(.white, width: 2, height: 2), into: $0) }
         }
         #expect(error?.code == .invalidInput)
@@ -232,11 +233,11 @@ struct ImageBadInputTests {
         let layer = LayerDescription(name: "picture", shape: [4, 4, 3], kind: .image(format: .rgb))
         let image = try solidImage(.white, width: 4, height: 4)
         var small = [Float](repeating: 0, count: 47)
-        let tooSmall = tensorIOError { try small.withUnsafeMutableBytes { try layer.writeImage(image, into: $0) } }
+        let tooSmall = expectTensorIOError { try small.withUnsafeMutableBytes { try layer.writeImage(image, into: $0) } }
         #expect(tooSmall?.code == .invalidInput)
         #expect(tooSmall?.description.contains("picture") == true, "\(String(describing: tooSmall))")
         var ints = [Int32](repeating: 0, count: 48)
-        let wrongType = tensorIOError { try ints.withUnsafeMutableBytes { try layer.writeImage(image, into: $0, dataType: .int32) } }
+        let wrongType = expectTensorIOError { try ints.withUnsafeMutableBytes { try layer.writeImage(image, into: $0, dataType: .int32) } }
         #expect(wrongType?.code == .invalidInput)
         #expect(wrongType?.description.contains("picture") == true, "\(String(describing: wrongType))")
     }
@@ -245,7 +246,7 @@ struct ImageBadInputTests {
           arguments: [3, 224 * 224 * 3 - 1, 224 * 224 * 3 + 1])
     func wrongNumbersToImageLayer(_ count: Int) throws {
         let model = try Fixtures.model("pixelbuffer_identity_test.tiobundle")
-        let error = tensorIOError { _ = try model.run([Float](repeating: 0.5, count: count)) }
+        let error = expectTensorIOError { _ = try model.run([Float](repeating: 0.5, count: count)) }
         #expect(error?.code == .invalidInput)
         #expect(error?.location == "layer \"input\"", "\(String(describing: error))")
         #expect(error?.message.contains("\(224 * 224 * 3)") == true, "\(String(describing: error))")
@@ -256,15 +257,15 @@ struct ImageBadInputTests {
     func twoImagesOneBad() throws {
         let model = try Fixtures.model("two_images_test.tiobundle")
         let white = try solidImage(.white, width: 4, height: 4)
-        let byName = tensorIOError { _ = try model.run(["left": InputValue.image(white), "right": [1, 2, 3]]) }
+        let byName = expectTensorIOError { _ = try model.run(["left": InputValue.image(white), "right": [1, 2, 3]]) }
         #expect(byName?.code == .invalidInput)
         #expect(byName?.location == "layer \"right\"", "\(String(describing: byName))")
         // Only one image for two image layers.
-        let one = tensorIOError { _ = try model.run(white) }
+        let one = expectTensorIOError { _ = try model.run(white) }
         #expect(one?.code == .invalidInput)
         #expect(one?.message.contains("2 inputs") == true, "\(String(describing: one))")
         // An unknown layer name.
-        let unknown = tensorIOError { _ = try model.run(["left": white, "middle": white]) }
+        let unknown = expectTensorIOError { _ = try model.run(["left": white, "middle": white]) }
         #expect(unknown?.code == .invalidInput)
         #expect(unknown?.message.contains("middle") == true, "\(String(describing: unknown))")
     }
@@ -272,7 +273,7 @@ struct ImageBadInputTests {
     @Test("bytes of the wrong size given to an image layer → invalidInput naming the layer")
     func wrongBytesToImageLayer() throws {
         let model = try Fixtures.model("image_uint8_test.tiobundle")
-        let error = tensorIOError { _ = try model.run(Data(count: 71)) }
+        let error = expectTensorIOError { _ = try model.run(Data(count: 71)) }
         #expect(error?.code == .invalidInput)
         #expect(error?.location == "layer \"input\"", "\(String(describing: error))")
         // The right size goes straight in as raw pixels.

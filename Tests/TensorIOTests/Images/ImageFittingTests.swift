@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TensorIO
+import TensorIOTestSupport
 
 /// Fitting an image to a layer's size: aspect fill (centre crop), aspect fit (black bars), stretch; any
 /// target size; and reduced-size JPEG decoding.

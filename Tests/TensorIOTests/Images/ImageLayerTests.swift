@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TensorIO
+import TensorIOTestSupport
 
 /// Image input and output layers through the image fixture bundles (Tests/Fixtures/README.md, "Image
 /// bundles"), run with LiteRT.

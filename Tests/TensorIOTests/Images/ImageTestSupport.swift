@@ -1,17 +1,11 @@
 import Foundation
-import Testing
 import TensorIO
+import TensorIOTestSupport
 
 /// The example bundles and photos in `Examples/`, and builders for small hand-made images.
 enum ImageFixtures {
-    /// The repository root (`Tests/Fixtures/Bundles` is three levels below it).
-    static let repositoryRoot: URL = Fixtures.bundlesDirectory
-        .deletingLastPathComponent()  // Fixtures
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()
-
     /// `Examples/`.
-    static let examples = repositoryRoot.appendingPathComponent("Examples")
+    static let examples = Fixtures.examplesDirectory
 
     /// A photo in `Examples/photos`, such as `cat.jpg`.
     static func photo(_ name: String) -> URL {
@@ -235,34 +229,9 @@ enum HandMadePNG {
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let typeBytes = Array(type.utf8)
         let length = UInt32(data.count)
-        let crc = crc32(typeBytes + data)
+        let crc = CRC32.checksum(typeBytes + data)
         return [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
             + typeBytes + data
             + [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
     }
-
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return crc ^ 0xFFFF_FFFF
-    }
-}
-
-/// Runs `body` and returns the ``TensorIOError`` it throws, recording an issue when it throws nothing or
-/// something else.
-func tensorIOError(
-    sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void
-) -> TensorIOError? {
-    do {
-        try body()
-        Issue.record("expected a TensorIOError, nothing was thrown", sourceLocation: sourceLocation)
-    } catch let error as TensorIOError {
-        return error
-    } catch {
-        Issue.record("expected a TensorIOError, got \(type(of: error)): \(error)", sourceLocation: sourceLocation)
-    }
-    return nil
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TensorIO
+import TensorIOTestSupport
 
 /// The eight EXIF orientations, checked pixel by pixel on hand-made asymmetric images, and the EXIF tag
 /// of a real JPEG.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TensorIO
+import TensorIOTestSupport
 
 /// `PixelBuffer`: formats, raw initialisers, conversions between layouts, PNG and JPEG round trips.
 @Suite("Images: pixel buffers")
@@ -74,27 +75,27 @@ struct PixelBufferTests {
 
     @Test("a zero or negative size throws invalidImage", arguments: [(0, 1), (1, 0), (0, 0), (-1, 2), (2, -3)])
     func zeroSize(_ width: Int, _ height: Int) {
-        let fromBytes = tensorIOError { _ = try PixelBuffer(width: width, height: height, format: .rgb, bytes: [1, 2, 3]) }
+        let fromBytes = expectTensorIOError { _ = try PixelBuffer(width: width, height: height, format: .rgb, bytes: [1, 2, 3]) }
         #expect(fromBytes?.code == .invalidImage)
         #expect(fromBytes?.message.contains("\(width)×\(height)") == true, "\(String(describing: fromBytes))")
-        let filled = tensorIOError { _ = try PixelBuffer(width: width, height: height, format: .gray) }
+        let filled = expectTensorIOError { _ = try PixelBuffer(width: width, height: height, format: .gray) }
         #expect(filled?.code == .invalidImage)
     }
 
     @Test("too few bytes or a too-short row throws invalidImage")
     func shortBytes() {
-        let short = tensorIOError { _ = try PixelBuffer(width: 2, height: 2, format: .rgba, bytes: [UInt8](repeating: 0, count: 15)) }
+        let short = expectTensorIOError { _ = try PixelBuffer(width: 2, height: 2, format: .rgba, bytes: [UInt8](repeating: 0, count: 15)) }
         #expect(short?.code == .invalidImage)
         #expect(short?.message.contains("16") == true, "\(String(describing: short))")
         #expect(short?.message.contains("15") == true, "\(String(describing: short))")
-        let empty = tensorIOError { _ = try PixelBuffer(width: 1, height: 1, format: .gray, bytes: []) }
+        let empty = expectTensorIOError { _ = try PixelBuffer(width: 1, height: 1, format: .gray, bytes: []) }
         #expect(empty?.code == .invalidImage)
         // Padded rows: the last row must still be complete.
-        let paddedShort = tensorIOError {
+        let paddedShort = expectTensorIOError {
             _ = try PixelBuffer(width: 2, height: 2, format: .rgb, bytes: [UInt8](repeating: 0, count: 8 + 5), bytesPerRow: 8)
         }
         #expect(paddedShort?.code == .invalidImage)
-        let narrowRow = tensorIOError {
+        let narrowRow = expectTensorIOError {
             _ = try PixelBuffer(width: 4, height: 1, format: .rgb, bytes: [UInt8](repeating: 0, count: 100), bytesPerRow: 11)
         }
         #expect(narrowRow?.code == .invalidImage)
@@ -339,7 +340,7 @@ struct PixelBufferTests {
     func writeFails() throws {
         let image = try Self.paletteImage(.rgba)
         let url = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/out.png")
-        let error = tensorIOError { try image.write(to: url) }
+        let error = expectTensorIOError { try image.write(to: url) }
         #expect(error?.code == .io)
         #expect(error?.description.contains("out.png") == true, "\(String(describing: error))")
     }

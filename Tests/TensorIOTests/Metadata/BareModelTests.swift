@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @_spi(Tools) @testable import TensorIO
+import TensorIOTestSupport
 
 /// `ModelBundle(modelAt:)` and the SavedModel signature reader, on real files and damaged ones.
 @Suite("Bare models")
 struct BareModelTests {
-    static let savedModel = TensorFlowFixtures.url("tf_2_in_2_out_vectors_test").appendingPathComponent("predict")
+    static let savedModel = Fixtures.tensorFlowURL("tf_2_in_2_out_vectors_test.tiobundle").appendingPathComponent("predict")
 
     @Test("a SavedModel's serving_default signature, read without the runtime")
     func savedModelSignature() throws {

@@ -1,13 +1,12 @@
 import Foundation
 import Testing
 @_spi(Tools) @testable import TensorIO
+import TensorIOTestSupport
 
 /// The metadata, associated files and entry tensors of real models (Tests/Fixtures/Metadata), checked
 /// field by field against what tflite-support's MetadataDisplayer and LiteRT's interpreter say.
 @Suite("Metadata fixtures")
 struct MetadataFixtureTests {
-    static let folder = TFLiteModelVerifierTests.repositoryRoot.appendingPathComponent("Tests/Fixtures/Metadata")
-
     static let models = [
         "digits-float32-metadata", "efficientnet-lite0-float32-metadata", "efficientnet-lite0-float32-perchannel-metadata",
         "efficientnet-lite0-uint8-metadata", "face_detection_short_range", "hand_landmark_lite", "selfie_segmentation",
@@ -24,8 +23,8 @@ struct MetadataFixtureTests {
 
     @Test("metadata matches MetadataDisplayer's JSON", arguments: models)
     func metadataMatchesDisplayer(_ name: String) throws {
-        let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.folder.appendingPathComponent("\(name).metadata.json")))
-        let metadata = try #require(try Self.withModel(Self.folder.appendingPathComponent("\(name).tflite")) {
+        let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: Fixtures.metadataDirectory.appendingPathComponent("\(name).metadata.json")))
+        let metadata = try #require(try Self.withModel(Fixtures.metadataDirectory.appendingPathComponent("\(name).tflite")) {
             try TFLiteMetadata.read(fromModel: $0, fileName: "\(name).tflite")
         })
         let differences = JSONComparison.differences(DisplayerJSON.render(metadata), expected, path: "")
@@ -34,9 +33,9 @@ struct MetadataFixtureTests {
 
     @Test("associated files: the zip's names, none missing", arguments: models)
     func associatedFiles(_ name: String) throws {
-        let listed = try String(contentsOf: Self.folder.appendingPathComponent("\(name).associated-files.txt"), encoding: .utf8)
+        let listed = try String(contentsOf: Fixtures.metadataDirectory.appendingPathComponent("\(name).associated-files.txt"), encoding: .utf8)
             .split(separator: "\n").map(String.init)
-        let (attachments, metadata) = try Self.withModel(Self.folder.appendingPathComponent("\(name).tflite")) {
+        let (attachments, metadata) = try Self.withModel(Fixtures.metadataDirectory.appendingPathComponent("\(name).tflite")) {
             (try ModelAttachments.read(fromModel: $0, fileName: "\(name).tflite"), try TFLiteMetadata.read(fromModel: $0, fileName: "m"))
         }
         #expect(Set(attachments.names) == Set(listed))
@@ -45,7 +44,7 @@ struct MetadataFixtureTests {
 
     @Test("EfficientNet uint8: two label locales of 1,000 lines, English labels as the bundle's")
     func labelContents() throws {
-        let url = Self.folder.appendingPathComponent("efficientnet-lite0-uint8-metadata.tflite")
+        let url = Fixtures.metadataDirectory.appendingPathComponent("efficientnet-lite0-uint8-metadata.tflite")
         let (attachments, metadata) = try Self.withModel(url) {
             (try ModelAttachments.read(fromModel: $0, fileName: "m"), try #require(try TFLiteMetadata.read(fromModel: $0, fileName: "m")))
         }
@@ -62,9 +61,9 @@ struct MetadataFixtureTests {
 
     @Test("entry tensors match LiteRT's interpreter", arguments: models)
     func entryTensors(_ name: String) throws {
-        let all = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.folder.appendingPathComponent("tensors.json"))) as? [String: Any]
+        let all = try JSONSerialization.jsonObject(with: Data(contentsOf: Fixtures.metadataDirectory.appendingPathComponent("tensors.json"))) as? [String: Any]
         let fixture = try #require((all?["fixtures"] as? [String: Any])?["\(name).tflite"] as? [String: Any])
-        let entry = try Self.withModel(Self.folder.appendingPathComponent("\(name).tflite")) {
+        let entry = try Self.withModel(Fixtures.metadataDirectory.appendingPathComponent("\(name).tflite")) {
             try TFLiteEntryPoints.read(fromModel: $0, fileName: "\(name).tflite")
         }
         let signatures = try #require(fixture["signatures"] as? [String: Any])
@@ -94,7 +93,7 @@ struct MetadataFixtureTests {
 
     @Test("models without metadata: nil metadata, no attachments, the real entry tensors")
     func modelWithoutMetadata() throws {
-        let url = TFLiteModelVerifierTests.repositoryRoot.appendingPathComponent("Examples/efficientnet-lite0-uint8.tiobundle/model.tflite")
+        let url = Fixtures.examplesDirectory.appendingPathComponent("efficientnet-lite0-uint8.tiobundle/model.tflite")
         try Self.withModel(url) { bytes in
             #expect(try TFLiteMetadata.read(fromModel: bytes, fileName: "model.tflite") == nil)
             #expect(try ModelAttachments.read(fromModel: bytes, fileName: "model.tflite").isEmpty)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @_spi(Tools) @testable import TensorIO
+import TensorIOTestSupport
 
 /// Crafted metadata buffers and appended zips: each ends in nil or a clear error, never a crash.
 @Suite("Metadata hostile inputs")
@@ -44,26 +45,6 @@ struct MetadataHostileTests {
         }
     }
 
-    @discardableResult
-    private func expectError(
-        _ code: TensorIOError.Code, _ words: String..., sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void
-    ) -> TensorIOError? {
-        do {
-            try body()
-            Issue.record("expected \(code), got success", sourceLocation: sourceLocation)
-        } catch let error as TensorIOError {
-            #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
-            #expect(error.location == "model.file", sourceLocation: sourceLocation)
-            for word in words {
-                #expect(error.message.contains(word), "\"\(word)\" not in: \(error.message)", sourceLocation: sourceLocation)
-            }
-            return error
-        } catch {
-            Issue.record("expected TensorIOError, got \(error)", sourceLocation: sourceLocation)
-        }
-        return nil
-    }
-
     @Test("a crafted buffer reads back; no TFLITE_METADATA entry (or another name) is nil")
     func roundTripAndAbsence() throws {
         let metadata = try #require(try read(Self.model(metadata: Self.normalizing(mean: [127.5, 1], std: [2]))))
@@ -76,11 +57,11 @@ struct MetadataHostileTests {
     @Test("wrong identifier, truncated, empty: model-file errors naming TFLITE_METADATA")
     func malformedBuffers() throws {
         let good = Self.normalizing(mean: [1], std: [1])
-        expectError(.invalidModelFile, "model.tflite: TFLITE_METADATA", "\"M001\"") {
+        expectTensorIOError(.invalidModelFile, location: "model.file", containing: ["model.tflite: TFLITE_METADATA", "\"M001\""]) {
             _ = try read(Self.model(metadata: Self.metadata(FlatBufferTestTable(), identifier: "XXXX")))
         }
         for length in [0, 4, 7, 12, good.count / 2, good.count - 1] {
-            expectError(.invalidModelFile, "TFLITE_METADATA") { _ = try read(Self.model(metadata: Array(good.prefix(length)))) }
+            expectTensorIOError(.invalidModelFile, location: "model.file", containing: ["TFLITE_METADATA"]) { _ = try read(Self.model(metadata: Array(good.prefix(length)))) }
         }
     }
 
@@ -90,13 +71,13 @@ struct MetadataHostileTests {
         let claimed = Self.metadata(FlatBufferTestTable([
             (Schema.ModelMetadata.subgraphMetadata, .tables([FlatBufferTestTable([(Schema.SubGraphMetadata.inputTensorMetadata, .claimedVector(count: .max))])])),
         ]))
-        expectError(.invalidModelFile, "TFLITE_METADATA: subgraph_metadata[0].input_tensor_metadata") { _ = try read(Self.model(metadata: claimed)) }
+        expectTensorIOError(.invalidModelFile, location: "model.file", containing: ["TFLITE_METADATA: subgraph_metadata[0].input_tensor_metadata"]) { _ = try read(Self.model(metadata: claimed)) }
         // Real but too many: 2,000 mean values.
-        expectError(.limitExceeded, "subgraph_metadata[0].input_tensor_metadata[0].process_units[0].options.mean", "TFLiteMetadata.maximumListCount") {
+        expectTensorIOError(.limitExceeded, location: "model.file", containing: ["subgraph_metadata[0].input_tensor_metadata[0].process_units[0].options.mean", "TFLiteMetadata.maximumListCount"]) {
             _ = try read(Self.model(metadata: Self.normalizing(mean: Array(repeating: 1, count: 2000), std: [1])))
         }
         let long = Self.metadata(FlatBufferTestTable([(Schema.ModelMetadata.license, .string(String(repeating: "x", count: 70_000)))]))
-        expectError(.limitExceeded, "license", "TFLiteMetadata.maximumStringBytes") { _ = try read(Self.model(metadata: long)) }
+        expectTensorIOError(.limitExceeded, location: "model.file", containing: ["license", "TFLiteMetadata.maximumStringBytes"]) { _ = try read(Self.model(metadata: long)) }
     }
 
     @Test("data stored after the FlatBuffer: read when inside the file, refused when outside")
@@ -114,13 +95,13 @@ struct MetadataHostileTests {
         // Not verified first (the verifier refuses these): the reader alone must still refuse them.
         for (offset, size) in [(UInt64(length), UInt64(payload.count) + 1), (UInt64.max - 4, 64), (UInt64(length) + 8, 0)] {
             let outside = model(offset: offset, size: size) + payload
-            expectError(.invalidModelFile, "model.tflite") { _ = try read(outside, verified: false) }
+            expectTensorIOError(.invalidModelFile, location: "model.file", containing: ["model.tflite"]) { _ = try read(outside, verified: false) }
         }
     }
 
     @Test("every truncation and every flipped byte of a real metadata model: an error or a value, never a crash")
     func mutations() throws {
-        let url = MetadataFixtureTests.folder.appendingPathComponent("face_detection_short_range.tflite")
+        let url = Fixtures.metadataDirectory.appendingPathComponent("face_detection_short_range.tflite")
         let original = [UInt8](try Data(contentsOf: url))
         let located = try original.withUnsafeBytes { try MetadataBufferLocator.metadataBuffer(in: $0, fileName: "m").map { [UInt8]($0) } }
         let buffer = try #require(located)

@@ -1,105 +1,24 @@
 import Foundation
 import Testing
 @testable import TensorIO
+import TensorIOTestSupport
 
-/// The bundles in `Tests/Fixtures/TensorFlowBundles` (see its README for how they were made and the
-/// numbers asserted here).
-enum TensorFlowFixtures {
-    static let directory: URL = Fixtures.bundlesDirectory
-        .deletingLastPathComponent()
-        .appendingPathComponent("TensorFlowBundles")
-
-    static func url(_ name: String) -> URL {
-        directory.appendingPathComponent("\(name).tiobundle")
-    }
-
-    static func model(_ name: String) throws -> any Model {
-        try ModelBundle(at: url(name)).makeModel()
-    }
-
-    static func trainable(_ name: String) throws -> TrainableRuntimeModel {
-        try #require(try model(name) as? TrainableRuntimeModel)
-    }
-}
-
-/// The original's TensorFlow integration tests, ported, through the real TensorFlow C API.
+/// The original's TensorFlow integration tests, ported, through the real TensorFlow C API: what only this
+/// backend does (uint8, batches, placeholders, training, export). What LiteRT must do alike is in
+/// `BackendParityTests`. The bundles are in `Tests/Fixtures/TensorFlowBundles` (its README says how they
+/// were made and the numbers asserted here).
 @Suite("TensorFlow backend")
 struct TensorFlowIntegrationTests {
+    /// A TensorFlow fixture's model as the runtime type that trains.
+    static func trainable(_ name: String) throws -> TrainableRuntimeModel {
+        try #require(try Fixtures.tensorFlowModel("\(name).tiobundle") as? TrainableRuntimeModel)
+    }
+
     // MARK: - Prediction
-
-    @Test("number model 2 → 25, as a number, bytes, an array or a dictionary; float32, int32 and int64",
-          arguments: ["tf_1_in_1_out_number_test", "tf_1_in_1_out_number_int32_test", "tf_1_in_1_out_number_int64_test"])
-    func number(_ name: String) throws {
-        let model = try TensorFlowFixtures.model(name)
-        #expect(model.backendEngine is TensorFlowEngine)
-        for input: any ModelInput in [2, [2], ["input": 2] as [String: Int]] {
-            #expect(try model.run(input)["output"].value(as: Double.self) == 25)
-        }
-        #expect(try model.run(-3)["output"].value(as: Double.self) == -25)
-        let bytes: Data = switch name {
-        case "tf_1_in_1_out_number_int32_test": withUnsafeBytes(of: Int32(2).littleEndian) { Data($0) }
-        case "tf_1_in_1_out_number_int64_test": withUnsafeBytes(of: Int64(2).littleEndian) { Data($0) }
-        default: withUnsafeBytes(of: Float(2).bitPattern.littleEndian) { Data($0) }
-        }
-        #expect(try model.run(bytes)["output"].value(as: Double.self) == 25)
-        // Integer models answer with integers.
-        if name.contains("int") {
-            #expect(try model.run(2)["output"].value(as: Int64.self) == 25)
-        }
-    }
-
-    @Test("vectors: [1,2,3,4] → [2,2,4,4]")
-    func vectors() throws {
-        let output = try TensorFlowFixtures.model("tf_1_in_1_out_vectors_test").run([1, 2, 3, 4])["output"]
-        #expect((try output.values(as: Float.self)) == [2, 2, 4, 4])
-        #expect((try output.shape) == [4])
-    }
-
-    @Test("two vectors in, two numbers out: 240 and 64, by list or by name")
-    func twoVectors() throws {
-        let model = try TensorFlowFixtures.model("tf_2_in_2_out_vectors_test")
-        for input: any ModelInput in [
-            InputValue.positional([[1, 2, 3, 4], [10, 20, 30, 40]]),
-            ["input1": [1, 2, 3, 4], "input2": [10, 20, 30, 40]] as [String: [Int]],
-        ] {
-            let outputs = try model.run(input)
-            #expect(try outputs["output1"].value(as: Double.self) == 240)
-            #expect(try outputs["output2"].value(as: Double.self) == 64)
-        }
-    }
-
-    @Test("matrices: rows scaled by 10ⁿ")
-    func matrices() throws {
-        let model = try TensorFlowFixtures.model("tf_2_in_2_out_matrices_test")
-        let scales: [Float] = [1, 10, 100, 1000]
-        let x = scales.map { s in [1, 2, 3, 4].map { Float($0) * s } }
-        let y = scales.map { s in [5, 6, 7, 8].map { Float($0) * s } }
-        let outputs = try model.run(["input1": x, "input2": y])
-        let output1 = try outputs["output1"]
-        let output2 = try outputs["output2"]
-        #expect((try output1.shape) == [4, 4])
-        #expect((try output1.values(as: Float.self)) == scales.flatMap { s in [56, 72, 56, 72].map { $0 * s * s } })
-        #expect((try output2.values(as: Float.self)) == scales.flatMap { s in [Float](repeating: 18 * s, count: 4) })
-    }
-
-    @Test("tensors: slice i gets + (i + 1)")
-    func tensors() throws {
-        var input: [Float] = []
-        var expected: [Float] = []
-        for (i, scale) in [Float(1), 10, 100].enumerated() {
-            for n in 1...9 {
-                input.append(Float(n) * scale)
-                expected.append(Float(n) * scale + Float(i + 1))
-            }
-        }
-        let output = try TensorFlowFixtures.model("tf_1_in_1_out_tensors_test").run(input)["output"]
-        #expect((try output.shape) == [3, 3, 3])
-        #expect((try output.values(as: Float.self)) == expected)
-    }
 
     @Test("uint8 in and out: [0,1,127,254] → [1,2,128,255]")
     func uint8() throws {
-        let output = try TensorFlowFixtures.model("tf_uint8_test").run([0, 1, 127, 254])["output"]
+        let output = try Fixtures.tensorFlowModel("tf_uint8_test.tiobundle").run([0, 1, 127, 254])["output"]
         #expect(output.value == .numbers(.uint8([1, 2, 128, 255]), shape: [4]))
     }
 
@@ -107,7 +26,7 @@ struct TensorFlowIntegrationTests {
 
     @Test("a batch of one and of three items through a -1 batch dimension")
     func batchNumber() throws {
-        let model = try TensorFlowFixtures.model("tf_batch_number_test")
+        let model = try Fixtures.tensorFlowModel("tf_batch_number_test.tiobundle")
         #expect(try model.run(2)["output"].value(as: Double.self) == 25)
         let one = try model.run(Batch([["input": [2]]]))
         #expect(try one.map { try $0["output"].value(as: Double.self) } == [25])
@@ -117,7 +36,7 @@ struct TensorFlowIntegrationTests {
 
     @Test("a batch of three items, two inputs and two outputs (the original took one item only: #159)")
     func batchTwoVectors() throws {
-        let model = try TensorFlowFixtures.model("tf_batch_2_in_2_out_vectors_test")
+        let model = try Fixtures.tensorFlowModel("tf_batch_2_in_2_out_vectors_test.tiobundle")
         let batch = try Batch([
             ["input1": [1, 2, 3, 4], "input2": [10, 20, 30, 40]],
             ["input1": [2, 2, 2, 2], "input2": [1, 1, 1, 1]],
@@ -134,7 +53,7 @@ struct TensorFlowIntegrationTests {
 
     @Test("several items for a layer without a batch dimension are refused, naming the layer")
     func batchWithoutBatchDimension() throws {
-        let model = try TensorFlowFixtures.model("tf_1_in_1_out_number_test")
+        let model = try Fixtures.tensorFlowModel("tf_1_in_1_out_number_test.tiobundle")
         let error = #expect(throws: TensorIOError.self) {
             try model.run(Batch([["input": [1]], ["input": [2]]]))
         }
@@ -154,7 +73,7 @@ struct TensorFlowIntegrationTests {
     @Test("training returns the loss as a number; a learning-rate placeholder drives the step",
           arguments: ["tf_trainable_linear_test", "tf_trainable_placholders_test"])
     func training(_ name: String) throws {
-        let model = try TensorFlowFixtures.trainable(name)
+        let model = try Self.trainable(name)
         #expect(model.bundle.placeholders.names == ["learning_rate"])
         // A rate of 0 changes nothing: the loss stays 41.
         for _ in 0..<2 {
@@ -179,12 +98,12 @@ struct TensorFlowIntegrationTests {
 
     @Test("training without a declared placeholder is refused, naming it; a prediction that needs a training-only input names it")
     func missingPlaceholder() throws {
-        let model = try TensorFlowFixtures.trainable("tf_trainable_linear_test")
+        let model = try Self.trainable("tf_trainable_linear_test")
         let error = #expect(throws: TensorIOError.self) { try model.train(try Self.batch) }
         #expect(error?.code == .invalidInput)
         #expect(error?.message.contains("\"learning_rate\"") == true)
         // The training graph's loss needs the label: fetching it in a prediction is TensorFlow's to refuse.
-        try withTensorFlowCopy("tf_trainable_linear_test", edit: { $0[path: "train.outputs"] = nil }) { url in
+        try withFixtureCopy("tf_trainable_linear_test.tiobundle", from: Fixtures.tensorFlowBundlesDirectory, edit: { $0[path: "train.outputs"] = nil }) { url in
             let predicting = try ModelBundle(at: url).makeModel()
             let failure = #expect(throws: TensorIOError.self) { try predicting.run([1]) }
             #expect(failure?.code == .invalidInput)
@@ -193,16 +112,9 @@ struct TensorFlowIntegrationTests {
         }
     }
 
-    @Test("the original's scalar bundle: 2 → 25 as a number")
-    func scalarBundle() throws {
-        let model = try TensorFlowFixtures.model("tf_scalar_test")
-        #expect(try model.run(2)["output"].value(as: Double.self) == 25)
-        #expect(try model.run(["input": 2])["output"].value(as: Double.self) == 25)
-    }
-
     @Test("the original's placeholder test: input1 fed as an input, input2 as a placeholder → 240 and 64")
     func placeholderFed() throws {
-        let model = try TensorFlowFixtures.model("tf_1_in_1_placeholder_2_out_vectors_test")
+        let model = try Fixtures.tensorFlowModel("tf_1_in_1_placeholder_2_out_vectors_test.tiobundle")
         #expect(model.inputs.names == ["input1"])
         let outputs = try model.run(.numbers(.float32([1, 2, 3, 4])), placeholders: ["input2": .numbers(.float32([10, 20, 30, 40]))])
         #expect(try outputs["output1"].value(as: Double.self) == 240)
@@ -221,7 +133,7 @@ struct TensorFlowIntegrationTests {
 
     @Test("an unknown placeholder, a batch missing a layer or with an extra one are refused before running")
     func badTrainingInputs() throws {
-        let model = try TensorFlowFixtures.trainable("tf_trainable_linear_test")
+        let model = try Self.trainable("tf_trainable_linear_test")
         let unknown = #expect(throws: TensorIOError.self) {
             try model.train(try Self.batch, placeholders: ["rate": 0.1])
         }
@@ -238,10 +150,10 @@ struct TensorFlowIntegrationTests {
 
     @Test("a model without train in its modes is not a TrainableModel, and makeTrainableModel says why")
     func predictOnly() throws {
-        let model = try TensorFlowFixtures.model("tf_batch_number_test")
+        let model = try Fixtures.tensorFlowModel("tf_batch_number_test.tiobundle")
         #expect(model is RuntimeModel)
         #expect(!(model is any TrainableModel), "a predict-only model cannot be cast to a trainable one")
-        let bundle = try ModelBundle(at: TensorFlowFixtures.url("tf_batch_number_test"))
+        let bundle = try ModelBundle(at: Fixtures.tensorFlowURL("tf_batch_number_test.tiobundle"))
         let error = #expect(throws: TensorIOError.self) { try bundle.makeTrainableModel() }
         #expect(error?.code == .unsupported)
         #expect(error?.location == "model.modes")
@@ -249,7 +161,7 @@ struct TensorFlowIntegrationTests {
 
     @Test("export writes a bundle that opens with the trained weights; the original is untouched")
     func export() throws {
-        let model = try TensorFlowFixtures.trainable("tf_trainable_linear_test")
+        let model = try Self.trainable("tf_trainable_linear_test")
         for _ in 0..<50 { _ = try model.train(try Self.batch, placeholders: ["learning_rate": 0.05]) }
         let trained = try model.run([10])["prediction"].value(as: Double.self)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tio-export-\(UUID().uuidString)")
@@ -259,7 +171,7 @@ struct TensorFlowIntegrationTests {
 
         let reloaded = try ModelBundle(at: destination).makeModel()
         #expect(try reloaded.run([10])["prediction"].value(as: Double.self) == trained)
-        let fresh = try TensorFlowFixtures.model("tf_trainable_linear_test")
+        let fresh = try Fixtures.tensorFlowModel("tf_trainable_linear_test.tiobundle")
         #expect(try fresh.run([10])["prediction"].value(as: Double.self) == 0)
         // Nothing but the bundle was left next to it.
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["trained.tiobundle"])
@@ -274,17 +186,17 @@ struct TensorFlowIntegrationTests {
 
     @Test("a layer the graph does not have, or of another type, is named when the model loads")
     func layerMismatch() throws {
-        try withTensorFlowCopy("tf_1_in_1_out_number_test", edit: { $0[path: "inputs[0].name"] = "nothing" }) { url in
+        try withFixtureCopy("tf_1_in_1_out_number_test.tiobundle", from: Fixtures.tensorFlowBundlesDirectory, edit: { $0[path: "inputs[0].name"] = "nothing" }) { url in
             let error = #expect(throws: TensorIOError.self) { try ModelBundle(at: url).makeModel().load() }
             #expect(error?.code == .layerMismatch)
             #expect(error?.location == "layer \"nothing\"")
         }
-        try withTensorFlowCopy("tf_1_in_1_out_number_test", edit: { $0[path: "inputs[0].dtype"] = "int32" }) { url in
+        try withFixtureCopy("tf_1_in_1_out_number_test.tiobundle", from: Fixtures.tensorFlowBundlesDirectory, edit: { $0[path: "inputs[0].dtype"] = "int32" }) { url in
             let error = #expect(throws: TensorIOError.self) { try ModelBundle(at: url).makeModel().load() }
             #expect(error?.code == .layerMismatch)
             #expect(error?.message.contains("float32") == true)
         }
-        try withTensorFlowCopy("tf_1_in_1_out_vectors_test", edit: { $0[path: "inputs[0].shape"] = [5] }) { url in
+        try withFixtureCopy("tf_1_in_1_out_vectors_test.tiobundle", from: Fixtures.tensorFlowBundlesDirectory, edit: { $0[path: "inputs[0].shape"] = [5] }) { url in
             let error = #expect(throws: TensorIOError.self) { try ModelBundle(at: url).makeModel().load() }
             #expect(error?.code == .layerMismatch)
             #expect(error?.message.contains("[4]") == true)
@@ -293,42 +205,13 @@ struct TensorFlowIntegrationTests {
 
     @Test("tensorDescriptions reports the graph's tensors and the tag-set loaded")
     func descriptions() throws {
-        let tensors = try TensorFlowFixtures.model("tf_trainable_linear_test").tensorDescriptions()
+        let tensors = try Fixtures.tensorFlowModel("tf_trainable_linear_test.tiobundle").tensorDescriptions()
         #expect(tensors.signature == "train")
         #expect(tensors.inputs.map(\.name) == ["x", "y"])
         #expect(tensors.outputs.map(\.name) == ["loss", "prediction"])
         #expect(tensors.outputs.first?.shape == [])
-        let serving = try TensorFlowFixtures.model("tf_batch_number_test").tensorDescriptions()
+        let serving = try Fixtures.tensorFlowModel("tf_batch_number_test.tiobundle").tensorDescriptions()
         #expect(serving.signature == "serve")
         #expect(serving.inputs.first?.shape == [-1, 1])
     }
-
-    @Test("unload frees the session; the next run loads it again")
-    func lifecycle() throws {
-        let model = try TensorFlowFixtures.model("tf_1_in_1_out_number_test")
-        #expect(!model.isLoaded)
-        #expect(try model.run(2)["output"].value(as: Double.self) == 25)
-        #expect(model.isLoaded)
-        model.unload()
-        #expect(!model.isLoaded)
-        #expect(try model.run(3)["output"].value(as: Double.self) == 35)
-    }
-
-    @Test("concurrent runs on one model all get their own answers")
-    func concurrentRuns() async throws {
-        let model = try TensorFlowFixtures.model("tf_1_in_1_out_number_test")
-        try await withThrowingTaskGroup(of: (Int, Double?).self) { group in
-            for value in 0..<32 {
-                group.addTask { (value, try model.run(value)["output"].value(as: Double.self)) }
-            }
-            for try await (value, output) in group {
-                #expect(output == Double(10 * value + 5))
-            }
-        }
-    }
-}
-
-/// Runs `body` on a temporary copy of a TensorFlow fixture bundle whose model.json `edit` changed.
-func withTensorFlowCopy(_ name: String, edit: @escaping (inout JSONObject) throws -> Void, _ body: (URL) throws -> Void) throws {
-    try withFixtureCopy("../TensorFlowBundles/\(name).tiobundle", as: "\(name).tiobundle", edit: edit, body)
 }

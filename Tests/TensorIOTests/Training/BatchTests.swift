@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TensorIO
+import TensorIOTestSupport
 
 /// `Batch` and `InMemoryBatchDataSource`: the original's TIOBatch and TIOInMemoryBatchDataSource tests,
 /// plus the errors that replace its assertions.

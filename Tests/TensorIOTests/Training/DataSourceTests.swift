@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TensorIO
+import TensorIOTestSupport
 
 // MARK: - Helpers
 
@@ -127,7 +128,7 @@ struct JSONDataSourceTests {
 
     @Test("a single number for a one-element layer stays a number")
     func singleElementLayer() throws {
-        let bundle = try TrainingFixtures.tensorFlowBundle("tf_trainable_linear_test.tiobundle")
+        let bundle = try ModelBundle(at: Fixtures.tensorFlowURL("tf_trainable_linear_test.tiobundle"))
         try withTemporaryDirectory { directory in
             let url = try write(#"[{"x": 3, "y": 7}, {"x": [0.5], "y": [[2]]}]"#, to: "line.json", in: directory)
             let source = try JSONDataSource(contentsOf: url, layers: bundle.inputs)
@@ -654,7 +655,7 @@ struct SafetensorsFileTests {
             ("huge header length", Data([0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]) + Data("{}".utf8), "claims"),
             ("header not JSON", Data([4, 0, 0, 0, 0, 0, 0, 0]) + Data("nope".utf8), "not JSON"),
             ("header not an object", Data([2, 0, 0, 0, 0, 0, 0, 0]) + Data("[]".utf8), "not a JSON object"),
-        ]
+        ] as [(String, Data, String)]
     )
     func corruptFile(name: String, contents: Data, fragment: String) throws {
         try withTemporaryDirectory { directory in

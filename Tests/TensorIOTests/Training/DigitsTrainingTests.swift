@@ -1,18 +1,15 @@
 import Foundation
 import Testing
 @testable import TensorIO
+import TensorIOTestSupport
 
 /// The real training task of issue 4: scikit-learn's digits, trained from scratch from Swift on both
 /// backends, exported, reloaded. `Examples/digits-training/README.md` says how the bundles and data
 /// were made (Python reached 96.9% after 20 epochs).
 @Suite("Digits training")
 struct DigitsTrainingTests {
-    static let folder: URL = Fixtures.bundlesDirectory
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Examples/digits-training")
-
     static func bundle(_ name: String) throws -> ModelBundle {
-        try ModelBundle(at: folder.appendingPathComponent("\(name).tiobundle"))
+        try TrainingFixtures.digitsBundle("\(name).tiobundle")
     }
 
     /// Top-1 accuracy of `model` on the held-out items.
@@ -39,8 +36,8 @@ struct DigitsTrainingTests {
     func digits(_ name: String) async throws {
         let bundle = try Self.bundle(name)
         let model = try #require(try bundle.makeModel() as? any TrainableModel)
-        let train = try JSONDataSource(contentsOf: Self.folder.appendingPathComponent("data/train.json"), layers: bundle.inputs)
-        let test = try JSONDataSource(contentsOf: Self.folder.appendingPathComponent("data/test.json"), layers: bundle.inputs)
+        let train = try JSONDataSource(contentsOf: TrainingFixtures.digitsData("train.json"), layers: bundle.inputs)
+        let test = try JSONDataSource(contentsOf: TrainingFixtures.digitsData("test.json"), layers: bundle.inputs)
         #expect(train.count == 1437)
         #expect(test.count == 360)
 
@@ -75,7 +72,7 @@ struct DigitsTrainingTests {
     func tfliteBatchSizes() throws {
         let bundle = try Self.bundle("digits-train-tflite")
         let model = try #require(try bundle.makeModel() as? TrainableRuntimeModel)
-        let train = try JSONDataSource(contentsOf: Self.folder.appendingPathComponent("data/train.json"), layers: bundle.inputs)
+        let train = try JSONDataSource(contentsOf: TrainingFixtures.digitsData("train.json"), layers: bundle.inputs)
         // The first 32 items: the generating script measured 2.4756009578704834 before the first step.
         var first = Batch(keys: train.keys)
         for index in 0..<32 { try first.append(try train.item(at: index)) }
@@ -94,7 +91,7 @@ struct DigitsTrainingTests {
     func tfliteWeightsFile() throws {
         let bundle = try Self.bundle("digits-train-tflite")
         let model = try #require(try bundle.makeModel() as? TrainableRuntimeModel)
-        let train = try JSONDataSource(contentsOf: Self.folder.appendingPathComponent("data/train.json"), layers: bundle.inputs)
+        let train = try JSONDataSource(contentsOf: TrainingFixtures.digitsData("train.json"), layers: bundle.inputs)
         var batch = Batch(keys: train.keys)
         for index in 0..<64 { try batch.append(try train.item(at: index)) }
         for _ in 0..<5 { _ = try model.train(batch) }
@@ -124,7 +121,7 @@ struct DigitsTrainingTests {
     func tfliteUnload() throws {
         let bundle = try Self.bundle("digits-train-tflite")
         let model = try #require(try bundle.makeModel() as? TrainableRuntimeModel)
-        let train = try JSONDataSource(contentsOf: Self.folder.appendingPathComponent("data/train.json"), layers: bundle.inputs)
+        let train = try JSONDataSource(contentsOf: TrainingFixtures.digitsData("train.json"), layers: bundle.inputs)
         let probe = try train.item(at: 0)["image"]!
         let untrained = try model.run(["image": probe])
         var batch = Batch(keys: train.keys)
@@ -140,7 +137,7 @@ struct DigitsTrainingTests {
 struct ReadmeTrainingExampleTests {
     @Test("the README's training snippet runs as written (2 epochs here)")
     func snippet() async throws {
-        let root = DigitsTrainingTests.folder.deletingLastPathComponent().deletingLastPathComponent()
+        let root = Fixtures.repositoryRoot
         let digits = try ModelBundle(at: root.appendingPathComponent("Examples/digits-training/digits-train-tflite.tiobundle"))
         let trainable = try digits.makeTrainableModel()
         let data = try JSONDataSource(contentsOf: root.appendingPathComponent("Examples/digits-training/data/train.json"),

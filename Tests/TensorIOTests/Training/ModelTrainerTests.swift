@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TensorIO
+import TensorIOTestSupport
 
 // MARK: - Test doubles
 
@@ -340,7 +341,7 @@ struct ModelTrainerTests {
 struct ModelTrainerRealModelTests {
     @Test("TensorFlow linear regression: the README's losses, one step per epoch at learning rate 0.1")
     func tensorFlowLinear() async throws {
-        let bundle = try TrainingFixtures.tensorFlowBundle("tf_trainable_linear_test.tiobundle")
+        let bundle = try ModelBundle(at: Fixtures.tensorFlowURL("tf_trainable_linear_test.tiobundle"))
         let model = try #require(try bundle.makeModel() as? any TrainableModel)
         let batch = try Batch((1...4).map { x in ["x": .numbers(.float64([Double(x)])), "y": .numbers(.float64([Double(2 * x + 1)]))] })
         let summaries = try await ModelTrainer(

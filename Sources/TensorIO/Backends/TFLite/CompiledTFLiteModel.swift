@@ -12,8 +12,8 @@ final class CompiledTFLiteModel: BackendInstance {
     private let outputBindings: [(slot: Int, binding: TensorBinding)]
     /// Each binding's tensor memory, in the same order, read once: this runner's slots are never remade
     /// (only a training session's runner resizes), and a run should not go through them every time.
-    private let inputMemory: [UnsafeMutableRawPointer]
-    private let outputMemory: [UnsafeMutableRawPointer]
+    private let inputMemory: [TensorMemory]
+    private let outputMemory: [TensorMemory]
 
     /// The tensors as LiteRT reports them, for `tensorio inspect`.
     let tensors: ModelTensors
@@ -66,7 +66,7 @@ final class CompiledTFLiteModel: BackendInstance {
     func run(_ inputs: PreparedInputs, placeholders: [String: InputValue], profile: inout RunProfile?) throws -> Outputs {
         var mark = profile == nil ? 0 : Stopwatch.now()
         for index in inputBindings.indices {
-            try inputBindings[index].binding.write(inputs.values[index], to: inputMemory[index])
+            try inputBindings[index].binding.write(inputs[index], to: inputMemory[index])
         }
         if profile != nil {
             profile?.inputs = Stopwatch.since(mark)

@@ -32,9 +32,11 @@ final class LiteRTModelInstance {
     private(set) var compiledModel: LiteRtCompiledModel?
     private(set) var signatures: [Signature] = []
     /// A weight cache LiteRT is writing: XNNPACK finishes the file during the first run, so it is put in
-    /// place after the first successful invoke (``invoked()``). Unchecked exclusivity: read on every
-    /// invoke by the one thread running the model.
-    @exclusivity(unchecked) private(set) var pendingWeightCache: XNNPackWeightCache?
+    /// place after the first successful invoke (``invoked()``).
+    private var pendingWeightCache: XNNPackWeightCache?
+    /// 1 while ``pendingWeightCache`` waits for its first invoke: what every invoke reads, an atomic
+    /// word rather than the property (whose exclusivity check cost more than the rest of the read).
+    let weightCachePending = AtomicCounter()
     /// Two flags shared with the compiled model's cancellation function (``buffersAreAccepted(by:)``):
     /// `[0]` asks it to stop the run, `[1]` records that it was called. Freed after the compiled model.
     private let runProbe: UnsafeMutablePointer<Bool> = {
@@ -121,6 +123,7 @@ final class LiteRTModelInstance {
         }
         if status == kLiteRtStatusOk, compiledModel != nil {
             pendingWeightCache = weightCache?.isBuilding == true ? weightCache : nil
+            weightCachePending.store(pendingWeightCache == nil ? 0 : 1)
         } else {
             weightCache?.abandon()
         }
@@ -160,6 +163,7 @@ final class LiteRTModelInstance {
     func invoked() {
         guard let cache = pendingWeightCache else { return }
         pendingWeightCache = nil
+        weightCachePending.store(0)
         cache.publish()
     }
 

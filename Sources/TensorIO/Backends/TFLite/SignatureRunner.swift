@@ -109,7 +109,7 @@ final class SignatureRunner {
     func invoke() throws {
         let status = runningMark.during { run() }
         if status != kLiteRtStatusOk { try instance.runtime.check(status, invokeAction) }
-        if instance.pendingWeightCache != nil { instance.invoked() }
+        if instance.weightCachePending.load() != 0 { instance.invoked() }
     }
 
     /// One `RunCompiledModel` call on this runner's buffers.

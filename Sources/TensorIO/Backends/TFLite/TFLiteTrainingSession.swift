@@ -196,7 +196,7 @@ final class TFLiteTrainingSession: TrainingInstance {
                 throw TensorIOError(.unsupported, "the save signature's output \"\(slot.name)\" holds \(slot.typeName) values")
             }
             let byteCount = slot.shape.reduce(1, *) * dataType.byteCount
-            tensors[slot.name] = .init(dataType: dataType, shape: slot.shape, bytes: Data(bytes: slot.memory, count: byteCount))
+            tensors[slot.name] = .init(dataType: dataType, shape: slot.shape, bytes: slot.memory.data(count: byteCount))
         }
         try SafetensorsFile(tensors: tensors).write(to: url)
     }
@@ -223,7 +223,7 @@ final class TFLiteTrainingSession: TrainingInstance {
                 )
             }
             tensor.bytes.withUnsafeBytes { bytes in
-                if let base = bytes.baseAddress { slot.memory.copyMemory(from: base, byteCount: bytes.count) }
+                slot.memory.copyBytes(from: bytes)
             }
         }
         try restorer.invoke()

@@ -25,11 +25,13 @@ final class TensorSlot {
     /// open sizes are the ones a run feeds, so no input is.)
     let isSizedByRuntime: Bool
     /// Bytes of ``memory``: the most an output may hold after a run.
-    let capacity: Int
+    var capacity: Int { memory.byteCount }
     /// The tensor's quantization, if any.
     let quantization: TensorQuantization?
     /// The tensor's bytes.
-    let memory: UnsafeMutableRawPointer
+    let memory: TensorMemory
+    /// Where they start, for LiteRT's buffer and for freeing them.
+    private let start: UnsafeMutableRawPointer
     /// LiteRT's buffer over ``memory``; `nil` for a bound input (and a type TensorIO cannot feed).
     private(set) var buffer: LiteRtTensorBuffer?
     /// Whether ``memory`` is ours to free: a bound input's belongs to the model instance.
@@ -116,18 +118,20 @@ final class TensorSlot {
         // A bound input smaller than that (the compiled model asking for more than the shape needs) gets a
         // buffer of its own, which LiteRT then registers on each run in place of the binding.
         if let bound, isInput, dataType != nil, bound.byteCount >= byteCount {
-            memory = bound.memory
-            capacity = bound.byteCount
+            start = bound.memory
+            memory = TensorMemory(unsafeBase: bound.memory, byteCount: bound.byteCount)
             ownsMemory = false
             return
         }
-        (memory, capacity) = HostTensorMemory.allocate(byteCount: byteCount)
+        let (allocated, capacity) = HostTensorMemory.allocate(byteCount: byteCount)
+        start = allocated
+        memory = TensorMemory(unsafeBase: allocated, byteCount: capacity)
         ownsMemory = true
 
         if dataType != nil {
             var created: LiteRtTensorBuffer?
             try runtime.check(
-                api.CreateTensorBufferFromHostMemory(&rankedType, memory, capacity, nil, &created),
+                api.CreateTensorBufferFromHostMemory(&rankedType, allocated, capacity, nil, &created),
                 "creating the buffer of \(side) \"\(name)\""
             )
             buffer = created
@@ -155,7 +159,7 @@ final class TensorSlot {
 
     deinit {
         if let buffer { runtime.api.DestroyTensorBuffer(buffer) }
-        if ownsMemory { memory.deallocate() }
+        if ownsMemory { start.deallocate() }
     }
 
     /// What the layer checks need to know of this tensor.

@@ -93,10 +93,10 @@ struct TensorFlowEndpoint: @unchecked Sendable {
             runtime: runtime, type: dataType.tensorFlowType, shape: shape, byteCount: itemBytes * values.count
         )
         guard itemBytes > 0, !values.isEmpty else { return tensor }  // nothing to write
-        guard let data = tensor.data else {
+        guard let memory = tensor.memory else {
             throw TensorIOError(.runtimeFailure, "TensorFlow returned a tensor without storage", location: "layer \"\(layer.name)\"")
         }
-        try binding.writeItems(values, to: data)
+        try binding.writeItems(values, to: memory)
         return tensor
     }
 
@@ -121,17 +121,17 @@ struct TensorFlowEndpoint: @unchecked Sendable {
             )
         }
         // A layer always has at least one element, so an empty tensor is the graph's fault, not an empty answer.
-        guard let data = tensor.data, total > 0 else {
+        guard let memory = tensor.memory, total > 0, memory.byteCount >= total * dataType.byteCount else {
             throw TensorIOError.layerMismatch("the graph returned an empty tensor of shape \(shape)", layer: layer.name)
         }
         guard let itemCount else {
-            return [itemBinding(shape: shape).read(from: data)]
+            return [itemBinding(shape: shape).read(from: memory)]
         }
         // Each item reads as if it had run alone: a batch dimension of 1.
         let itemShape = [1] + shape.dropFirst()
         let binding = itemBinding(shape: itemShape)
         let itemBytes = perItem * dataType.byteCount
-        return (0..<itemCount).map { binding.read(from: data + $0 * itemBytes) }
+        return (0..<itemCount).map { binding.read(from: memory.slice(from: $0 * itemBytes, count: itemBytes)) }
     }
 
     /// What `tensorio inspect` shows.

@@ -59,6 +59,12 @@ final class TensorFlowTensor: @unchecked Sendable {
 
     /// The tensor's bytes (nil for an empty tensor).
     var data: UnsafeMutableRawPointer? { runtime.api.TensorData(pointer) }
+
+    /// The tensor's bytes, for a ``TensorBinding`` to write or read; `nil` without storage. Valid while
+    /// this tensor lives.
+    var memory: TensorMemory? {
+        data.map { TensorMemory(unsafeBase: $0, byteCount: byteCount) }
+    }
 }
 
 extension DataType {

@@ -3,13 +3,13 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
+public import Foundation
 
 /// A server on 127.0.0.1 that answers every connection with a scripted, hostile answer: endless bodies,
 /// bodies trickled a byte at a time, huge error messages. It serves until stopped, on a thread of its own.
-final class HostileHTTPServer: @unchecked Sendable {
+public final class HostileHTTPServer: @unchecked Sendable {
     /// What the server sends after reading the request's headers.
-    enum Behaviour: Sendable {
+    public enum Behaviour: Sendable {
         /// `200` with a JSON body that never ends (no Content-Length), until the client hangs up.
         case endlessBody
         /// `200`, then one byte of body every `interval`, forever.
@@ -18,43 +18,30 @@ final class HostileHTTPServer: @unchecked Sendable {
         case hugeErrorMessage(count: Int)
     }
 
-    let port: Int
+    public let port: Int
     private let listener: Int32
     private let behaviour: Behaviour
     private let stopped = NSLock()
     private var isStopped = false
 
-    init(_ behaviour: Behaviour) throws {
+    public init(_ behaviour: Behaviour) throws {
         self.behaviour = behaviour
-        #if canImport(Glibc)
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let listener = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
+        let listener = try LoopbackSocket.make()
         self.listener = listener
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(listener, pointer, length) == 0 && listen(listener, 16) == 0
-                    && getsockname(listener, pointer, &length) == 0
-            }
-        }
-        guard bound else {
+        do {
+            port = try LoopbackSocket.bindToFreePort(listener)
+            guard listen(listener, 16) == 0 else { throw TestFailure("cannot listen: \(errno)") }
+        } catch {
             close(listener)
-            throw TestFailure("cannot listen: \(errno)")
+            throw error
         }
-        port = Int(UInt16(bigEndian: address.sin_port))
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }
 
-    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    func stop() {
+    public func stop() {
         stopped.withLock { isStopped = true }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
@@ -107,18 +94,6 @@ final class HostileHTTPServer: @unchecked Sendable {
 
     private func send(_ connection: Int32, _ text: String) -> Bool {
         let bytes = Array(text.utf8)
-        return bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                #if canImport(Glibc)
-                let written = Glibc.send(connection, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-                #else
-                let written = Darwin.send(connection, buffer.baseAddress! + offset, buffer.count - offset, 0)
-                #endif
-                guard written > 0 else { return false }
-                offset += written
-            }
-            return true
-        }
+        return bytes.withUnsafeBytes { LoopbackSocket.write($0, to: connection) } == bytes.count
     }
 }

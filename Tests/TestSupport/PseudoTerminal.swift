@@ -3,27 +3,27 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
+public import Foundation
 
 /// A pseudo-terminal for a child's stderr, so that the tool behaves as on a terminal (progress bars),
 /// with everything it writes there collected.
-final class PseudoTerminal: @unchecked Sendable {
+public final class PseudoTerminal: @unchecked Sendable {
     /// The terminal end the child gets.
-    let terminal: FileHandle
+    public let terminal: FileHandle
     private let controller: Int32
     private let lock = NSLock()
     private var collected = Data()  // guarded by `lock`
     private let drained = DispatchSemaphore(value: 0)
 
-    struct Unavailable: Error, CustomStringConvertible {
-        var description: String
+    public struct Unavailable: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// Linux's TIOCSPTLCK and TIOCGPTN (posix_openpt, unlockpt and ptsname are not in Swift's Glibc module).
     private static let unlockRequest: UInt = 0x4004_5431
     private static let numberRequest: UInt = 0x8004_5430
 
-    init() throws {
+    public init() throws {
         controller = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
         var unlock: CInt = 0
         var number: CUnsignedInt = 0
@@ -52,10 +52,10 @@ final class PseudoTerminal: @unchecked Sendable {
 
     /// Closes this process's copy of the terminal end (the child keeps its own), so the reader ends
     /// when the child does.
-    func releaseTerminal() { try? terminal.close() }
+    public func releaseTerminal() { try? terminal.close() }
 
     /// What was written on the terminal, once the child has ended (10 s at most for the last bytes).
-    func output() -> String {
+    public func output() -> String {
         _ = drained.wait(timeout: .now() + 10)
         return lock.withLock { String(decoding: collected, as: UTF8.self) }
     }

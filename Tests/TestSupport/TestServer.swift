@@ -1,19 +1,21 @@
-import Foundation
+public import Foundation
 import Logging
-import TensorIO
-import TensorIODelivery
-import TensorIORepositoryServer
+public import TensorIO
+public import TensorIODelivery
+public import TensorIORepositoryServer
 
 /// A repository server running in this process on 127.0.0.1, on a port the system picked.
-struct TestServer: Sendable {
-    let server: RepositoryServer
-    let url: URL
-    let task: Task<Void, any Error>
+public struct TestServer: Sendable {
+    public let server: RepositoryServer
+    public let url: URL
+    private let task: Task<Void, any Error>
 
-    static let writeToken = "write-token-for-tests"
+    /// The write token of the servers ``withServer(writeToken:readToken:maximumUploadBytes:downloadBytesPerSecond:loadCheck:_:)``
+    /// starts unless told otherwise.
+    public static let writeToken = "write-token-for-tests"
 
     /// Starts a server on `root` and waits until it listens.
-    static func start(
+    public static func start(
         root: URL, writeToken: String? = TestServer.writeToken, readToken: String? = nil,
         maximumUploadBytes: Int64 = 64 << 20, downloadBytesPerSecond: Int? = nil, loadCheck: LoadCheck = .isolated
     ) async throws -> TestServer {
@@ -44,18 +46,33 @@ struct TestServer: Sendable {
     }
 
     /// A client with the write token (or the given one).
-    func client(token: String? = TestServer.writeToken) -> RepositoryClient {
+    public func client(token: String? = TestServer.writeToken) -> RepositoryClient {
         RepositoryClient(baseURL: url, token: token, timeout: 30)
     }
 
     /// Stops the server and waits for it.
-    func stop() async {
+    public func stop() async {
         task.cancel()
         _ = await task.result
     }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+/// A temporary folder with a running server on `folder/server`, stopped after `body`.
+public func withServer<T>(
+    writeToken: String? = TestServer.writeToken, readToken: String? = nil, maximumUploadBytes: Int64 = 64 << 20,
+    downloadBytesPerSecond: Int? = nil, loadCheck: LoadCheck = .isolated, _ body: (TestServer, URL) async throws -> T
+) async throws -> T {
+    try await withTemporaryDirectory { folder in
+        let server = try await TestServer.start(
+            root: folder.appendingPathComponent("server"), writeToken: writeToken, readToken: readToken,
+            maximumUploadBytes: maximumUploadBytes, downloadBytesPerSecond: downloadBytesPerSecond, loadCheck: loadCheck)
+        do {
+            let result = try await body(server, folder)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
 }

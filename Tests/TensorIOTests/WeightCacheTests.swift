@@ -29,7 +29,7 @@ struct WeightCacheTests {
 
     /// The file's identity (inode, times): a file written again has another modification time.
     static func identity(_ path: String) throws -> FileIdentity {
-        var status = stat()
+        var status = Glibc.stat()
         guard stat(path, &status) == 0 else { throw TensorIOError(.io, "no \(path)") }
         return FileIdentity(status)
     }

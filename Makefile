@@ -8,6 +8,9 @@
 #                package that uses the TensorIO library alone
 #   make docs    builds the DocC documentation of the three libraries into .build/docs
 #   make bench   every performance goal side by side with its alternative, PASS/FAIL (docs/performance.md)
+#   make fuzz    the libFuzzer targets, FUZZ_SECONDS each (docs/security.md)
+# The benchmark programs and the fuzz targets are packages of their own (Benchmarks/Package.swift,
+# Fuzz/Package.swift, each depending on this one by path), so a plain `swift build` here builds neither.
 SWIFT ?= swift
 TENSORIO = .build/release/tensorio
 # Release builds link Swift's runtime and Foundation statically: the tool starts in about 13 ms instead
@@ -15,8 +18,10 @@ TENSORIO = .build/release/tensorio
 # classify's cold start after the weight cache (docs/performance.md). Every release build uses the same
 # flags, or SwiftPM would rebuild everything each time they changed.
 RELEASE = -c release --static-swift-stdlib
+# The Benchmarks package, built in its own folder, Benchmarks/.build (the scripts there look for it).
+BENCHMARKS = --package-path Benchmarks
 
-.PHONY: setup setup-tensorflow setup-zoo build demo bench-delivery bench-load-check train-demo test test-consumer test-unit test-tsan test-contract docs models bench-images clean fuzz fuzz-models
+.PHONY: setup setup-tensorflow setup-zoo build demo bench-delivery bench-load-check bench-model-load train-demo test test-consumer test-unit test-tsan test-contract docs models bench-images clean fuzz fuzz-models
 
 setup:
 	@scripts/setup.sh
@@ -90,16 +95,16 @@ models:
 bench-images: build
 	python3 -m venv .venv-bench
 	.venv-bench/bin/pip install --quiet -r Benchmarks/python/requirements.txt
-	$(SWIFT) build $(RELEASE) --product image-preprocessing-benchmark
+	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product image-preprocessing-benchmark
 	.venv-bench/bin/python Benchmarks/run-image-benchmarks.py
 
 clean:
-	rm -rf .build .build-tsan .build-fuzz .build-consumer .fuzz
+	rm -rf .build .build-tsan .build-fuzz .build-consumer .fuzz Benchmarks/.build Fuzz/.build
 
 # libFuzzer over model.json reading, the model-file verifier, the image decoders, the archive reader, the
 # training data sources, the NumPy .npy/.npz readers of `--input @FILE` and the delivery side's rollout
 # rules, assignments and signatures, FUZZ_SECONDS per target (default 60); findings land in .fuzz/findings.
-# See docs/security.md.
+# The targets are the Fuzz package's (Fuzz/Package.swift), built in .build-fuzz. See docs/security.md.
 fuzz: setup
 	@scripts/fuzz.sh
 
@@ -127,7 +132,7 @@ bench-venv:
 # TensorIO (`tensorio bench`) against the raw LiteRT C API loop (the floor) and Python's ai_edge_litert
 # Interpreter with NumPy and with Pillow: per-run medians, memory in three modes, concurrent callers.
 bench-inference: build bench-venv
-	$(SWIFT) build $(RELEASE) --product raw-litert-benchmark
+	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product raw-litert-benchmark
 	.venv-bench/bin/python Benchmarks/run-benchmarks.py $(BENCH_ARGS)
 
 # Cold start (issue 12, point 4): process start to printed top-5 for one photo, interleaved: `tensorio
@@ -151,14 +156,21 @@ bench-throughput: build bench-venv
 bench-training: build setup-tensorflow bench-venv
 	.venv-bench/bin/python Benchmarks/run-training-benchmarks.py
 
-# What an isolated load check (ModelBundle.verify(loading: .isolated)) costs next to loading in-process,
-# on EfficientNet-Lite0 and a TensorFlow SavedModel (docs/security.md has the figures).
 # Delivery under load (issue 13): downloads/s and MB/s with 50 concurrent clients against one server on
 # SQLite and against two sharing a PostgreSQL database (wrk from Debian's packages, 127.0.0.1 only).
 bench-delivery: build
 	scripts/with-postgres.sh Benchmarks/run-delivery-load.sh
 
-bench-load-check: build setup-tensorflow
-	$(SWIFT) build $(RELEASE) --product load-check-benchmark
-	.build/release/load-check-benchmark 20 Examples/efficientnet-lite0-float32.tiobundle \
+# What an isolated load check (ModelBundle.verify(loading: .isolated)) costs next to loading in-process,
+# on EfficientNet-Lite0 and a TensorFlow SavedModel (docs/security.md has the figures). The Benchmarks
+# package builds the tensorio-load-check it runs, next to the benchmark.
+bench-load-check: setup-tensorflow
+	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product load-check-benchmark
+	Benchmarks/.build/release/load-check-benchmark 20 Examples/efficientnet-lite0-float32.tiobundle \
 		Tests/Fixtures/TensorFlowBundles/tf_2_in_2_out_vectors_test.tiobundle
+
+# What verifying a .tflite file adds to loading it (the goal: at most 3%): full loads of EfficientNet-Lite0
+# float32 and the verifier alone, interleaved, 30 rounds (docs/performance.md, "Model-file verification").
+bench-model-load: setup
+	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product model-load-benchmark
+	Benchmarks/.build/release/model-load-benchmark 30 Examples/efficientnet-lite0-float32.tiobundle

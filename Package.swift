@@ -209,80 +209,9 @@ let package = Package(
         .executableTarget(
             name: "TensorIOLoadCheck", dependencies: ["TensorIO"], swiftSettings: upcomingFeatures
         ),
-        // Times the image path for the side-by-side comparison in Benchmarks/run-image-benchmarks.py.
-        .executableTarget(
-            name: "image-preprocessing-benchmark",
-            dependencies: ["TensorIO"],
-            path: "Benchmarks/ImagePreprocessing",
-            swiftSettings: upcomingFeatures
-        ),
-        // The floor for Benchmarks/run-benchmarks.py: the LiteRT C API in a bare loop, nothing of TensorIO.
-        .executableTarget(
-            name: "raw-litert-benchmark",
-            dependencies: ["CLiteRT"],
-            path: "Benchmarks/RawLiteRT",
-            swiftSettings: upcomingFeatures
-        ),
-        // Fuzz targets (`make fuzz`): with -DFUZZING and -sanitize=fuzzer they are libFuzzer binaries;
-        // in an ordinary build they replay the files named on their command line.
-        .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport", swiftSettings: upcomingFeatures),
-        .executableTarget(
-            name: "fuzz-model-json", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/ModelJSON",
-            swiftSettings: upcomingFeatures
-        ),
-        .executableTarget(
-            name: "fuzz-model-file", dependencies: ["FuzzSupport", "TensorIO", "TensorIOModelFile", "TensorIOMetadata"],
-            path: "Fuzz/ModelFile",
-            swiftSettings: upcomingFeatures
-        ),
-        .executableTarget(
-            name: "fuzz-image", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/Image",
-            swiftSettings: upcomingFeatures
-        ),
-        .executableTarget(
-            name: "fuzz-archive", dependencies: ["FuzzSupport", "TensorIO", "TensorIODelivery"],
-            path: "Fuzz/Archive", swiftSettings: upcomingFeatures
-        ),
-        .executableTarget(
-            name: "fuzz-training-data", dependencies: ["FuzzSupport", "TensorIO"], path: "Fuzz/TrainingData",
-            swiftSettings: upcomingFeatures
-        ),
-        .executableTarget(
-            name: "fuzz-numpy", dependencies: ["FuzzSupport", "TensorIO", "TensorIOToolSupport"], path: "Fuzz/NumPy",
-            swiftSettings: upcomingFeatures
-        ),
-        .executableTarget(
-            name: "fuzz-delivery",
-            dependencies: ["FuzzSupport", "TensorIODelivery", "TensorIORepositoryServer"], path: "Fuzz/Delivery",
-            swiftSettings: upcomingFeatures
-        ),
-        // 40 tasks running a model while the cooperative pool's responsiveness is measured, in a process of
-        // its own (AsyncRunTests).
-        .executableTarget(
-            name: "async-run-probe", dependencies: ["TensorIO"], path: "Tests/AsyncRunProbe",
-            swiftSettings: upcomingFeatures
-        ),
-        // Crashes on purpose inside a captured-stderr section, for the crash-evidence test.
-        .executableTarget(
-            name: "crash-report-probe",
-            dependencies: ["CCrashReport"],
-            path: "Tests/CrashReportProbe",
-            swiftSettings: upcomingFeatures
-        ),
-        // What verifying a .tflite file adds to loading it: full loads and the verifier alone, interleaved.
-        .executableTarget(
-            name: "model-load-benchmark",
-            dependencies: ["TensorIO", "TensorIOModelFile"],
-            path: "Benchmarks/ModelLoad",
-            swiftSettings: upcomingFeatures
-        ),
-        // What an isolated load check costs next to loading in this process (docs/security.md).
-        .executableTarget(
-            name: "load-check-benchmark",
-            dependencies: ["TensorIO"],
-            path: "Benchmarks/LoadCheck",
-            swiftSettings: upcomingFeatures
-        ),
+        // The benchmarks and the fuzz targets are packages of their own (Benchmarks/Package.swift,
+        // Fuzz/Package.swift), so that `swift build` here builds none of them.
+
         // What every test target shares: the fixtures and where they are, temporary folders, running the
         // built executables, servers on loopback, hand-made archives. A test target, so that a plain
         // `swift build` does not build it.
@@ -303,8 +232,9 @@ let package = Package(
         .testTarget(
             name: "TensorIOTests",
             dependencies: [
+                // CCrashReport directly: the crash-evidence test crashes inside a captured section itself.
                 "TensorIO", "TensorIOSupport", "TensorIOArchive", "TensorIOModelFile", "TensorIOMetadata",
-                "TensorIOTestSupport", "crash-report-probe", "async-run-probe", "TensorIOLoadCheck",
+                "TensorIOTestSupport", "CCrashReport", "TensorIOLoadCheck",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures

@@ -2,8 +2,8 @@
 
 For each model (EfficientNet-Lite0 float32 and uint8, the 10x+5 number model, the 2-in-2-out vectors model)
 it measures, on random inputs of the right type, one CPU thread:
-  raw       the floor: .build/release/raw-litert-benchmark, the LiteRT C API in a bare loop over
-            pre-filled buffers, timing RunCompiledModel only (Benchmarks/RawLiteRT)
+  raw       the floor: Benchmarks/.build/release/raw-litert-benchmark (the Benchmarks package), the LiteRT
+            C API in a bare loop over pre-filled buffers, timing RunCompiledModel only (Benchmarks/RawLiteRT)
   raw bound (small models, for reference) the same loop with its inputs bound when compiling
             (--bind-inputs), as TensorIO binds fixed-shape inputs: LiteRT then skips registering the
             input buffers on each run, so this is the floor for TensorIO's own way of calling LiteRT
@@ -167,7 +167,7 @@ def main():
     parser.add_argument("--image", default=os.path.join(ROOT, "Examples", "photos", "cat.jpg"))
     parser.add_argument("--models", help="comma-separated subset of: " + ", ".join(m[0] for m in MODELS))
     parser.add_argument("--tensorio", default=os.path.join(ROOT, ".build", "release", "tensorio"))
-    parser.add_argument("--raw", default=os.path.join(ROOT, ".build", "release", "raw-litert-benchmark"))
+    parser.add_argument("--raw", default=os.path.join(ROOT, "Benchmarks", ".build", "release", "raw-litert-benchmark"))
     parser.add_argument("--python", default=sys.executable, help="the Python with the packages of Benchmarks/python/requirements.txt")
     parser.add_argument("--json", default=os.path.join(ROOT, "bench-results", "benchmarks.json"))
     args = parser.parse_args()
@@ -182,7 +182,7 @@ def main():
             parser.error(f"unknown models: {', '.join(sorted(unknown))}")
         models = [m for m in MODELS if m[0] in wanted]
     for path, hint in ((args.tensorio, "swift build -c release --product tensorio"),
-                       (args.raw, "swift build -c release --product raw-litert-benchmark")):
+                       (args.raw, "swift build -c release --package-path Benchmarks --product raw-litert-benchmark")):
         if not os.access(path, os.X_OK):
             log(f"warning: {path} is missing (build it with `{hint}`); its figures will be missing")
 

@@ -62,7 +62,8 @@ def main():
     args = parser.parse_args()
 
     photos = make_photos(os.path.join(ROOT, "bench-results", "photos"))
-    swift_bench = os.path.join(ROOT, ".build", "release", "image-preprocessing-benchmark")
+    # Built in the Benchmarks package (`make bench-images`), into its own .build.
+    swift_bench = os.path.join(ROOT, "Benchmarks", ".build", "release", "image-preprocessing-benchmark")
     tensorio = os.path.join(ROOT, ".build", "release", "tensorio")
     python = sys.executable
     here = os.path.dirname(os.path.abspath(__file__))

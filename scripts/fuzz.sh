@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Runs each libFuzzer target in Fuzz/ for a bounded time (FUZZ_SECONDS each, default 60), seeded from the
-# project's own fixtures, with AddressSanitizer. Crashes, timeouts and out-of-memory inputs are written to
-# .fuzz/findings/TARGET-*; the script exits non-zero when any target found one. Turn each finding into a
-# regression case in Tests/Fixtures/Hostile/ (see its README).
+# Runs each libFuzzer target of the Fuzz package (Fuzz/Package.swift) for a bounded time (FUZZ_SECONDS
+# each, default 60), seeded from the project's own fixtures, with AddressSanitizer. Crashes, timeouts and
+# out-of-memory inputs are written to .fuzz/findings/TARGET-*; the script exits non-zero when any target
+# found one. Turn each finding into a regression case in Tests/Fixtures/Hostile/ (see its README).
 #
 # These targets check the model-file verifier alone. What it lets through reaches LiteRT, in process:
 # `make fuzz-models` (scripts/mutate-models.py) runs mutated fixture models through the release `tensorio
@@ -17,8 +17,9 @@ seconds="${FUZZ_SECONDS:-60}"
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz-model-json fuzz-model-file fuzz-image fuzz-archive fuzz-training-data fuzz-numpy fuzz-delivery)
 
-# lld: gold cannot link sanitizer-instrumented Swift here. .build-fuzz keeps the instrumented build apart.
-flags=(--scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld)
+# The fuzz targets are a package of their own (a plain `swift build` of TensorIO leaves them out). lld:
+# gold cannot link sanitizer-instrumented Swift here. .build-fuzz keeps the instrumented build apart.
+flags=(--package-path Fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld)
 
 seed() {
   local target="$1" corpus=".fuzz/corpus/$1"

@@ -18,7 +18,7 @@
 // Finds libLiteRt.so as TensorIO does: TENSORIO_LITERT_LIBRARY (and nowhere else when set), then
 // $XDG_DATA_HOME/tensorio/litert-2.3.0/libLiteRt.so (~/.local/share by default), then the system's
 // library search path.
-internal import CLiteRT
+internal import BenchCLiteRT
 import Dispatch
 import Foundation
 

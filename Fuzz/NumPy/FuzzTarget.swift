@@ -3,8 +3,9 @@
 // archive (zip entries, each a `.npy` array). Every array that parses is read in full.
 import Foundation
 import FuzzSupport
+// tensorio's own NumPyArray and NumPyArchive, compiled into this package (Fuzz/Package.swift).
+import NumPyReader
 import TensorIO
-import TensorIOToolSupport
 
 /// The archive's limit on unpacked bytes, smaller than the tool's (1 GiB) so that a crafted size is
 /// refused rather than allocated on every run of the fuzzer.

@@ -1,0 +1,66 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// The benchmarks (`make bench`, docs/performance.md): a package of their own, so that a plain `swift
+// build` of TensorIO does not build them. They build in release from the repository's root with
+// `swift build -c release --static-swift-stdlib --package-path Benchmarks` (the Makefile's flags), into
+// Benchmarks/.build.
+
+/// Upcoming language features, as in the root package.
+let upcomingFeatures: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "TensorIOBenchmarks",
+    // TensorIO's own minimum (a dependency may not ask for more than its client declares).
+    platforms: [.macOS(.v15), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    dependencies: [
+        // The checkout this folder is in. Named: a path dependency's identity is its folder's name, which
+        // differs between checkouts (a clone into another folder, a git worktree). The library alone.
+        .package(name: "TensorIO", path: "..", traits: []),
+    ],
+    targets: [
+        // The LiteRT C declarations and the dlopen loader TensorIO uses, compiled again here from the same
+        // files (each folder is a symlink to the root's Sources/CLiteRT and Sources/CRuntimeLoader):
+        // the root package keeps them internal, not products a consumer could import. Other names than
+        // the root's targets, which are in this graph too (through TensorIO), so the modules do not clash.
+        .target(name: "BenchCLiteRT", dependencies: ["BenchCRuntimeLoader"], path: "BenchCLiteRT"),
+        .target(name: "BenchCRuntimeLoader", path: "BenchCRuntimeLoader"),
+        // Times the image path for the side-by-side comparison in run-image-benchmarks.py.
+        .executableTarget(
+            name: "image-preprocessing-benchmark",
+            dependencies: [.product(name: "TensorIO", package: "TensorIO")],
+            path: "ImagePreprocessing",
+            swiftSettings: upcomingFeatures
+        ),
+        // The floor for run-benchmarks.py: the LiteRT C API in a bare loop, nothing of TensorIO (which
+        // it must not link either: TensorIO's copy of the same C functions would clash with these).
+        .executableTarget(
+            name: "raw-litert-benchmark",
+            dependencies: ["BenchCLiteRT"],
+            path: "RawLiteRT",
+            swiftSettings: upcomingFeatures
+        ),
+        // What verifying a .tflite file adds to loading it: full loads and the verifier alone, interleaved.
+        .executableTarget(
+            name: "model-load-benchmark",
+            dependencies: [.product(name: "TensorIO", package: "TensorIO")],
+            path: "ModelLoad",
+            swiftSettings: upcomingFeatures
+        ),
+        // What an isolated load check costs next to loading in this process (docs/security.md).
+        .executableTarget(
+            name: "load-check-benchmark",
+            dependencies: [
+                .product(name: "TensorIO", package: "TensorIO"),
+                // Not linked, built: the isolated checks run it from next to this program.
+                .product(name: "tensorio-load-check", package: "TensorIO"),
+            ],
+            path: "LoadCheck",
+            swiftSettings: upcomingFeatures
+        ),
+    ]
+)

@@ -1,0 +1,1 @@
+../../Sources/TensorIOToolSupport/CLIError.swift

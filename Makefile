@@ -20,6 +20,10 @@ TENSORIO = .build/release/tensorio
 RELEASE = -c release --static-swift-stdlib
 # The Benchmarks package, built in its own folder, Benchmarks/.build (the scripts there look for it).
 BENCHMARKS = --package-path Benchmarks
+# The package's default traits are empty (a consumer resolves swift-log alone); this repository builds the
+# tool, the server and their tests, which need the Tools trait (it enables Delivery too): every build and
+# test of this package here passes it, so the debug build, the tests and the docs share one configuration.
+TOOLS = --traits Tools
 
 .PHONY: setup setup-tensorflow setup-zoo build demo bench-delivery bench-load-check bench-model-load train-demo test test-consumer test-unit test-tsan test-contract docs models bench-images clean fuzz fuzz-models
 
@@ -39,9 +43,9 @@ setup-zoo: setup
 # tensorio-repository and tensorio-load-check go next to tensorio: tensorio hands its repository commands
 # (serve, push, pull, …) to the first; validate --load, pull, update and serve load models in the second.
 build: setup
-	$(SWIFT) build $(RELEASE) --product tensorio
-	$(SWIFT) build $(RELEASE) --product tensorio-repository
-	$(SWIFT) build $(RELEASE) --product tensorio-load-check
+	$(SWIFT) build $(RELEASE) $(TOOLS) --product tensorio
+	$(SWIFT) build $(RELEASE) $(TOOLS) --product tensorio-repository
+	$(SWIFT) build $(RELEASE) $(TOOLS) --product tensorio-load-check
 
 demo: build
 	$(TENSORIO) classify Examples/efficientnet-lite0-float32.tiobundle Examples/photos/cat.jpg
@@ -64,19 +68,19 @@ test-consumer: setup
 # (scripts/with-postgres.sh installs Debian's postgresql when it is missing). A failure is repeated at the
 # end of the output (scripts/failures-last.sh), where a CI log's last lines show it.
 test-unit: setup-tensorflow setup-zoo
-	scripts/with-postgres.sh scripts/failures-last.sh $(SWIFT) test
+	scripts/with-postgres.sh scripts/failures-last.sh $(SWIFT) test $(TOOLS)
 
 # The thread sanitizer needs its own build folder (.build-tsan) so it does not rebuild the normal one.
 # ConcurrencyTests (models shared by threads and tasks) and AsyncRunTests (async runs, cancellation).
 test-tsan: setup-tensorflow
-	scripts/failures-last.sh $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter "ConcurrencyTests|AsyncRunTests|ModelResultsTests|InstancePoolTests|RunThreadsTests"
+	scripts/failures-last.sh $(SWIFT) test $(TOOLS) --sanitize=thread --scratch-path .build-tsan --filter "ConcurrencyTests|AsyncRunTests|ModelResultsTests|InstancePoolTests|RunThreadsTests"
 
 # docs/openapi.yaml against a running `tensorio serve` (debug build), with schemathesis from PyPI in
 # .venv-contract (scripts/contract-test.sh): a few minutes at most.
 test-contract: setup
-	$(SWIFT) build --product tensorio
-	$(SWIFT) build --product tensorio-repository
-	$(SWIFT) build --product tensorio-load-check
+	$(SWIFT) build $(TOOLS) --product tensorio
+	$(SWIFT) build $(TOOLS) --product tensorio-repository
+	$(SWIFT) build $(TOOLS) --product tensorio-load-check
 	@SWIFT=$(SWIFT) scripts/contract-test.sh
 
 # The DocC catalogs (Sources/*/*.docc) and every doc comment of TensorIO, TensorIODelivery and
@@ -114,7 +118,7 @@ fuzz: setup
 # what the verifier lets through to LiteRT, which `make fuzz` (the verifier alone) cannot. FUZZ_MODELS_ARGS
 # go to the script, e.g. FUZZ_MODELS_ARGS="--count 2000 --seed 7".
 fuzz-models: setup
-	$(SWIFT) build $(RELEASE) --product tensorio
+	$(SWIFT) build $(RELEASE) $(TOOLS) --product tensorio
 	python3 scripts/mutate-models.py --tensorio $(TENSORIO) --count 20000 --jobs 2 $(FUZZ_MODELS_ARGS)
 
 # Every performance goal, side by side with its alternative, in one run (docs/performance.md): inference

@@ -1,11 +1,12 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Traits keep a consumer of the TensorIO library light (docs/packages.md). Both are on by default, so this
-// repository builds and tests everything as it is; a consumer that wants TensorIO alone depends on the
-// package with `traits: []` and resolves swift-log only; `traits: ["Delivery"]` adds the delivery client.
-// Each dependency below is used only under the trait that needs it: SwiftPM then leaves it out of the
-// resolution when that trait is off.
+// Traits keep a consumer of the TensorIO library light (docs/packages.md). None is on by default: a
+// consumer that writes only the package URL resolves swift-log alone; `traits: ["Delivery"]` adds the
+// delivery client. This repository builds and tests everything with `--traits Tools` (the Makefile, CI);
+// a plain `swift build` builds the library, and the tool's programs only say how to build them. Each
+// dependency below is used only under the trait that needs it: SwiftPM then leaves it out of the
+// resolution when that trait is off; the targets that need one compile to nothing without it.
 
 /// Upcoming language features, for every target but TensorIO and its tests.
 let upcomingFeatures: [SwiftSetting] = [
@@ -45,7 +46,9 @@ let package = Package(
             description: "The tensorio tool and the repository server (ArgumentParser, Hummingbird, GRDB, PostgresNIO, swift-metrics, swift-prometheus, swift-configuration).",
             enabledTraits: ["Delivery"]
         ),
-        .default(enabledTraits: ["Tools"]),
+        // None by default: a consumer writing only the package URL builds TensorIO over swift-log alone.
+        // The Makefile and CI build with `--traits Tools`.
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

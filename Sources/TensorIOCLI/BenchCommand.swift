@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import Dispatch
 import Foundation
@@ -352,3 +353,4 @@ extension BenchCommand {
         }
     }
 }
+#endif

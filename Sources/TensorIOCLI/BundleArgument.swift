@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import Foundation
 import TensorIO
@@ -66,3 +67,4 @@ struct ModelOptionGroup: ParsableArguments {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import Foundation
 import TensorIO
@@ -162,3 +163,4 @@ struct ImageClassifier: Sendable {
         return try input(url)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import Foundation
 import TensorIO
@@ -43,7 +44,7 @@ struct EvalCommand: AsyncParsableCommand {
         let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
         let classifier = try ImageClassifier(model, resizeMode: imageOptions.resize.mode, concurrentRuns: jobs)
         let output = classifier.labelledOutputs[0]
-        let labels = classifier.bundle.predictionOutputs[output]?.labels?.values ?? []
+        let labels = try classifier.bundle.predictionOutputs[output].labels?.values ?? []
         let samples = try Self.samples(in: URL(fileURLWithPath: directory), labels: labels, output: output)
 
         var progress = ProgressBar(total: samples.count, label: "eval")
@@ -201,3 +202,4 @@ private final class StartTimes: @unchecked Sendable {
 
     subscript(index: Int) -> UInt64 { lock.withLock { times[index] } }
 }
+#endif

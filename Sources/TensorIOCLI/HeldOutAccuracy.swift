@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import Foundation
 import TensorIO
 import TensorIOToolSupport
@@ -71,3 +72,4 @@ struct HeldOutAccuracy {
         return values.indices.max { values[$0] < values[$1] } ?? 0
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import TensorIO
 
@@ -25,3 +26,4 @@ struct ImageOptionGroup: ParsableArguments {
     /// Whether `--resize` was on the command line.
     var resizeGiven: Bool { resizeOption != nil }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import Foundation
 import TensorIO
@@ -154,3 +155,4 @@ struct InitCommand: ParsableCommand {
         return labels
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import Foundation
 import TensorIO
 import TensorIOToolSupport
@@ -70,7 +71,8 @@ struct InputArgument {
             layerName = String(argument[..<equals])
             path = String(argument[argument.index(after: equals)...])
         }
-        let layer = layerName.flatMap { bundle.predictionInputs[$0] } ?? (bundle.predictionInputs.count == 1 ? bundle.predictionInputs[0] : nil)
+        let layer = try layerName.map { try bundle.predictionInputs[$0] }
+            ?? (bundle.predictionInputs.count == 1 ? bundle.predictionInputs[0] : nil)
         if let layer, !layer.isImage {
             throw CLIError("--image \(argument): input \"\(layer.name)\" is an \(layer.kindName) layer, not an image layer")
         }
@@ -129,3 +131,4 @@ struct InputArgument {
         return .numbers(.float64(numbers))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -85,3 +86,4 @@ enum InputFile {
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     read(descriptor, buffer, count)
 }
+#endif

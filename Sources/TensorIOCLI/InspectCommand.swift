@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import Foundation
 import TensorIO
@@ -273,3 +274,4 @@ struct InspectCommand: ParsableCommand {
         return .object(members)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import TensorIOToolSupport
 
 /// `tensorio`: a repository command goes to `tensorio-repository` before anything is parsed; every
@@ -9,3 +10,16 @@ enum Main {
         await ToolMain.run(TensorIOCommand.self)
     }
 }
+#else
+import Foundation
+
+/// `tensorio` built without the Tools trait (a plain `swift build`): the tool's dependencies are not in the
+/// build, so it says how to build it and fails.
+@main
+enum Main {
+    static func main() {
+        FileHandle.standardError.write(Data("error: tensorio was built without the Tools trait: build it with `swift build --traits Tools` (make build does)\n".utf8))
+        exit(1)
+    }
+}
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import TensorIO
 import TensorIOToolSupport
 
@@ -77,3 +78,4 @@ enum ModelJSONDocument {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import TensorIO
 import TensorIOToolSupport
 
@@ -27,3 +28,4 @@ enum PlaceholderArguments {
         return values
     }
 }
+#endif

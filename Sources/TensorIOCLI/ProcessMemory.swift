@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import Foundation
 
 /// The process's memory, as benchmark_model reports it: resident set size now and at its peak, in MB.
@@ -27,3 +28,4 @@ enum ProcessMemory {
         #endif
     }
 }
+#endif

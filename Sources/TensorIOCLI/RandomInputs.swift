@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import TensorIO
 
 /// Random values of the right type and count for every input layer, as benchmark_model feeds. Image
@@ -27,3 +28,4 @@ enum RandomInputs {
         return .named(values)
     }
 }
+#endif

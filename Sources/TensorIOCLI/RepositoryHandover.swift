@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -91,3 +92,4 @@ private enum FirstPosition: ListPosition {
 private enum NextPosition<Previous: ListPosition>: ListPosition {
     static var index: Int { Previous.index + 1 }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import Foundation
 import TensorIO
@@ -167,3 +168,4 @@ struct RunCommand: ParsableCommand {
         }
     }
 }
+#endif

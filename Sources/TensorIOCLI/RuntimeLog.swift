@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import Foundation
 import TensorIO
 
@@ -42,3 +43,4 @@ enum RuntimeLog {
         }
     }
 }
+#endif

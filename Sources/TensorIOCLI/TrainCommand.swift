@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import Foundation
 import TensorIO
@@ -213,3 +214,4 @@ private final class LockedProgress: @unchecked Sendable {
         }
     }
 }
+#endif

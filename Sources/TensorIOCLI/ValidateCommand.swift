@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import Foundation
 import TensorIO
@@ -99,3 +100,4 @@ struct ValidateCommand: ParsableCommand {
         }
     }
 }
+#endif

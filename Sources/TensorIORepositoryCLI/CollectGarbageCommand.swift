@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import Foundation
 import TensorIODelivery
@@ -32,3 +33,4 @@ struct CollectGarbageCommand: AsyncParsableCommand {
         print(try JSONText.encode(try await client.collectGarbage(olderThan: olderThan)))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import Foundation
 import TensorIODelivery
@@ -37,3 +38,4 @@ struct DeleteCommand: AsyncParsableCommand {
         print(try JSONText.encode(deletion))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import Foundation
 import TensorIODelivery
@@ -54,3 +55,4 @@ struct DeviceAttributeOptions: ParsableArguments {
         return result
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -61,3 +62,4 @@ struct KeygenCommand: ParsableCommand {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import Foundation
 import TensorIODelivery
@@ -52,3 +53,4 @@ struct ModelsCommand: AsyncParsableCommand {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import Foundation
 import TensorIODelivery
@@ -50,3 +51,4 @@ struct PullCommand: AsyncParsableCommand {
         print(installed.bundleURL.path)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import Foundation
 import TensorIO
@@ -92,3 +93,4 @@ struct PushCommand: AsyncParsableCommand {
         print(try JSONText.encode(stored))
     }
 }
+#endif

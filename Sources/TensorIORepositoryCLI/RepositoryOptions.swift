@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import Foundation
 import TensorIODelivery
@@ -87,3 +88,4 @@ struct ConditionOptions: ParsableArguments {
             maximumBytes: maximumMegabytes.map { Int64($0 * 1_000_000) }, onlyIfNewer: onlyIfNewer, allowsResume: !noResume)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import TensorIOToolSupport
 
@@ -19,3 +20,4 @@ struct RepositoryToolCommand: AsyncParsableCommand {
         ]
     )
 }
+#endif

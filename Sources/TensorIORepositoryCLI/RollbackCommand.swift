@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import Foundation
 import TensorIODelivery
@@ -29,3 +30,4 @@ struct RollbackCommand: ParsableCommand {
         print(now.bundleURL.path)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import Foundation
 import TensorIODelivery
@@ -157,3 +158,4 @@ struct RolloutBenchCommand: AsyncParsableCommand {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import Foundation
 import TensorIODelivery
@@ -263,3 +264,4 @@ enum RolloutText {
         percent == percent.rounded() ? String(Int(percent)) : String(format: "%.2f", percent)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #elseif canImport(Darwin)
@@ -118,3 +119,4 @@ struct ServeCommand: AsyncParsableCommand {
         return values
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import Configuration
 import Foundation
 import Logging
@@ -205,3 +206,4 @@ struct ServeSettings {
         return Set(dictionary.keys)
     }
 }
+#endif

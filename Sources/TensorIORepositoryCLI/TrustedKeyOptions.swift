@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import Foundation
 import TensorIODelivery
@@ -15,3 +16,4 @@ struct TrustedKeyOptions: ParsableArguments {
         return TrustedKeys(try trustedKeys.map { try PublisherKey(contentsOf: URL(fileURLWithPath: $0)) })
     }
 }
+#endif

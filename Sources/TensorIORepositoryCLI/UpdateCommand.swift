@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import Foundation
 import TensorIODelivery
@@ -59,3 +60,4 @@ struct UpdateCommand: AsyncParsableCommand {
         print(installed.bundleURL.path)
     }
 }
+#endif

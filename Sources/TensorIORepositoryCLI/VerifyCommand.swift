@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 import Foundation
 import TensorIO
@@ -53,3 +54,4 @@ struct VerifyCommand: ParsableCommand {
         print("valid: \(verified.modelId) version \(verified.version), signed by key \(verified.key.id) (\(verified.fileCount) files)")
     }
 }
+#endif

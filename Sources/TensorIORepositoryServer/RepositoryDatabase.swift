@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 public import Foundation
 
 /// Where a repository server keeps its index of models and versions.
@@ -10,3 +11,4 @@ public enum RepositoryDatabase: Sendable, Hashable {
     /// The password may come from the `TENSORIO_POSTGRES_PASSWORD` environment variable instead.
     case postgres(URL)
 }
+#endif

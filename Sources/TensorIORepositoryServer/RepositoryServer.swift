@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import Foundation
 import Hummingbird
 public import Logging
@@ -127,3 +128,4 @@ public struct RepositoryServer: Sendable {
         return source
     }
 }
+#endif

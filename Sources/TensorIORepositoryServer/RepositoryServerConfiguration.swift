@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 public import Foundation
 public import TensorIO
 
@@ -56,3 +57,4 @@ public struct RepositoryServerConfiguration: Sendable {
         self.downloadBytesPerSecond = downloadBytesPerSecond
     }
 }
+#endif

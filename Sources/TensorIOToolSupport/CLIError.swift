@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import ArgumentParser
 
 /// A failure of the command line itself, printed as one line: `error: ` and ``description``.
@@ -20,3 +21,4 @@ package struct CLIError: Error, CustomStringConvertible {
         return error
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import Foundation
 package import Logging
 import Synchronization
@@ -51,3 +52,4 @@ package struct DeferredLogHandler: LogHandler {
 package enum ToolLog {
     package static var logger: Logger { Logger(label: "tensorio") }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import TensorIO
 import TensorIOSupport
 
@@ -38,3 +39,4 @@ package struct InputFailures: Error {
         messages.append(named ? message : "\(label): \(message)")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import Foundation
 package import TensorIO
 
@@ -134,3 +135,4 @@ extension JSONText {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 package import Foundation
 import TensorIO
 import TensorIOArchive
@@ -85,3 +86,4 @@ package enum NumPyArchive {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 package import Foundation
 package import TensorIO
 
@@ -238,3 +239,4 @@ private struct NumPyElementType {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 /// Makes a message one line on a terminal, whatever names it quotes: a zip entry, a file or a layer name
 /// from a crafted file may hold a vertical tab, a carriage return or U+2028, which a terminal or a log
 /// reader shows as a line break.
@@ -25,3 +26,4 @@ package enum OneLine {
         return line
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import Foundation
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal (so logs and pipes stay clean).
@@ -47,3 +48,4 @@ package final class SharedProgressBar: @unchecked Sendable {
 
     package func finish() { lock.withLock { bar.finish() } }
 }
+#endif

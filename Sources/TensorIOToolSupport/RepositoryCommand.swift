@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 /// The commands of `tensorio-repository` (serving, publishing, installing and signing model versions),
 /// which the `tensorio` tool lists in its help and hands over to that program.
 ///
@@ -45,3 +46,4 @@ package enum RepositoryCommand: String, CaseIterable, Sendable {
         }
     }
 }
+#endif

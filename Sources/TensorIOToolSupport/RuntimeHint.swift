@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 package import TensorIO
 
 /// The tool's own hint when a runtime is missing. The library's message says what is missing, where it
@@ -23,3 +24,4 @@ package enum RuntimeHint {
         return adding(to: error).description
     }
 }
+#endif

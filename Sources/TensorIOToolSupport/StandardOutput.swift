@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #elseif canImport(Darwin)
@@ -27,3 +28,4 @@ package enum StandardOutput {
         return false
     }
 }
+#endif

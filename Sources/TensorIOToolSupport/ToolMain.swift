@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 #if canImport(Glibc)
 @preconcurrency import Glibc  // for `stdout`, a C global that Swift 6 otherwise refuses
 #elseif canImport(Darwin)
@@ -72,3 +73,4 @@ package enum ToolMain {
         Foundation.exit(status)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // tests of the tool: run with the Tools trait (make test)
 import Foundation
 import Testing
 import TensorIOTestSupport
@@ -81,3 +82,4 @@ struct BenchCommandTests {
         expectOneLineError(result, status: extra[0] == "--image" ? 1 : 64)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // tests of the tool: run with the Tools trait (make test)
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -225,3 +226,4 @@ struct DeliveryCommandTests {
         }
     }
 }
+#endif

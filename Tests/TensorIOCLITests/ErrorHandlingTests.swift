@@ -1,3 +1,4 @@
+#if Tools  // tests of the tool: run with the Tools trait (make test)
 import Foundation
 import Testing
 import TensorIOTestSupport
@@ -323,3 +324,4 @@ struct ErrorHandlingTests {
         expectOneLineError(result)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // tests of the tool: run with the Tools trait (make test)
 import Foundation
 import Testing
 import TensorIO
@@ -446,3 +447,4 @@ struct ImageCommandTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // tests of the tool: run with the Tools trait (make test)
 import Foundation
 import Testing
 import TensorIOTestSupport
@@ -276,3 +277,4 @@ struct InitCommandTests {
         #expect(notModel.stderrLines == ["Examples/photos/cat.jpg: the file does not have the TFLite identifier \"TFL3\" at offset 4 (found \"..JF\"); it is not a TFLite model or it is damaged"])
     }
 }
+#endif

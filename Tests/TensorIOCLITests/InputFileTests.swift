@@ -1,3 +1,4 @@
+#if Tools  // tests of the tool: run with the Tools trait (make test)
 import Foundation
 import Testing
 import TensorIOTestSupport
@@ -146,3 +147,4 @@ struct InputFileTests {
         expectOneLineError(try await CLI.run("run", Self.vectors, "--input", "@\(path)"), containing: [fragment])
     }
 }
+#endif

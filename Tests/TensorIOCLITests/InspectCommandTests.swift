@@ -1,3 +1,4 @@
+#if Tools  // tests of the tool: run with the Tools trait (make test)
 import Foundation
 import Testing
 import TensorIOTestSupport
@@ -301,3 +302,4 @@ struct InspectCommandTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // tests of the tool: run with the Tools trait (make test)
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -139,3 +140,4 @@ struct LifecycleCommandTests {
         }
     }
 }
+#endif

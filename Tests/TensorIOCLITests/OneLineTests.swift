@@ -1,3 +1,4 @@
+#if Tools  // tests of the tool: run with the Tools trait (make test)
 import Testing
 import TensorIOToolSupport
 
@@ -13,3 +14,4 @@ struct OneLineTests {
         #expect(OneLine.text("") == "")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // tests of the tool: run with the Tools trait (make test)
 import Foundation
 import Testing
 import TensorIOTestSupport
@@ -50,3 +51,4 @@ struct OutputMannersTests {
         #expect(result.stdout.range(of: #"^\d+\.\d+\.\d+(-\w+)?\n$"#, options: .regularExpression) != nil, "\(result)")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // tests of the tool: run with the Tools trait (make test)
 import Foundation
 import Testing
 import TensorIOTestSupport
@@ -62,3 +63,4 @@ struct PlainErrorTests {
                          containing: ["/dev/zero is a character device, not a file"])
     }
 }
+#endif

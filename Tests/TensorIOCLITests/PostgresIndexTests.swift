@@ -1,3 +1,4 @@
+#if Tools  // tests of the tool: run with the Tools trait (make test)
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -180,3 +181,4 @@ struct PostgresIndexTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // tests of the tool: run with the Tools trait (make test)
 import Foundation
 import Testing
 import TensorIOTestSupport
@@ -65,3 +66,4 @@ struct ProgressTests {
         }
     }
 }
+#endif

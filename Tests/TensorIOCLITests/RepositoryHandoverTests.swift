@@ -1,3 +1,4 @@
+#if Tools  // tests of the tool: run with the Tools trait (make test)
 import ArgumentParser
 import Foundation
 @testable import TensorIOCLI
@@ -102,3 +103,4 @@ struct RepositoryHandoverTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // tests of the tool: run with the Tools trait (make test)
 import Foundation
 import Testing
 import TensorIOTestSupport
@@ -129,3 +130,4 @@ struct RolloutCommandTests {
         #expect(versions.values.reduce(0, +) == 20_000 && versions.count >= 3, "\(versions)")
     }
 }
+#endif

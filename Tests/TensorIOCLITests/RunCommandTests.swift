@@ -1,3 +1,4 @@
+#if Tools  // tests of the tool: run with the Tools trait (make test)
 import Foundation
 import Testing
 import TensorIOTestSupport
@@ -411,3 +412,4 @@ struct RunCommandTests {
         expectSuccess(try await CLI.run("run", Fixtures.path("placeholder.tiobundle"), "--input", "2"), stdout: "{}")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // tests of the tool: run with the Tools trait (make test)
 import Foundation
 import Testing
 import TensorIOTestSupport
@@ -41,3 +42,4 @@ struct RunSizedOutputCommandTests {
         #expect(validate.stdoutLines.filter { $0.hasSuffix("is sized at run time (any shape)") }.count == 4, "\(validate)")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // tests of the tool: run with the Tools trait (make test)
 import Foundation
 import Testing
 import TensorIOTestSupport
@@ -426,3 +427,4 @@ struct PrometheusSamples {
         return matching.isEmpty ? nil : matching.reduce(0) { $0 + $1.value }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // tests of the tool: run with the Tools trait (make test)
 import Foundation
 import TensorIODelivery
 import Testing
@@ -172,3 +173,4 @@ struct SigningCommandTests {
         }
     }
 }
+#endif

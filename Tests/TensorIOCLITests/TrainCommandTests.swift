@@ -1,3 +1,4 @@
+#if Tools  // tests of the tool: run with the Tools trait (make test)
 import Foundation
 import Testing
 import TensorIOTestSupport
@@ -404,3 +405,4 @@ struct TrainCommandTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // tests of the tool: run with the Tools trait (make test)
 import Foundation
 import Testing
 import TensorIOTestSupport
@@ -242,3 +243,4 @@ struct ValidateCommandTests {
         #expect(result.stdout.isEmpty, "\(result)")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // tests of delivery and the server: run with the Tools trait (make test)
 import Foundation
 import TensorIO
 import TensorIOArchive
@@ -429,3 +430,4 @@ struct ArchiveReaderTests {
         }
     }
 }
+#endif

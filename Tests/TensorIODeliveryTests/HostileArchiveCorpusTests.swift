@@ -1,3 +1,4 @@
+#if Tools  // tests of delivery and the server: run with the Tools trait (make test)
 import Foundation
 import TensorIO
 import TensorIODelivery
@@ -54,3 +55,4 @@ struct HostileArchiveCorpusTests {
         }
     }
 }
+#endif

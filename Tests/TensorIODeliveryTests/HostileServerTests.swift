@@ -1,3 +1,4 @@
+#if Tools  // tests of delivery and the server: run with the Tools trait (make test)
 import Foundation
 import TensorIO
 import TensorIODelivery
@@ -49,3 +50,4 @@ struct HostileServerTests {
         #expect(!message.contains("\n"))
     }
 }
+#endif

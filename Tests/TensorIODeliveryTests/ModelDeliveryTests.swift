@@ -1,3 +1,4 @@
+#if Tools  // tests of delivery and the server: run with the Tools trait (make test)
 import Foundation
 import TensorIO
 import TensorIODelivery
@@ -276,3 +277,4 @@ struct ModelDeliveryTests {
         }
     }
 }
+#endif

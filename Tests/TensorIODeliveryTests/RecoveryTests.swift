@@ -1,3 +1,4 @@
+#if Tools  // tests of delivery and the server: run with the Tools trait (make test)
 import Foundation
 import TensorIO
 import TensorIODelivery
@@ -66,3 +67,4 @@ struct RecoveryTests {
         }
     }
 }
+#endif

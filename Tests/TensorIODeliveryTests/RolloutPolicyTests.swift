@@ -1,3 +1,4 @@
+#if Tools  // tests of delivery and the server: run with the Tools trait (make test)
 import Foundation
 import TensorIODelivery
 import TensorIORepositoryServer
@@ -258,3 +259,4 @@ struct RolloutPolicyTests {
         }
     }
 }
+#endif

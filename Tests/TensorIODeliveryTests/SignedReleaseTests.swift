@@ -1,3 +1,4 @@
+#if Tools  // tests of delivery and the server: run with the Tools trait (make test)
 import Foundation
 import TensorIO
 import TensorIODelivery
@@ -418,3 +419,4 @@ extension Data {
         try handle.write(contentsOf: self)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // tests of delivery and the server: run with the Tools trait (make test)
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -144,3 +145,4 @@ struct StoreLifecycleTests {
         #expect(HTTPTransport.configuration(conditions: nil).allowsCellularAccess)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // tests of delivery and the server: run with the Tools trait (make test)
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -238,3 +239,4 @@ struct VersionLifecycleTests {
         }
     }
 }
+#endif

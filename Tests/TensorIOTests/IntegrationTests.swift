@@ -32,6 +32,9 @@ struct IntegrationTests {
         let error = #expect(throws: TensorIOError.self) { try outputs["output3"] }
         #expect(error?.code == .outputMismatch)
         #expect(error?.description == #"output "output3": no output named "output3"; the outputs are "output1", "output2""#)
+        // Testing for a name, as LayerList does.
+        #expect(outputs.index(forName: "output2") == 1)
+        #expect(outputs.index(forName: "output3") == nil)
         #expect(throws: TensorIOError.self) { try outputs["output1"].value(as: Bool.self) }
         #expect(throws: TensorIOError.self) { try outputs["output1"].value(as: Int8.self) }  // 240 does not fit
         #expect(try outputs["output2"].value(as: UInt8.self) == 64)

@@ -20,10 +20,14 @@ struct LayerTests {
         #expect(bundle.inputs.index(forName: "input1") == 0)
         #expect(bundle.inputs.index(forName: "input2") == 1)
         #expect(bundle.outputs.index(forName: "output2") == 1)
-        #expect(bundle.inputs["input2"] == bundle.inputs[1])
-        #expect(bundle.inputs["input2"]?.shape == [1, 4])
+        #expect(try bundle.inputs["input2"] == bundle.inputs[1])
+        #expect(try bundle.inputs["input2"].shape == [1, 4])
         #expect(bundle.inputs.index(forName: "output1") == nil)
-        #expect(bundle.inputs["nope"] == nil)
+        // A name lookup that misses throws, naming the layers there are, as Outputs' does.
+        let missing = #expect(throws: TensorIOError.self) { try bundle.inputs["nope"] }
+        #expect(missing?.code == .layerMismatch)
+        #expect(missing?.message.contains("\"input1\", \"input2\"") == true)
+        #expect(missing?.location == "layer \"nope\"")
         #expect(bundle.inputs.map(\.name) == ["input1", "input2"])
     }
 
@@ -38,7 +42,7 @@ struct LayerTests {
     }
 
     @Test("a list built by hand: positions, names, and the first of two equal names wins")
-    func handMadeList() {
+    func handMadeList() throws {
         let layers = [
             LayerDescription(name: "b", shape: [1], kind: .array()),
             LayerDescription(name: "a", shape: [2], kind: .array()),
@@ -49,7 +53,7 @@ struct LayerTests {
         #expect(list.names == ["b", "a", "b"])
         #expect(list.index(forName: "b") == 0)
         #expect(list.index(forName: "a") == 1)
-        #expect(list["b"]?.shape == [1])
+        #expect(try list["b"].shape == [1])
         #expect(list[2].shape == [3])
         #expect(Array(list) == layers)
 

@@ -3,8 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-// `stat()`, the zero initializer of Glibc's struct, is declared through CDispatch (MemberImportVisibility).
-import Dispatch
 import Foundation
 import Testing
 @testable import TensorIO
@@ -31,9 +29,8 @@ struct WeightCacheTests {
 
     /// The file's identity (inode, times): a file written again has another modification time.
     static func identity(_ path: String) throws -> FileIdentity {
-        var status = Glibc.stat()
-        guard stat(path, &status) == 0 else { throw TensorIOError(.io, "no \(path)") }
-        return FileIdentity(status)
+        guard let identity = FileIdentity(path: path) else { throw TensorIOError(.io, "no \(path)") }
+        return identity
     }
 
     @Test("the first load writes one cache once the model has run; the next load reads it, with the same outputs")

@@ -1,3 +1,4 @@
+#if Tools  // needs the delivery client and the server: the Tools trait
 public import Foundation
 public import TensorIODelivery
 import ZIPFoundation
@@ -73,3 +74,4 @@ extension Fixtures {
         ]
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // needs the delivery client and the server: the Tools trait
 public import Foundation
 import Logging
 public import TensorIO
@@ -76,3 +77,4 @@ public func withServer<T>(
         }
     }
 }
+#endif

@@ -20,10 +20,24 @@ public struct LayerList: RandomAccessCollection, Sendable, Hashable {
     public var endIndex: Int { layers.count }
     public subscript(position: Int) -> LayerDescription { layers[position] }
 
-    /// The layer with this name, or `nil`.
-    public subscript(name: String) -> LayerDescription? { indexByName[name].map { layers[$0] } }
+    /// The layer called `name`. Like ``Outputs``' subscript by name, a name the list does not have is an
+    /// error naming the layers there are, never a quiet `nil`; ask ``index(forName:)`` to test for one.
+    ///
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/layerMismatch``) naming the layers there are when
+    ///   no layer has this name.
+    public subscript(name: String) -> LayerDescription {
+        get throws {
+            if let index = indexByName[name] { return layers[index] }
+            let known = names.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw TensorIOError(
+                .layerMismatch, "no layer named \"\(name)\"; the layers are \(known.isEmpty ? "none" : known)",
+                location: "layer \"\(name)\""
+            )
+        }
+    }
 
-    /// The position of the layer with this name, or `nil`.
+    /// The position of the layer called `name`, or `nil` when there is none: the lookup that tests for
+    /// a name (``Outputs`` has the same, ``Outputs/index(forName:)``).
     public func index(forName name: String) -> Int? { indexByName[name] }
 
     /// Whether no two layers share a name.

@@ -79,6 +79,10 @@ public struct Outputs: Sendable, Hashable, RandomAccessCollection {
         }
     }
 
+    /// The position of the output called `name`, or `nil` when there is none: the lookup that tests for
+    /// a name (``LayerList`` has the same, ``LayerList/index(forName:)``).
+    public func index(forName name: String) -> Int? { names.firstIndex(of: name) }
+
     /// The output layers' names, in order.
     public var names: [String] { map(\.name) }
 }

@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 /// `POST /v1/models/{id}/assignment`'s body: the device's attributes, and the version it has installed.
 ///
 /// On the wire the attributes and `installedVersion` are the members of one object:
@@ -85,3 +86,4 @@ public struct Assignment: Codable, Sendable, Hashable {
         self.authoritative = authoritative
     }
 }
+#endif

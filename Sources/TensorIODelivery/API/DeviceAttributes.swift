@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 public import Foundation
 
 /// What a device tells the repository server about itself when it asks which version of a model to run,
@@ -175,3 +176,4 @@ public struct DeviceAttributes: Codable, Sendable, Hashable {
 extension Character {
     fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }
+#endif

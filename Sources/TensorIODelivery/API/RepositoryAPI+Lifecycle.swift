@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 public import Foundation
 
 /// The answer to `DELETE /v1/models/{id}/versions/{v}`: what was deleted and what changed with it.
@@ -56,3 +57,4 @@ public struct GarbageReport: Codable, Sendable, Hashable {
         self.complete = complete
     }
 }
+#endif

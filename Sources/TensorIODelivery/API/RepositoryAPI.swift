@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 public import Foundation
 
 /// The JSON documents of the repository API (`/v1/…`), shared by the server and the client.
@@ -189,3 +190,4 @@ public struct APIErrorBody: Codable, Sendable, Hashable {
         self.error = Detail(code: code, message: message)
     }
 }
+#endif

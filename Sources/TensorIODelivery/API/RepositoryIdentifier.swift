@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 import TensorIO
 
 /// The rules for model and version identifiers, shared by the server and the client.
@@ -42,3 +43,4 @@ public enum RepositoryIdentifier {
         ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 public import Foundation
 
 // The rollout documents of the repository API (`/v1/models/{id}/rollout…` and `/v1/models/{id}/assignment`),
@@ -255,3 +256,4 @@ public struct RolloutAction: Codable, Sendable, Hashable {
             ? Int64(try container.decodeWholeNumber(forKey: .revision)) : nil
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 public import Foundation
 
 extension RepositoryAPI {
@@ -54,3 +55,4 @@ extension Decoder {
         }
     }
 }
+#endif

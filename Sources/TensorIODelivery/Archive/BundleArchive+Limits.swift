@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 public import Foundation
 import TensorIO
 import TensorIOArchive
@@ -76,3 +77,4 @@ extension BundleArchive {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 public import Foundation
 import TensorIO
 import TensorIOArchive
@@ -263,3 +264,4 @@ public enum BundleArchive {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 import Crypto
 public import Foundation
 import TensorIO
@@ -47,3 +48,4 @@ public enum FileDigest {
         text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 }
+#endif

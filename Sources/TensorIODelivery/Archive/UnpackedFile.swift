@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -65,3 +66,4 @@ private func writeDescriptor(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ 
 private func closeDescriptor(_ descriptor: Int32) -> Int32 {
     close(descriptor)
 }
+#endif

@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -137,3 +138,4 @@ final class BoundedAnswer: NSObject, URLSessionDataDelegate, @unchecked Sendable
             .server, "\(HTTPTransport.describe(request)): the server's answer is larger than \(maximumBytes >> 20) MiB")
     }
 }
+#endif

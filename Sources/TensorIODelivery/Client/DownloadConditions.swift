@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 #if canImport(FoundationNetworking)
 import Foundation
 public import FoundationNetworking  // URLSessionConfiguration on Linux
@@ -86,3 +87,4 @@ public struct DownloadConditions: Sendable, Hashable {
         #endif
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 public import TensorIO
 
 /// What a download reports, in order: ``started(_:resumingFrom:)``, ``progress(received:total:)`` (many),
@@ -18,3 +19,4 @@ public enum DownloadEvent: Sendable {
     /// The download or the install failed; the current version, if any, is untouched.
     case failed(TensorIOError)
 }
+#endif

@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -120,3 +121,4 @@ final class TaskBox: @unchecked Sendable {
         task?.cancel()
     }
 }
+#endif

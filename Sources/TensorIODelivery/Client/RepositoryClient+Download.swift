@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 public import Foundation
 import Logging
 #if canImport(FoundationNetworking)
@@ -248,3 +249,4 @@ final class ProgressThrottle: @unchecked Sendable {
         if due { report(total) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 public import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -41,3 +42,4 @@ extension RepositoryClient {
         return try decode(data, response, request: request)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 public import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -145,3 +146,4 @@ extension RepositoryClient {
         return try decode(data, response, request: request)
     }
 }
+#endif

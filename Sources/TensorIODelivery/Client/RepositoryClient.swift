@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 public import Foundation
 public import Logging
 #if canImport(FoundationNetworking)
@@ -263,3 +264,4 @@ public struct RepositoryClient: Sendable {
         }
     }
 }
+#endif

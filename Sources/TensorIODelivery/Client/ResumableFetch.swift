@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -171,3 +172,4 @@ final class ResumableFetch: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         return range.split(separator: "-").first.flatMap { Int64($0) }
     }
 }
+#endif

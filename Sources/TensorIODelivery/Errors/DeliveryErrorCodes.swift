@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 public import TensorIO
 
 /// The error codes of model delivery. Delivery throws the library's one error type, `TensorIOError`,
@@ -37,3 +38,4 @@ extension TensorIOError.Code {
     /// A publisher key file cannot be read or is malformed.
     public static let invalidKey = TensorIOError.Code("invalid-key")
 }
+#endif

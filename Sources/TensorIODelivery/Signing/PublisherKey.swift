@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 import Crypto
 public import Foundation
 import TensorIO
@@ -82,3 +83,4 @@ public struct PublisherKey: Sendable, Hashable, CustomStringConvertible {
     /// The key's id.
     public var description: String { id }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 import Crypto
 public import Foundation
 import TensorIO
@@ -136,3 +137,4 @@ enum BoundedFile {
         return data
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 public import Foundation
 import TensorIO
 import TensorIOSupport
@@ -211,3 +212,4 @@ enum BundleFiles {
         return files
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 public import Foundation
 import TensorIO
 import TensorIOSupport
@@ -163,3 +164,4 @@ private struct SignatureFile: Codable {
         case signature
     }
 }
+#endif

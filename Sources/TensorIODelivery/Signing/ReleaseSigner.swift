@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 public import Foundation
 
 /// Signs a bundle folder for a model id and version: writes its ``ReleaseSignature`` file at its root.
@@ -24,3 +25,4 @@ public enum ReleaseSigner {
         return signature
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 public import Foundation
 import TensorIO
 
@@ -118,3 +119,4 @@ public enum ReleaseVerifier {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 /// The publisher keys a client trusts: a version is installed only when one of them signed it.
 ///
 /// Several keys make key rotation possible: clients trust the old and the new key, the publisher signs
@@ -25,3 +26,4 @@ public struct TrustedKeys: Sendable, Hashable {
     /// The trusted keys' ids, sorted.
     public var ids: [String] { keys.keys.sorted() }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -62,3 +63,4 @@ package enum DirectoryListing {
         return Entry(kind: kind, modified: modified)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -85,3 +86,4 @@ final class DownloadLock: @unchecked Sendable {
         close(descriptor)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 public import Foundation
 
 /// A model version installed in a ``ModelStore``.
@@ -52,3 +53,4 @@ struct CurrentPointer: Codable, Sendable {
     var current: String
     var previous: String?
 }
+#endif

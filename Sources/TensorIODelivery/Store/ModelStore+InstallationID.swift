@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 public import Foundation
 public import TensorIO
 
@@ -56,3 +57,4 @@ extension ModelStore {
         return text
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 public import Foundation
 public import Logging
 public import TensorIO
@@ -492,3 +493,4 @@ public struct ResolvedModel: Sendable {
         self.source = source
     }
 }
+#endif

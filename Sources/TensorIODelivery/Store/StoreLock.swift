@@ -1,3 +1,4 @@
+#if Delivery  // built with the Delivery trait only (Package.swift)
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -89,3 +90,4 @@ enum DurableFile {
         return true
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import Foundation
 import Logging
 import NIOSSL
@@ -552,3 +553,4 @@ extension PostgresClient: PostgresQuerying {
 }
 
 extension PostgresConnection: PostgresQuerying {}
+#endif

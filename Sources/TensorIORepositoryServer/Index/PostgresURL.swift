@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import Foundation
 import NIOSSL
 import PostgresNIO
@@ -55,3 +56,4 @@ struct PostgresURL {
         return components.string ?? "(the URL)"
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 public import Foundation
 import GRDB
 import TensorIODelivery
@@ -420,3 +421,4 @@ public final class RepositoryIndex: RepositoryIndexing {
             canonical: version == canonical, bundleName: row["bundleName"], sequence: row["sequence"])
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import Foundation
 import TensorIODelivery
 
@@ -76,3 +77,4 @@ struct NewVersion: Sendable {
     var bundleName: String
     var canonical: Bool
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #elseif canImport(Darwin)
@@ -103,3 +104,4 @@ public struct JSONLogHandler: LogHandler {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import Foundation
 import Hummingbird
 import Metrics
@@ -110,3 +111,4 @@ final class ServerMetrics: Sendable {
         }
     }
 }
+#endif

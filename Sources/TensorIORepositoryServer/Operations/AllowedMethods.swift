@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import Hummingbird
 
 /// Which methods the API's routes accept on a path, for a `405 Method Not Allowed` with its `Allow` header.
@@ -55,3 +56,4 @@ private struct RouteMatchedMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import Hummingbird
 import Synchronization
 
@@ -41,3 +42,4 @@ extension ResponseBody {
         }
     }
 }
+#endif

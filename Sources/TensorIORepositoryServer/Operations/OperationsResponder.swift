@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import Foundation
 import Hummingbird
 import Logging
@@ -131,3 +132,4 @@ private extension Double {
         return (self * scale).rounded() / scale
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import TensorIODelivery
 
 /// The bounds on rollout documents and device attributes. Everything in them comes from outside, so every
@@ -140,3 +141,4 @@ enum DeviceAttributesCheck {
         }
     }
 }
+#endif

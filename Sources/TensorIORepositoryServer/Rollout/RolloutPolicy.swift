@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import Crypto
 public import TensorIODelivery
 
@@ -328,3 +329,4 @@ struct CompiledConditions: Sendable {
         return true
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import Foundation
 import TensorIODelivery
 
@@ -38,3 +39,4 @@ final class RolloutPolicyCache: @unchecked Sendable {  // `entries` only under `
         return policy
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import Foundation
 import Hummingbird
 import TensorIO
@@ -55,3 +56,4 @@ struct APIError: HTTPResponseError {
         }
     }
 }
+#endif

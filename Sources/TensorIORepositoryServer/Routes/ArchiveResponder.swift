@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import Foundation
 import Hummingbird
 import TensorIODelivery
@@ -89,3 +90,4 @@ struct ArchiveResponder {
         return .range(first...min(last, size - 1))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import Crypto
 import Foundation
 import Hummingbird
@@ -285,3 +286,4 @@ struct RepositoryRoutes: Sendable {
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 import Foundation
 import Hummingbird
 import NIOCore
@@ -213,3 +214,4 @@ extension RepositoryRoutes {
         rules.prefix(10).map(\.name).joined(separator: ", ") + (rules.count > 10 ? ", …" : "")
     }
 }
+#endif

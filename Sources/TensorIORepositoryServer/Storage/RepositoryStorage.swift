@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -447,3 +448,4 @@ private final class RecoveryBox: @unchecked Sendable {
         set { lock.withLock { report = newValue } }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools  // built with the Tools trait only (Package.swift)
 /// Thrown by ``withDeadline(_:_:)`` when the work did not finish in time.
 struct DeadlineExceeded: Error {}
 
@@ -17,3 +18,4 @@ func withDeadline<Result: Sendable>(
         return result
     }
 }
+#endif

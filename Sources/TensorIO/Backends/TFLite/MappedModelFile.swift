@@ -111,6 +111,13 @@ struct FileIdentity: Hashable, Sendable {
     let modified: (seconds: Int64, nanoseconds: Int64)
     let changed: (seconds: Int64, nanoseconds: Int64)
 
+    /// The identity of the file at `path` now; `nil` when it cannot be read.
+    init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
     init(_ status: stat) {
         device = UInt64(truncatingIfNeeded: status.st_dev)
         inode = UInt64(truncatingIfNeeded: status.st_ino)

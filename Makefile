@@ -25,8 +25,9 @@ BENCHMARKS = --package-path Benchmarks
 # test of this package here passes it, so the debug build, the tests and the docs share one configuration.
 TOOLS = --traits Tools
 
-.PHONY: setup setup-tensorflow setup-zoo build demo bench-delivery bench-load-check bench-model-load train-demo test test-consumer test-unit test-tsan test-contract docs models bench-images clean fuzz fuzz-models
+.PHONY: help setup setup-tensorflow setup-zoo build demo bench-delivery bench-load-check bench-model-load train-demo test test-consumer test-unit test-tsan test-contract docs models bench-images clean fuzz fuzz-models
 
+# What the build needs from Debian and PyPI (LiteRT, the image libraries), installed when missing.
 setup:
 	@scripts/setup.sh
 
@@ -47,6 +48,7 @@ build: setup
 	$(SWIFT) build $(RELEASE) $(TOOLS) --product tensorio-repository
 	$(SWIFT) build $(RELEASE) $(TOOLS) --product tensorio-load-check
 
+# The main job on a bundled example: EfficientNet-Lite0 classifies the cat photo.
 demo: build
 	$(TENSORIO) classify Examples/efficientnet-lite0-float32.tiobundle Examples/photos/cat.jpg
 
@@ -57,6 +59,7 @@ train-demo: build
 		--data Examples/digits-training/data/train.json --test Examples/digits-training/data/test.json \
 		--epochs 20 --batch-size 32 --shuffle
 
+# The README's test command: everything CI runs (the consumer check, every test, TSan, the contract test, DocC).
 test: test-consumer test-unit test-tsan test-contract docs
 
 # Tests/ConsumerPackage against the TensorIO library alone, in .build-consumer: fails when SwiftPM resolves
@@ -102,6 +105,7 @@ bench-images: build
 	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product image-preprocessing-benchmark
 	.venv-bench/bin/python Benchmarks/run-image-benchmarks.py
 
+# Removes every build folder this Makefile makes.
 clean:
 	rm -rf .build .build-tsan .build-fuzz .build-consumer .fuzz Benchmarks/.build Fuzz/.build
 
@@ -129,6 +133,7 @@ fuzz-models: setup
 bench: bench-inference bench-throughput bench-coldstart bench-training
 	@.venv-bench/bin/python Benchmarks/print-goals.py
 
+# Python's side of the benchmarks (ai_edge_litert, NumPy, Pillow) in .venv-bench.
 bench-venv:
 	python3 -m venv .venv-bench
 	.venv-bench/bin/pip install --quiet -r Benchmarks/python/requirements.txt
@@ -178,3 +183,7 @@ bench-load-check: setup-tensorflow
 bench-model-load: setup
 	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product model-load-benchmark
 	Benchmarks/.build/release/model-load-benchmark 30 Examples/efficientnet-lite0-float32.tiobundle
+
+# Every target with the first line of its comment (scripts/make-help.py reads this Makefile).
+help:
+	@python3 scripts/make-help.py

@@ -13,26 +13,49 @@ let upcomingFeatures: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// TensorIO's internal modules that model-load-benchmark uses, compiled again in this package (see the
+/// targets) under their own names, so the sources' imports of one another hold; the root's copies, in
+/// this graph through TensorIO, are renamed for this package's build by these aliases.
+let rootInternalModules = [
+    "TensorIOSupport": "RootTensorIOSupport",
+    "TensorIOModelFile": "RootTensorIOModelFile",
+]
+
+/// A product of the root package, its internal modules under the aliases above.
+func tensorIO(_ product: String) -> Target.Dependency {
+    .product(name: product, package: "TensorIO", moduleAliases: rootInternalModules)
+}
+
 let package = Package(
     name: "TensorIOBenchmarks",
     // TensorIO's own minimum (a dependency may not ask for more than its client declares).
     platforms: [.macOS(.v15), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     dependencies: [
-        // The checkout this folder is in. Named: a path dependency's identity is its folder's name, which
-        // differs between checkouts (a clone into another folder, a git worktree). The library alone.
-        .package(name: "TensorIO", path: "..", traits: []),
+        // The checkout this folder is in, through the symlink TensorIO (to ..): a path dependency's
+        // identity is its folder's name, and a checkout's own name differs between clones and worktrees.
+        // Not `.package(name: "TensorIO", path: "..")`: SwiftPM then drops the module aliases below when
+        // the folder is not called TensorIO. The library alone, no traits.
+        .package(path: "TensorIO", traits: []),
     ],
     targets: [
         // The LiteRT C declarations and the dlopen loader TensorIO uses, compiled again here from the same
         // files (each folder is a symlink to the root's Sources/CLiteRT and Sources/CRuntimeLoader):
         // the root package keeps them internal, not products a consumer could import. Other names than
-        // the root's targets, which are in this graph too (through TensorIO), so the modules do not clash.
+        // the root's targets, which are in this graph too (through TensorIO): C modules cannot be aliased.
         .target(name: "BenchCLiteRT", dependencies: ["BenchCRuntimeLoader"], path: "BenchCLiteRT"),
         .target(name: "BenchCRuntimeLoader", path: "BenchCRuntimeLoader"),
+        // The model-file verifier, for model-load-benchmark: `package` in the root (TensorIOModelFile,
+        // over TensorIOSupport), which no other package can see, so compiled here from the same files
+        // (symlinks into the root's Sources).
+        .target(name: "TensorIOSupport", path: "Internal/TensorIOSupport", swiftSettings: upcomingFeatures),
+        .target(
+            name: "TensorIOModelFile", dependencies: ["TensorIOSupport"], path: "Internal/TensorIOModelFile",
+            swiftSettings: upcomingFeatures
+        ),
         // Times the image path for the side-by-side comparison in run-image-benchmarks.py.
         .executableTarget(
             name: "image-preprocessing-benchmark",
-            dependencies: [.product(name: "TensorIO", package: "TensorIO")],
+            dependencies: [tensorIO("TensorIO")],
             path: "ImagePreprocessing",
             swiftSettings: upcomingFeatures
         ),
@@ -47,7 +70,7 @@ let package = Package(
         // What verifying a .tflite file adds to loading it: full loads and the verifier alone, interleaved.
         .executableTarget(
             name: "model-load-benchmark",
-            dependencies: [.product(name: "TensorIO", package: "TensorIO")],
+            dependencies: [tensorIO("TensorIO"), "TensorIOModelFile"],
             path: "ModelLoad",
             swiftSettings: upcomingFeatures
         ),
@@ -55,9 +78,9 @@ let package = Package(
         .executableTarget(
             name: "load-check-benchmark",
             dependencies: [
-                .product(name: "TensorIO", package: "TensorIO"),
+                tensorIO("TensorIO"),
                 // Not linked, built: the isolated checks run it from next to this program.
-                .product(name: "tensorio-load-check", package: "TensorIO"),
+                tensorIO("tensorio-load-check"),
             ],
             path: "LoadCheck",
             swiftSettings: upcomingFeatures

@@ -9,6 +9,7 @@
 // each and the verifier's share of the load.
 import Foundation
 import TensorIO
+// The verifier (package access in TensorIO), compiled into this package from the same files.
 import TensorIOModelFile
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -42,6 +43,8 @@ var loads: [Double] = []
 var verifications: [Double] = []
 var verificationsOnly: [Double] = []
 var summary = TFLiteModelVerifier.Summary()
+// The verifier as loading calls it: with the default ModelLimits' bound on tensor sizes.
+let limits = TFLiteModelVerifier.Limits(maximumElementsPerTensor: ModelLimits().maximumElementsPerTensor)
 do {
     // One warm-up of each: the first load also opens LiteRT and faults the file into the page cache.
     for round in 0..<(iterations + 1) {
@@ -52,16 +55,16 @@ do {
         }
         let verification = try milliseconds {
             let data = try Data(contentsOf: modelURL, options: .alwaysMapped)
-            summary = try data.withUnsafeBytes { try TFLiteModelVerifier.verify($0, fileName: bundle.model.file) }
+            summary = try data.withUnsafeBytes { try TFLiteModelVerifier.verify($0, limits: limits, fileName: bundle.model.file) }
         }
         // The verifier on a mapping whose pages this process has already touched: its own CPU work.
         // A fresh mapping (b) adds page faults, but the load path's LiteRT and XNNPack touch those same
         // pages right after verification (they parse the tables and pack every weight), so in a load
         // the faults move rather than add up.
         let data = try Data(contentsOf: modelURL, options: .alwaysMapped)
-        _ = try data.withUnsafeBytes { try TFLiteModelVerifier.verify($0, fileName: bundle.model.file) }
+        _ = try data.withUnsafeBytes { try TFLiteModelVerifier.verify($0, limits: limits, fileName: bundle.model.file) }
         let verificationOnly = try milliseconds {
-            summary = try data.withUnsafeBytes { try TFLiteModelVerifier.verify($0, fileName: bundle.model.file) }
+            summary = try data.withUnsafeBytes { try TFLiteModelVerifier.verify($0, limits: limits, fileName: bundle.model.file) }
         }
         if round > 0 {
             loads.append(load)

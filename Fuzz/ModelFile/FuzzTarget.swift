@@ -4,12 +4,16 @@
 import FuzzSupport
 import Foundation
 import TensorIO
-import TensorIOModelFile
+// The verifier and the metadata readers (package access in TensorIO), compiled into this package.
 import TensorIOMetadata
+import TensorIOModelFile
+
+/// The bound on tensor sizes a model load passes to the verifier (the default ModelLimits).
+let limits = TFLiteModelVerifier.Limits(maximumElementsPerTensor: ModelLimits().maximumElementsPerTensor)
 
 func fuzzModelFile(_ data: Data) {
     data.withUnsafeBytes { bytes in
-        guard (try? TFLiteModelVerifier.verify(bytes, limits: ModelLimits(), fileName: "model.tflite")) != nil else {
+        guard (try? TFLiteModelVerifier.verify(bytes, limits: limits, fileName: "model.tflite")) != nil else {
             // The appended zip is read from any bytes: it does not depend on the FlatBuffer.
             _ = try? ModelAttachments.read(fromModel: bytes, fileName: "model.tflite")
             return

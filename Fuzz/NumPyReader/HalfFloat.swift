@@ -1,0 +1,1 @@
+../../Sources/TensorIO/Values/HalfFloat.swift

@@ -77,7 +77,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "NumPyReader",
-            swiftSettings: upcomingFeatures
+            // The files are built under the root's Tools trait only (`#if Tools`); here they always are.
+            swiftSettings: upcomingFeatures + [.define("Tools")]
         ),
         .executableTarget(
             name: "fuzz-model-json",

@@ -16,14 +16,13 @@ enum InputMatching {
     }
 
     /// Calls `body` with each input layer's position and its value, once per layer, in no set order;
-    /// what a run uses to write its inputs without first building a list of them.
+    /// what ``InputPreparer`` uses to match a one- or two-input model's value without building a list.
     ///
     /// `body` may have been called for some layers when a mismatch is found (a dictionary naming a layer
-    /// the model does not have, say): a run writes its inputs into tensors it rewrites every time, so a
-    /// partial write is harmless.
+    /// the model does not have, say): the caller then throws and drops what it collected.
     ///
-    /// Always inlined, with its errors made out of line: `body` is then part of the caller's run rather
-    /// than a closure whose context (the backend instance) is retained and released on every run.
+    /// Always inlined, with its errors made out of line: `body` is then part of the caller's code rather
+    /// than a closure whose context is retained and released on every run.
     ///
     /// - Throws: What ``values(for:layers:)`` throws, and what `body` throws.
     @inline(__always)

@@ -12,7 +12,7 @@ struct BackendParityTests {
     /// The engine type each backend's models run on.
     static func expectEngine(_ model: any Model, _ backend: Fixtures.Backend, sourceLocation: SourceLocation = #_sourceLocation) {
         switch backend {
-        case .liteRT: #expect(model.backendEngine is TFLiteEngine, sourceLocation: sourceLocation)
+        case .liteRT: #expect(model.backendEngine is LiteRTEngine, sourceLocation: sourceLocation)
         case .tensorFlow: #expect(model.backendEngine is TensorFlowEngine, sourceLocation: sourceLocation)
         }
     }

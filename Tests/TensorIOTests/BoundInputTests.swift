@@ -12,13 +12,13 @@ struct BoundInputTests {
         ("1_in_1_out_number_test.tiobundle", 1), ("2_in_2_out_vectors_test.tiobundle", 2),
     ])
     func fixedShapesAreBound(bundle: String, inputs: Int) throws {
-        let model = try CompiledTFLiteModel(bundle: Fixtures.bundle(bundle), configuration: ModelConfiguration())
+        let model = try LiteRTCompiledModel(bundle: Fixtures.bundle(bundle), configuration: ModelConfiguration())
         #expect(model.boundInputCount == inputs)
     }
 
     @Test("consecutive runs on bound inputs give each run's answer (10x + 5)")
     func eachRunReadsItsOwnValue() throws {
-        let model = try CompiledTFLiteModel(
+        let model = try LiteRTCompiledModel(
             bundle: Fixtures.bundle("1_in_1_out_number_test.tiobundle"), configuration: ModelConfiguration()
         )
         #expect(model.boundInputCount == 1)
@@ -32,11 +32,11 @@ struct BoundInputTests {
     func boundAgreesWithRegistered() throws {
         let bundle = try Fixtures.bundle("2_in_2_out_vectors_test.tiobundle")
         let configuration = ModelConfiguration()
-        let bound = try CompiledTFLiteModel(bundle: bundle, configuration: configuration)
+        let bound = try LiteRTCompiledModel(bundle: bundle, configuration: configuration)
         // The way a training session builds its runner: no bindings, every run registers its buffers.
         let instance = try LiteRTModelInstance(bundle: bundle, configuration: configuration)
         let signature = try instance.predictionSignature(trainingSignatures: [])
-        let registered = try CompiledTFLiteModel(
+        let registered = try LiteRTCompiledModel(
             runner: SignatureRunner(instance, signature: signature), bundle: bundle, configuration: configuration
         )
         #expect(bound.boundInputCount == 2)
@@ -57,7 +57,7 @@ struct BoundInputTests {
         let file = Fixtures.bundlesDirectory.deletingLastPathComponent()
             .appendingPathComponent("Metadata").appendingPathComponent("selfie_segmentation.tflite")
         let bundle = try ModelBundle(modelAt: file)
-        let model = try CompiledTFLiteModel(bundle: bundle, configuration: ModelConfiguration())
+        let model = try LiteRTCompiledModel(bundle: bundle, configuration: ModelConfiguration())
         #expect(model.boundInputCount == 0)
         let count = try #require(bundle.predictionInputs.first).elementCount
         let dark = try model.run(single: .numbers(.float32([Float](repeating: 0, count: count))))
@@ -77,7 +77,7 @@ struct BoundInputTests {
         }
         #expect(instance.boundInputs == nil)
         let signature = try instance.predictionSignature(trainingSignatures: [])
-        let model = try CompiledTFLiteModel(
+        let model = try LiteRTCompiledModel(
             runner: SignatureRunner(instance, signature: signature), bundle: bundle, configuration: ModelConfiguration()
         )
         #expect(model.boundInputCount == 0)
@@ -85,7 +85,7 @@ struct BoundInputTests {
     }
 }
 
-extension CompiledTFLiteModel {
+extension LiteRTCompiledModel {
     /// Runs the instance as the core does: the value matched to `layers`, then written as prepared.
     fileprivate func run(_ input: InputValue, layers: LayerList) throws -> Outputs {
         var profile: RunProfile?

@@ -114,7 +114,7 @@ struct IntegrationTests {
         let bundle = try Fixtures.bundle("1_in_1_out_number_test_no_backend.tiobundle")
         #expect(bundle.model.backend == nil)
         let model = try bundle.makeModel()
-        #expect(model.backendEngine is TFLiteEngine)
+        #expect(model.backendEngine is LiteRTEngine)
         #expect(try model.run(2)["output"].value(as: Double.self) == 25)
     }
 
@@ -335,8 +335,8 @@ struct IntegrationTests {
         let placeholder = try Fixtures.bundle("placeholder.tiobundle")
         #expect(try registry.makeModel(for: placeholder, configuration: ModelConfiguration()) is PlaceholderModel)
         // A copy is a registry of its own: the built-in one is untouched.
-        #expect(try bundle.makeModel() .backendEngine is TFLiteEngine)
-        #expect(try bundle.makeModel(registry: .builtIn) .backendEngine is TFLiteEngine)
+        #expect(try bundle.makeModel() .backendEngine is LiteRTEngine)
+        #expect(try bundle.makeModel(registry: .builtIn) .backendEngine is LiteRTEngine)
     }
 
     // MARK: - Layers and configuration

@@ -35,7 +35,7 @@ public struct ModelRegistry: Sendable {
     /// Creates a registry with the built-in backends (the same as ``builtIn``).
     public init() {
         register(backend: "tflite") { bundle, configuration in
-            Self.runtimeModel(bundle, configuration, engine: TFLiteEngine(bundle: bundle, configuration: configuration))
+            Self.runtimeModel(bundle, configuration, engine: LiteRTEngine(bundle: bundle, configuration: configuration))
         }
         register(backend: "tensorflow") { bundle, configuration in
             Self.runtimeModel(bundle, configuration, engine: TensorFlowEngine(bundle: bundle, configuration: configuration))

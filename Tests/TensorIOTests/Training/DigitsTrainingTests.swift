@@ -101,7 +101,7 @@ struct DigitsTrainingTests {
         try withTemporaryDirectory { directory in
             let exported = directory.appendingPathComponent("trained.tiobundle")
             try model.export(to: exported)
-            let weights = exported.appendingPathComponent(TFLiteTrainingSession.weightsFileName)
+            let weights = exported.appendingPathComponent(LiteRTTrainingSession.weightsFileName)
             let file = try SafetensorsFile(contentsOf: weights)
             #expect(file.tensors.keys.sorted() == ["b1", "b2", "w1", "w2"])
             #expect(file.tensors["w1"]?.shape == [64, 32])

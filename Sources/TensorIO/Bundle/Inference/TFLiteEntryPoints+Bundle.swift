@@ -25,7 +25,7 @@ extension TFLiteEntryPoints {
         return try TensorIOError.reporting {
             try read(
                 file.bytes, fileName: bundle.model.file, preferring: ["serving_default", "infer"],
-                excluding: TFLiteTrainingSession.signatureKeys(of: bundle), subgraphOrder: true
+                excluding: LiteRTTrainingSession.signatureKeys(of: bundle), subgraphOrder: true
             )
         }
     }

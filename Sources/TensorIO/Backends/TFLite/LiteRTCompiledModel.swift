@@ -5,7 +5,7 @@ import Foundation
 /// signature tensor in memory we own, allocated once so a run only writes inputs, invokes and reads.
 ///
 /// Not thread-safe: the core's pool lends it to one run at a time.
-final class CompiledTFLiteModel: BackendInstance {
+final class LiteRTCompiledModel: BackendInstance {
     private let runner: SignatureRunner
     /// For each layer in `model.json` order, its slot index and binding.
     private let inputBindings: [(slot: Int, binding: TensorBinding)]
@@ -25,7 +25,7 @@ final class CompiledTFLiteModel: BackendInstance {
     /// Compiles the bundle's model and binds the prediction layers to its prediction signature.
     convenience init(bundle: ModelBundle, configuration: ModelConfiguration) throws {
         // This runner is never resized, so its inputs can be bound to memory when compiling.
-        let trainingSignatures = TFLiteTrainingSession.signatureKeys(of: bundle)
+        let trainingSignatures = LiteRTTrainingSession.signatureKeys(of: bundle)
         let instance = try LiteRTModelInstance(bundle: bundle, configuration: configuration) { signatures in
             try? LiteRTModelInstance.predictionSignature(in: signatures, trainingSignatures: trainingSignatures)
         }

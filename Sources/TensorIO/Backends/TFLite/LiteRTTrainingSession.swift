@@ -9,7 +9,7 @@ import Foundation
 /// The weights learnt are written to, and read back from, ``weightsFileName`` in the bundle, in the
 /// safetensors format. Not thread-safe: the core's pool holds one and lends it to one run or training
 /// step at a time.
-final class TFLiteTrainingSession: TrainingInstance {
+final class LiteRTTrainingSession: TrainingInstance {
     /// The file in a bundle that holds trained weights, restored when the model loads.
     static let weightsFileName = "weights.safetensors"
 
@@ -21,7 +21,7 @@ final class TFLiteTrainingSession: TrainingInstance {
     private let saver: SignatureRunner?
     private let restorer: SignatureRunner?
     /// Predictions, on the same compiled model so they see the trained weights.
-    let predictor: CompiledTFLiteModel?
+    let predictor: LiteRTCompiledModel?
 
     /// The layers the training signature takes (every input, then the placeholders) and its outputs,
     /// with the slot each binds to and their bindings: found once, and again only when a batch of
@@ -69,7 +69,7 @@ final class TFLiteTrainingSession: TrainingInstance {
         restorer = try instance.signature(named: "restore").map { try SignatureRunner(instance, signature: $0) }
         if bundle.model.modes.contains(.predict) {
             let signature = try instance.predictionSignature(trainingSignatures: Self.signatureKeys(of: bundle))
-            predictor = try CompiledTFLiteModel(
+            predictor = try LiteRTCompiledModel(
                 runner: SignatureRunner(instance, signature: signature), bundle: bundle, configuration: configuration
             )
         } else {

@@ -1,6 +1,6 @@
 /// How a `tflite` model loads: a compiled model per concurrent run, or, for a bundle that trains, the
 /// one training session whose weights every run and step shares.
-struct TFLiteEngine: BackendEngine {
+struct LiteRTEngine: BackendEngine {
     let bundle: ModelBundle
     let configuration: ModelConfiguration
 
@@ -14,8 +14,8 @@ struct TFLiteEngine: BackendEngine {
 
     func makeInstance() throws -> any BackendInstance {
         if bundle.model.modes.contains(.train) {
-            return try TFLiteTrainingSession(bundle: bundle, configuration: configuration)
+            return try LiteRTTrainingSession(bundle: bundle, configuration: configuration)
         }
-        return try CompiledTFLiteModel(bundle: bundle, configuration: configuration)
+        return try LiteRTCompiledModel(bundle: bundle, configuration: configuration)
     }
 }

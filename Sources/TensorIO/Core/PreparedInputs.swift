@@ -108,16 +108,24 @@ struct InputPreparer: Sendable {
         case 1:
             var only: InputValue?
             try InputMatching.forEachValue(in: input, layers: layers) { _, value in only = value }
-            return PreparedInputs(only!)  // forEachValue gives each layer's value once
+            guard let only else { throw Self.unmatched(input) }  // forEachValue gives each layer's value once
+            return PreparedInputs(only)
         case 2:
             var pair: (InputValue?, InputValue?)
             try InputMatching.forEachValue(in: input, layers: layers) { index, value in
                 if index == 0 { pair.0 = value } else { pair.1 = value }
             }
-            return PreparedInputs(pair.0!, pair.1!)
+            guard let first = pair.0, let second = pair.1 else { throw Self.unmatched(input) }
+            return PreparedInputs(first, second)
         default:
             return try PreparedInputs(values: InputMatching.values(for: input, layers: layers))
         }
+    }
+
+    /// A value that matched no layer where matching gives every layer one: never expected, so an error
+    /// rather than a crash if it ever happens.
+    private static func unmatched(_ input: InputValue) -> TensorIOError {
+        TensorIOError.invalidInput("\(input.summary) gives no value to some input layer")
     }
 
     /// The batch's columns by layer, images oriented and scaled.

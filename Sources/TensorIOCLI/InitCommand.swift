@@ -77,7 +77,7 @@ struct InitCommand: ParsableCommand {
             throw CLIError(SystemErrorText.reason(creatingFolder: destination, error: error))
         }
         do {
-            try files.copyItem(at: modelURL, to: staging.appendingPathComponent(inferred.bundle.model.file))
+            try files.copyItem(at: modelURL, to: staging.appendingPathComponent(inferred.bundle.modelFile.path))
             if !inferred.assets.isEmpty {
                 let assets = staging.appendingPathComponent("assets")
                 try files.createDirectory(at: assets, withIntermediateDirectories: false)
@@ -113,7 +113,7 @@ struct InitCommand: ParsableCommand {
             guard !notes.isEmpty else { continue }
             text += title + "\n" + notes.map { "  \($0)\n" }.joined()
         }
-        text += "Wrote \(destination.relativePath): model.json, \(inferred.bundle.model.file)"
+        text += "Wrote \(destination.relativePath): model.json, \(inferred.bundle.modelFile.path)"
             + (inferred.assets.isEmpty ? "" : ", assets/" + inferred.assets.keys.sorted().joined(separator: ", assets/")) + "\n"
         return text
     }

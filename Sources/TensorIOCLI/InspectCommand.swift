@@ -103,19 +103,19 @@ struct InspectCommand: ParsableCommand {
         if bundle.isPlaceholder {
             lines.append("  placeholder: no model file")
         } else {
-            let modes = bundle.model.modes.map(\.rawValue).sorted().joined(separator: ", ")
-            lines.append("  model: \(bundle.model.file), backend \(bundle.model.backend ?? "(default)"), "
-                + "quantized \(bundle.model.isQuantized.map { "\($0)" } ?? "from the tensors"), modes [\(modes)]"
-                + (bundle.model.type.map { ", type \($0)" } ?? "")
-                + (bundle.model.className.map { ", class \($0)" } ?? ""))
+            let modes = bundle.modelFile.modes.map(\.rawValue).sorted().joined(separator: ", ")
+            lines.append("  model: \(bundle.modelFile.path), backend \(bundle.modelFile.backend ?? "(default)"), "
+                + "quantized \(bundle.modelFile.isQuantized.map { "\($0)" } ?? "from the tensors"), modes [\(modes)]"
+                + (bundle.modelFile.type.map { ", type \($0)" } ?? "")
+                + (bundle.modelFile.className.map { ", class \($0)" } ?? ""))
         }
         lines.append("Inputs:")
-        lines += bundle.inputs.map { "  " + layerSummary($0, isInput: true, quantized: bundle.model.isQuantized) }
+        lines += bundle.inputs.map { "  " + layerSummary($0, isInput: true, quantized: bundle.modelFile.isQuantized) }
         lines.append("Outputs:")
-        lines += bundle.outputs.map { "  " + layerSummary($0, isInput: false, quantized: bundle.model.isQuantized) }
+        lines += bundle.outputs.map { "  " + layerSummary($0, isInput: false, quantized: bundle.modelFile.isQuantized) }
         if !bundle.placeholders.isEmpty {
             lines.append("Placeholders:")
-            lines += bundle.placeholders.map { "  " + layerSummary($0, isInput: true, quantized: bundle.model.isQuantized) }
+            lines += bundle.placeholders.map { "  " + layerSummary($0, isInput: true, quantized: bundle.modelFile.isQuantized) }
         }
         if let training = bundle.training {
             lines.append("Training:")
@@ -205,19 +205,19 @@ struct InspectCommand: ParsableCommand {
 
     private func jsonValue(_ bundle: ModelBundle, _ tensors: ModelTensors) -> JSONText.Value {
         var model: [(String, JSONText.Value)] = [
-            ("file", .string(bundle.model.file)),
-            ("backend", bundle.model.backend.map { .string($0) } ?? .null),
-            ("quantized", bundle.model.isQuantized.map { .bool($0) } ?? .null),
-            ("modes", .array(bundle.model.modes.map(\.rawValue).sorted().map { .string($0) })),
+            ("file", .string(bundle.modelFile.path)),
+            ("backend", bundle.modelFile.backend.map { .string($0) } ?? .null),
+            ("quantized", bundle.modelFile.isQuantized.map { .bool($0) } ?? .null),
+            ("modes", .array(bundle.modelFile.modes.map(\.rawValue).sorted().map { .string($0) })),
         ]
-        if let type = bundle.model.type { model.append(("type", .string(type))) }
-        if let className = bundle.model.className { model.append(("class", .string(className))) }
+        if let type = bundle.modelFile.type { model.append(("type", .string(type))) }
+        if let className = bundle.modelFile.className { model.append(("class", .string(className))) }
         return .object(ModelJSONDocument.descriptionMembers(of: bundle) + [
             ("placeholder", .bool(bundle.isPlaceholder)),
             ("model", .object(model)),
-            ("inputs", .array(bundle.inputs.map { layerJSON($0, quantized: bundle.model.isQuantized) })),
-            ("outputs", .array(bundle.outputs.map { layerJSON($0, quantized: bundle.model.isQuantized) })),
-            ("placeholders", .array(bundle.placeholders.map { layerJSON($0, quantized: bundle.model.isQuantized) })),
+            ("inputs", .array(bundle.inputs.map { layerJSON($0, quantized: bundle.modelFile.isQuantized) })),
+            ("outputs", .array(bundle.outputs.map { layerJSON($0, quantized: bundle.modelFile.isQuantized) })),
+            ("placeholders", .array(bundle.placeholders.map { layerJSON($0, quantized: bundle.modelFile.isQuantized) })),
             ("train", bundle.training.map { training in
                 .object([
                     ("ops", .array(training.operations.map { .string($0) })),

@@ -7,11 +7,11 @@ import TensorIOToolSupport
 enum ModelJSONDocument {
     static func value(for bundle: ModelBundle) -> JSONText.Value {
         var model: [(String, JSONText.Value)] = [
-            ("file", .string(bundle.model.file)),
-            ("backend", bundle.model.backend.map { .string($0) } ?? .null),
+            ("file", .string(bundle.modelFile.path)),
+            ("backend", bundle.modelFile.backend.map { .string($0) } ?? .null),
         ]
-        if let quantized = bundle.model.isQuantized { model.append(("quantized", .bool(quantized))) }
-        model.append(("modes", .array(bundle.model.modes.map(\.rawValue).sorted().map { .string($0) })))
+        if let quantized = bundle.modelFile.isQuantized { model.append(("quantized", .bool(quantized))) }
+        model.append(("modes", .array(bundle.modelFile.modes.map(\.rawValue).sorted().map { .string($0) })))
         return .object(descriptionMembers(of: bundle) + [
             ("model", .object(model)),
             ("inputs", .array(bundle.inputs.map { layer($0, isInput: true) })),

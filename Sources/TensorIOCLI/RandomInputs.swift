@@ -14,7 +14,7 @@ enum RandomInputs {
         for layer in model.bundle.predictionInputs {
             let count = layer.elementCount
             let tensorType = tensors.first { $0.layerName == layer.name }.flatMap { DataType(rawValue: $0.typeName) }
-            switch layer.dataType(quantizedModel: model.bundle.model.isQuantized) ?? tensorType ?? .float32 {
+            switch layer.dataType(quantizedModel: model.bundle.modelFile.isQuantized) ?? tensorType ?? .float32 {
             case .float16, .float32, .float64:
                 values[layer.name] = .numbers(.float32((0..<count).map { _ in Float.random(in: -1...1, using: &generator) }))
             case .uint8:

@@ -75,10 +75,10 @@ struct ValidateCommand: ParsableCommand {
                     let bundle = try opened ?? ModelBundle(at: url, logger: ToolLog.logger)
                     if inProcess {
                         _ = try RuntimeLog.capturing {
-                            try bundle.verify(loading: .inProcess, configuration: ModelConfiguration(logger: ToolLog.logger))
+                            try bundle.checkLoading(.inProcess, configuration: ModelConfiguration(logger: ToolLog.logger))
                         }
                     } else {
-                        try bundle.verify(loading: loadCheck, configuration: ModelConfiguration(logger: ToolLog.logger))
+                        try bundle.checkLoading(loadCheck, configuration: ModelConfiguration(logger: ToolLog.logger))
                     }
                 } catch {
                     problems.append("\(path): \(RuntimeHint.describe(error))")

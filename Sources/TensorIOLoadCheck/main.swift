@@ -1,5 +1,5 @@
 // tensorio-load-check: loads one bundle's model in a process of its own, for an isolated load check
-// (`ModelBundle.verify(loading: .isolated)`). See LoadCheckChild in the TensorIO library.
+// (`ModelBundle.checkLoading(.isolated)`). See LoadCheckChild in the TensorIO library.
 import Foundation
 import TensorIO
 

@@ -104,7 +104,7 @@ package enum TFLiteModelVerifier {
         } catch let failure as FlatBufferStructureVerifier.Failure {
             throw invalid(fileName, failure.path, failure.message)
         }
-        var checker = TFLiteModelChecker(reader: reader, limits: limits, fileName: fileName)
+        var checker = TFLiteSemanticVerifier(reader: reader, limits: limits, fileName: fileName)
         do {
             return try checker.check()
         } catch let failure as FlatBufferReader.Failure {

@@ -112,7 +112,7 @@ struct IntegrationTests {
     @Test("a bundle without model.backend uses the default backend: 2 → 25")
     func noBackend() throws {
         let bundle = try Fixtures.bundle("1_in_1_out_number_test_no_backend.tiobundle")
-        #expect(bundle.model.backend == nil)
+        #expect(bundle.modelFile.backend == nil)
         let model = try bundle.makeModel()
         #expect(model.backendEngine is LiteRTEngine)
         #expect(try model.run(2)["output"].value(as: Double.self) == 25)
@@ -121,7 +121,7 @@ struct IntegrationTests {
     @Test("a bundle without model.modes predicts: 2 → 25")
     func noModes() throws {
         let bundle = try Fixtures.bundle("1_in_1_out_number_test_no_modes.tiobundle")
-        #expect(bundle.model.modes == [.predict])
+        #expect(bundle.modelFile.modes == [.predict])
         #expect(try bundle.makeModel().run(2)["output"].value(as: Double.self) == 25)
     }
 
@@ -268,8 +268,8 @@ struct IntegrationTests {
         #expect(ModelRegistry.builtIn.modelClassNames.isEmpty)
         try withFixtureCopy("1_in_1_out_number_test.tiobundle", edit: { $0[path: "model.class"] = className }) { url in
             let bundle = try ModelBundle(at: url)
-            #expect(bundle.model.className == className)
-            #expect(bundle.model.backend == "tflite")
+            #expect(bundle.modelFile.className == className)
+            #expect(bundle.modelFile.backend == "tflite")
             let model = try bundle.makeModel(configuration: ModelConfiguration(threadCount: 3), registry: registry)
             let echo = try #require(model as? EchoModel)
             #expect(echo.configuration.threadCount == 3)
@@ -301,7 +301,7 @@ struct IntegrationTests {
             let unknown = #expect(throws: TensorIOError.self) { try ModelBundle(at: url) }
             #expect(unknown?.issues.map(\.path) == ["model.backend"], "\(String(describing: unknown))")
             let bundle = try ModelBundle(at: url, registry: registry)
-            #expect(bundle.model.backend == "integration-echo")
+            #expect(bundle.modelFile.backend == "integration-echo")
             #expect(throws: TensorIOError.self) { try bundle.makeModel() }
             let model = try bundle.makeModel(registry: registry)
             #expect(model is EchoModel)

@@ -3,7 +3,7 @@ import Testing
 @testable import TensorIO
 import TensorIOTestSupport
 
-/// `ModelBundle.verify(loading:)`: the real `tensorio-load-check` (built next to the tests) on real
+/// `ModelBundle.checkLoading()`: the real `tensorio-load-check` (built next to the tests) on real
 /// bundles, and substitute helpers — small shell scripts — that crash, hang, flood or say nothing, so that
 /// every way a child can end is seen by the caller as one clear error and never as the caller's end.
 @Suite("Isolated loading")
@@ -27,7 +27,7 @@ struct IsolatedLoadingTests {
         _ bundle: ModelBundle, _ options: IsolatedLoading, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> TensorIOError {
         do {
-            try bundle.verify(loading: .isolated(options))
+            try bundle.checkLoading(.isolated(options))
         } catch let error as TensorIOError {
             return error
         }
@@ -38,7 +38,7 @@ struct IsolatedLoadingTests {
     @Test("a real model loads and runs once in the child, which reports its costs")
     func realModelLoads() throws {
         let bundle = try ModelBundle(at: Self.exampleBundle)
-        let report = try bundle.verify(loading: .isolated)
+        let report = try bundle.checkLoading(.isolated)
         #expect(report.isIsolated)
         #expect(report.runDuration != nil)
         #expect(report.loadDuration > .zero)
@@ -48,7 +48,7 @@ struct IsolatedLoadingTests {
 
     @Test("every valid fixture bundle passes the isolated check", arguments: Fixtures.validBundles)
     func fixturesLoad(_ name: String) throws {
-        try Fixtures.bundle(name).verify(loading: .isolated)
+        try Fixtures.bundle(name).checkLoading(.isolated)
     }
 
     @Test("in-process and isolated checks give the same error for a bundle that disagrees with its model")
@@ -57,7 +57,7 @@ struct IsolatedLoadingTests {
         let isolated = try Self.verifyError(bundle, IsolatedLoading())
         #expect(isolated.code == .layerMismatch)
         #expect(isolated.location == "layer \"input\"")
-        #expect(throws: isolated) { try bundle.verify(loading: .inProcess) }
+        #expect(throws: isolated) { try bundle.checkLoading(.inProcess) }
     }
 
     @Test("a crashing child is an error naming the signal, the phase and the model file, with the runtime's last words")
@@ -139,7 +139,7 @@ struct IsolatedLoadingTests {
     func realMemoryLimit() throws {
         let bundle = try ModelBundle(at: Self.exampleBundle)
         #expect(throws: TensorIOError.self) {
-            try bundle.verify(loading: .isolated(IsolatedLoading(memoryLimit: 8 << 20)))
+            try bundle.checkLoading(.isolated(IsolatedLoading(memoryLimit: 8 << 20)))
         }
     }
 
@@ -169,7 +169,7 @@ struct IsolatedLoadingTests {
         configuration.limits.maximumElementsPerTensor = 2
         let bundle = try Fixtures.bundle("1_in_1_out_vectors_test.tiobundle")
         do {
-            try bundle.verify(loading: .isolated, configuration: configuration)
+            try bundle.checkLoading(.isolated, configuration: configuration)
             Issue.record("a limit of 2 elements passed a 4-element layer")
         } catch let error as TensorIOError {
             #expect(error.code == .invalidBundle, "\(error)")

@@ -118,8 +118,8 @@ struct LayerTests {
 
     @Test("pixel formats list their colours in tensor order")
     func pixelFormatChannels() {
-        #expect(PixelFormat.rgb.channels == [.red, .green, .blue])
-        #expect(PixelFormat.bgr.channels == [.blue, .green, .red])
+        #expect(ImageTensorFormat.rgb.channels == [.red, .green, .blue])
+        #expect(ImageTensorFormat.bgr.channels == [.blue, .green, .red])
     }
 
     // MARK: - Labels

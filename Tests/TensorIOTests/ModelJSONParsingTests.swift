@@ -334,8 +334,8 @@ struct ModelJSONParsingTests {
 
     // MARK: - Pixel format and image volume (original cases)
 
-    @Test("pixel format RGB and BGR are valid", arguments: [("RGB", PixelFormat.rgb), ("BGR", .bgr), ("bgr", .bgr)])
-    func pixelFormatValid(_ text: String, _ format: PixelFormat) throws {
+    @Test("pixel format RGB and BGR are valid", arguments: [("RGB", ImageTensorFormat.rgb), ("BGR", .bgr), ("bgr", .bgr)])
+    func pixelFormatValid(_ text: String, _ format: ImageTensorFormat) throws {
         let bundle = try Self.open(Self.imageDocument(input: ["format": text]))
         #expect(bundle.inputs[0].kind == .image(format: format))
     }
@@ -549,8 +549,8 @@ struct ModelJSONParsingTests {
         #expect(bundle.author == "An author")
         #expect(bundle.license == "MIT")
         #expect(bundle.isPlaceholder == false)
-        #expect(bundle.model == ModelInfo(
-            file: "model.tflite", backend: "tflite", isQuantized: true, modes: [.predict],
+        #expect(bundle.modelFile == ModelFileDescription(
+            path: "model.tflite", backend: "tflite", isQuantized: true, modes: [.predict],
             type: "image.classification.imagenet", className: "MyModel"
         ))
         #expect(bundle.options.devicePosition == .front)
@@ -572,9 +572,9 @@ struct ModelJSONParsingTests {
         json[path: "model.modes"] = nil
         let bundle = try Self.open(json)
         #expect(bundle.isPlaceholder == false)
-        #expect(bundle.model == ModelInfo(file: "model.tflite", backend: nil, isQuantized: false, modes: [.predict]))
-        #expect(bundle.model.type == nil)
-        #expect(bundle.model.className == nil)
+        #expect(bundle.modelFile == ModelFileDescription(path: "model.tflite", backend: nil, isQuantized: false, modes: [.predict]))
+        #expect(bundle.modelFile.type == nil)
+        #expect(bundle.modelFile.className == nil)
         #expect(bundle.options == ModelOptions())
         #expect(bundle.options.devicePosition == nil)
         #expect(bundle.options.outputFormat == "")
@@ -602,7 +602,7 @@ struct ModelJSONParsingTests {
             includeModelFile: false
         ) { try ModelBundle(at: $0) }
         #expect(bundle.isPlaceholder)
-        #expect(bundle.model.file == "")
+        #expect(bundle.modelFile.path == "")
         #expect(bundle.modelFileURL == nil)
     }
 
@@ -617,7 +617,7 @@ struct ModelJSONParsingTests {
     func backends() throws {
         var json = Fixtures.numberModelDocument()
         json[path: "model.backend"] = "TensorFlow"
-        #expect(try Self.open(json).model.backend == "tensorflow")
+        #expect(try Self.open(json).modelFile.backend == "tensorflow")
         json[path: "model.backend"] = "caffe"
         let error = Self.openingError(json)
         #expect(error?.issues.map(\.path) == ["model.backend"])
@@ -636,7 +636,7 @@ struct ModelJSONParsingTests {
     func modes(_ modes: [String]?, _ expected: Set<ModelMode>) throws {
         var json = Fixtures.numberModelDocument()
         json[path: "model.modes"] = modes
-        #expect(try Self.open(json).model.modes == expected)
+        #expect(try Self.open(json).modelFile.modes == expected)
     }
 
     @Test("an unknown mode is an error")
@@ -687,8 +687,8 @@ struct ModelJSONParsingTests {
         #expect(bundle.name == bundle.identifier)
         #expect(bundle.version == "1")
         #expect([bundle.details, bundle.author, bundle.license] == ["", "", ""])
-        #expect(bundle.model.isQuantized == nil)
-        #expect(bundle.inputs[0].dataType(quantizedModel: bundle.model.isQuantized) == nil)
+        #expect(bundle.modelFile.isQuantized == nil)
+        #expect(bundle.inputs[0].dataType(quantizedModel: bundle.modelFile.isQuantized) == nil)
         json["id"] = ""
         #expect(Self.issuePaths(json) == ["id"])
     }

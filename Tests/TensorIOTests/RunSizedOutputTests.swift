@@ -110,7 +110,7 @@ struct RunSizedOutputTests {
 
     @Test("the isolated load check loads and runs the detector", arguments: detectors)
     func isolatedLoadCheck(_ detector: String) throws {
-        let report = try Self.bundle(detector).verify(loading: .isolated)
+        let report = try Self.bundle(detector).checkLoading(.isolated)
         #expect(report.runDuration != nil)
     }
 

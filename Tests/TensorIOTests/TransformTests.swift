@@ -165,14 +165,14 @@ struct TransformTests {
         let normalizer = PixelNormalizer(scale: 1, bias: ChannelValues(red: 0.1, green: 0.2, blue: 0.3))
         let pixel: [ColorChannel: UInt8] = [.red: 10, .green: 20, .blue: 30]
         // Tensor channel 0 of a BGR layer is blue.
-        let bgr = PixelFormat.bgr.channels.map { Double(normalizer(pixel[$0]!, channel: $0)) }
+        let bgr = ImageTensorFormat.bgr.channels.map { Double(normalizer(pixel[$0]!, channel: $0)) }
         #expect(isClose(bgr, [30.3, 20.2, 10.1]))
-        let rgb = PixelFormat.rgb.channels.map { Double(normalizer(pixel[$0]!, channel: $0)) }
+        let rgb = ImageTensorFormat.rgb.channels.map { Double(normalizer(pixel[$0]!, channel: $0)) }
         #expect(isClose(rgb, [10.1, 20.2, 30.3]))
 
         let denormalizer = PixelDenormalizer(scale: 100, bias: ChannelValues(red: 0.1, green: 0.2, blue: 0.3))
         let values: [ColorChannel: Float] = [.red: 1, .green: 1, .blue: 1]
-        #expect(PixelFormat.bgr.channels.map { denormalizer(values[$0]!, channel: $0) } == [130, 120, 110])
+        #expect(ImageTensorFormat.bgr.channels.map { denormalizer(values[$0]!, channel: $0) } == [130, 120, 110])
     }
 
     // MARK: - Pixel denormalizer

@@ -1,7 +1,7 @@
 public import Foundation
 
 /// The executables `swift test` builds next to the test bundle: the test targets depend on their targets
-/// (`tensorio`, `tensorio-repository`, `tensorio-load-check`, the probes) so that they are there.
+/// (`tensorio`, `tensorio-repository`, `tensorio-load-check`) so that they are there.
 public enum BuiltProducts {
     /// The executable called `name`: next to the test binary (`.xctest`), which is where `swift test` puts
     /// it whatever the scratch path and configuration; else in `.build/debug` under the repository root.

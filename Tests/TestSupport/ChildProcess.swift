@@ -5,7 +5,7 @@ import Darwin
 #endif
 public import Foundation
 
-/// A program the tests run — `tensorio`, a probe built next to the tests, Python, `psql` — started
+/// A program the tests run — `tensorio`, `tensorio-load-check`, Python, `psql` — started
 /// before ``start(_:_:environment:currentDirectory:standardOutput:standardInput:standardErrorOnTerminal:timeLimit:)``
 /// returns, and waited for with ``result()`` (or ``waitForResult()`` outside async code).
 ///

@@ -29,8 +29,8 @@ public struct ModelBundle: Sendable, Hashable {
     public internal(set) var license: String
     /// Whether this bundle has no model yet (a placeholder for collecting data).
     public internal(set) var isPlaceholder: Bool
-    /// The `model` entry.
-    public internal(set) var model: ModelInfo
+    /// The `model` entry of `model.json`: the model file, its backend, quantization and modes.
+    public internal(set) var modelFile: ModelFileDescription
     /// Every input layer, in `model.json` order, training-only ones included (``predictionInputs`` leaves
     /// those out).
     public internal(set) var inputs: LayerList
@@ -75,7 +75,7 @@ public struct ModelBundle: Sendable, Hashable {
         self.author = description.author
         self.license = description.license
         self.isPlaceholder = description.isPlaceholder
-        self.model = description.model
+        self.modelFile = description.modelFile
         self.inputs = LayerList(description.inputs)
         self.outputs = LayerList(description.outputs)
         self.placeholders = LayerList(description.placeholders)
@@ -88,7 +88,7 @@ public struct ModelBundle: Sendable, Hashable {
 
     /// The model file or folder; `nil` for placeholder bundles.
     public var modelFileURL: URL? {
-        isPlaceholder ? nil : url.appendingPathComponent(model.file)
+        isPlaceholder ? nil : url.appendingPathComponent(modelFile.path)
     }
 
     /// The URL of a file in the bundle's `assets/` folder.

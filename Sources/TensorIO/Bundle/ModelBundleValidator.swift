@@ -97,7 +97,7 @@ public struct ModelBundleValidator: Sendable {
 
         var issues: [BundleIssue] = []
         if !description.isPlaceholder {
-            if let problem = modelFileProblem(description.model.file) {
+            if let problem = modelFileProblem(description.modelFile.path) {
                 issues.append(BundleIssue(path: "model.file", message: problem))
             }
         }

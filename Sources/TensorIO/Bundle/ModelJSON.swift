@@ -9,7 +9,7 @@ struct ModelJSON: Sendable {
     var author: String
     var license: String
     var isPlaceholder: Bool
-    var model: ModelInfo
+    var modelFile: ModelFileDescription
     var inputs: [LayerDescription]
     var outputs: [LayerDescription]
     var placeholders: [LayerDescription]

@@ -75,14 +75,14 @@ struct ModelJSONReader {
         guard issues.isEmpty, let model, let inputs, let outputs else { return nil }
         return ModelJSON(
             name: name, details: details, identifier: identifier, version: version, author: author,
-            license: license, isPlaceholder: isPlaceholder, model: model, inputs: inputs, outputs: outputs,
+            license: license, isPlaceholder: isPlaceholder, modelFile: model, inputs: inputs, outputs: outputs,
             placeholders: placeholders, training: training, options: options, labelsFiles: labelsFiles
         )
     }
 
     // MARK: - Sections
 
-    private mutating func readModel(_ value: JSONValue?, isPlaceholder: Bool) -> ModelInfo? {
+    private mutating func readModel(_ value: JSONValue?, isPlaceholder: Bool) -> ModelFileDescription? {
         guard let value else {
             issue("model", "required")
             return nil
@@ -132,8 +132,8 @@ struct ModelJSONReader {
         if let className, className.isEmpty { issue("model.class", "must not be empty") }
 
         guard let file else { return nil }
-        return ModelInfo(
-            file: file, backend: backend, isQuantized: quantized, modes: modes, type: type, className: className
+        return ModelFileDescription(
+            path: file, backend: backend, isQuantized: quantized, modes: modes, type: type, className: className
         )
     }
 
@@ -221,12 +221,12 @@ struct ModelJSONReader {
         let labelsFile = allowedValue("labels") == nil ? nil : optionalString(object, "labels", at: path)
         if let labelsFile { checkRelativePath(labelsFile, at: "\(path).labels") }
 
-        var pixelFormat: PixelFormat?
+        var pixelFormat: ImageTensorFormat?
         if kind == .image {
             if let text = requiredString(object, "format", at: path) {
-                pixelFormat = PixelFormat(rawValue: text.uppercased())
+                pixelFormat = ImageTensorFormat(rawValue: text.uppercased())
                 if pixelFormat == nil {
-                    issue("\(path).format", "\"\(text)\" is not one of \(quotedList(PixelFormat.allCases.map(\.rawValue)))")
+                    issue("\(path).format", "\"\(text)\" is not one of \(quotedList(ImageTensorFormat.allCases.map(\.rawValue)))")
                 } else if let format = pixelFormat, let shape, let volume = ImageVolume(shape: shape),
                           volume.channels != format.channelCount
                 {

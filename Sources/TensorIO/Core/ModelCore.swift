@@ -18,7 +18,7 @@ final class ModelCore: Sendable {
         self.bundle = bundle
         self.configuration = configuration
         pool = InstancePool(engine: engine)
-        predicts = bundle.model.modes.contains(.predict)
+        predicts = bundle.modelFile.modes.contains(.predict)
         preparer = InputPreparer(layers: bundle.predictionInputs, resizeMode: configuration.imageResizeMode)
     }
 

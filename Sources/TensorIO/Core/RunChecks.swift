@@ -3,7 +3,7 @@ extension ModelBundle {
     ///
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/unsupported``, location `model.modes`).
     func require(_ mode: ModelMode) throws {
-        guard model.modes.contains(mode) else {
+        guard modelFile.modes.contains(mode) else {
             throw TensorIOError(
                 .unsupported, "the model does not support \(mode.rawValue) (model.modes)", location: "model.modes"
             )

@@ -59,7 +59,7 @@ final class TrainableRuntimeModel: CoreBackedModel, TrainableModel {
     private func trainingInstance(_ instance: any BackendInstance) throws -> any TrainingInstance {
         guard let training = instance as? any TrainingInstance else {
             throw TensorIOError(
-                .unsupported, "the \(core.bundle.model.backend ?? ModelRegistry.defaultBackend) backend's models cannot train",
+                .unsupported, "the \(core.bundle.modelFile.backend ?? ModelRegistry.defaultBackend) backend's models cannot train",
                 location: "model.backend"
             )
         }

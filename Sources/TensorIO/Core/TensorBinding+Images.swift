@@ -2,7 +2,7 @@ internal import CYUV
 
 extension TensorBinding {
     /// The image layer's size and channel layout.
-    private var imageGeometry: (size: ImageSize, format: PixelFormat)? {
+    private var imageGeometry: (size: ImageSize, format: ImageTensorFormat)? {
         guard let volume = layer.imageVolume, let size = layer.imageSize else { return nil }
         return (size, layer.pixelFormat ?? (volume.channels == 1 ? .gray : .rgb))
     }

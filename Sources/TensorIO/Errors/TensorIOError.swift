@@ -45,7 +45,7 @@ public struct TensorIOError: Error, Sendable, Hashable, CustomStringConvertible 
         /// large, or structurally broken (an offset, size or index out of range).
         public static let invalidModelFile = Code("invalid-model-file")
         /// The runtime crashed or ran past its time or memory limit while an isolated check loaded the
-        /// model (see ``ModelBundle/verify(loading:configuration:registry:)``); the message names the signal.
+        /// model (see ``ModelBundle/checkLoading(_:configuration:registry:)``); the message names the signal.
         public static let runtimeCrashed = Code("runtime-crashed")
         /// A zip archive is not readable: malformed, corrupt or using an unsupported feature; for a
         /// bundle archive (TensorIODelivery), also one not holding exactly one bundle folder.

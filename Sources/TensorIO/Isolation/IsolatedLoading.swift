@@ -41,7 +41,7 @@ public struct IsolatedLoading: Sendable, Hashable {
     }
 
     /// Stops every isolated load check this process is running, for a process shutting down: each child
-    /// is killed at once, and each ``ModelBundle/verify(loading:configuration:registry:)`` waiting on one throws
+    /// is killed at once, and each ``ModelBundle/checkLoading(_:configuration:registry:)`` waiting on one throws
     /// ``TensorIOError/Code/runtimeUnavailable`` saying the check was stopped.
     ///
     /// - Parameter refusingNew: Whether checks started afterwards fail the same way at once, for the rest

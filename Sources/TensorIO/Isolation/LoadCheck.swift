@@ -1,10 +1,10 @@
-/// Where ``ModelBundle/verify(loading:configuration:registry:)`` loads a model: in this process, or in a child
+/// Where ``ModelBundle/checkLoading(_:configuration:registry:)`` loads a model: in this process, or in a child
 /// process whose crash cannot take the caller down.
 ///
 /// ```swift
-/// try bundle.verify(loading: .isolated)                        // a model that came from elsewhere
-/// try bundle.verify(loading: .isolated(IsolatedLoading(timeLimit: .seconds(10))))
-/// try bundle.verify(loading: .inProcess)                       // a model shipped with the app
+/// try bundle.checkLoading(.isolated)                        // a model that came from elsewhere
+/// try bundle.checkLoading(.isolated(IsolatedLoading(timeLimit: .seconds(10))))
+/// try bundle.checkLoading(.inProcess)                       // a model shipped with the app
 /// ```
 public struct LoadCheck: Sendable, Hashable {
     enum Mode: Sendable, Hashable {

@@ -37,13 +37,13 @@ enum LoadProbe {
     /// Zeros for every prediction input, as raw bytes of the layer's size; `nil` when the model does not
     /// predict, has nothing to run, needs placeholders, or has a dynamic dimension besides the batch.
     static func zeroInputs(for bundle: ModelBundle) -> InputValue? {
-        guard !bundle.isPlaceholder, bundle.model.modes.contains(.predict), bundle.placeholders.isEmpty else {
+        guard !bundle.isPlaceholder, bundle.modelFile.modes.contains(.predict), bundle.placeholders.isEmpty else {
             return nil
         }
         var values: [String: InputValue] = [:]
         for layer in bundle.predictionInputs {
             guard !layer.shape.dropFirst().contains(where: { $0 < 0 }) else { return nil }
-            guard let type = layer.dataType(quantizedModel: bundle.model.isQuantized) else {
+            guard let type = layer.dataType(quantizedModel: bundle.modelFile.isQuantized) else {
                 // The tensor's type decides (model.quantized left out): numbers convert to any of them.
                 values[layer.name] = .numbers(.float32([Float](repeating: 0, count: layer.elementCount)))
                 continue

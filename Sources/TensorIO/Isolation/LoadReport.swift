@@ -1,4 +1,4 @@
-/// What ``ModelBundle/verify(loading:configuration:registry:)`` measured while the model loaded.
+/// What ``ModelBundle/checkLoading(_:configuration:registry:)`` measured while the model loaded.
 public struct LoadReport: Sendable, Hashable {
     /// Whether the model was loaded in a child process.
     public var isIsolated: Bool

@@ -39,7 +39,7 @@ public struct LayerDescription: Sendable, Hashable {
         ///   - format: The channel order (`format`).
         ///   - normalization: On an input, how pixel bytes become the tensor's values (`normalize`); on an
         ///     output, how the tensor's values become pixel bytes (`denormalize`).
-        case image(format: PixelFormat, normalization: NormalizationSpec? = nil)
+        case image(format: ImageTensorFormat, normalization: NormalizationSpec? = nil)
         /// Raw bytes, passed through untouched (`string` in `model.json`, as the original called them).
         case bytes
     }
@@ -142,7 +142,7 @@ extension LayerDescription {
     }
 
     /// An image's channel order; `nil` for other kinds.
-    var pixelFormat: PixelFormat? {
+    var pixelFormat: ImageTensorFormat? {
         if case .image(let format, _) = kind { return format }
         return nil
     }

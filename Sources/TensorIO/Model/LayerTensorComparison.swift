@@ -29,13 +29,13 @@ package struct LayerTensorComparison: Sendable {
     ///   - limits: Bounds on the model file.
     /// - Throws: ``TensorIOError`` when the model file itself cannot be read.
     package init(bundle: ModelBundle, limits: ModelLimits = ModelLimits()) throws {
-        quantizedModel = bundle.model.isQuantized
+        quantizedModel = bundle.modelFile.isQuantized
         guard let file = bundle.modelFileURL else { rows = []; return }
         typealias Tensor = (name: String, alias: String, type: DataType?, typeName: String, shape: [Int]?, quantization: TensorQuantization?)
         var inputs: [Tensor] = []
         var outputs: [Tensor] = []
-        if bundle.model.backend == "tensorflow" {
-            let tag = bundle.model.modes.contains(.train) ? "train" : "serve"
+        if bundle.modelFile.backend == "tensorflow" {
+            let tag = bundle.modelFile.modes.contains(.train) ? "train" : "serve"
             let signature = try SavedModelSignature.read(savedModelAt: file, tag: tag, limits: limits)
             inputs = signature.inputs.map { ($0.layerName, $0.tensorName, $0.dataType, $0.typeName, $0.shape, nil) }
             outputs = signature.outputs.map { ($0.layerName, $0.tensorName, $0.dataType, $0.typeName, $0.shape, nil) }
@@ -48,7 +48,7 @@ package struct LayerTensorComparison: Sendable {
             inputs = entry.inputs.map(convert)
             outputs = entry.outputs.map(convert)
         }
-        let quantized = bundle.model.isQuantized
+        let quantized = bundle.modelFile.isQuantized
         var rows: [Row] = []
         for (side, layers, tensors) in [("input", bundle.predictionInputs, inputs), ("output", bundle.predictionOutputs, outputs)] {
             // Bound as the backends bind: by name, then the tensor's own name, then what is left in order.
@@ -60,7 +60,7 @@ package struct LayerTensorComparison: Sendable {
                     bound[index] = match
                 }
             }
-            if bundle.model.backend != "tensorflow" {
+            if bundle.modelFile.backend != "tensorflow" {
                 var rest = tensors.indices.filter { !claimed[$0] }.makeIterator()
                 for index in bound.indices where bound[index] == nil {
                     bound[index] = rest.next()

@@ -26,16 +26,16 @@ extension ModelBundle {
     public func makeTrainableModel(
         configuration: ModelConfiguration = ModelConfiguration(), registry: ModelRegistry = .builtIn
     ) throws -> any TrainableModel {
-        guard model.modes.contains(.train) else {
+        guard modelFile.modes.contains(.train) else {
             throw TensorIOError(
-                .unsupported, "\(url.lastPathComponent) does not train: model.modes is \(model.modes.map(\.rawValue)), without \"train\"",
+                .unsupported, "\(url.lastPathComponent) does not train: model.modes is \(modelFile.modes.map(\.rawValue)), without \"train\"",
                 location: "model.modes"
             )
         }
         let built = try makeModel(configuration: configuration, registry: registry)
         guard let trainable = built as? any TrainableModel else {
             throw TensorIOError(
-                .unsupported, "the \(model.backend ?? ModelRegistry.defaultBackend) backend's models cannot train",
+                .unsupported, "the \(modelFile.backend ?? ModelRegistry.defaultBackend) backend's models cannot train",
                 location: "model.backend"
             )
         }

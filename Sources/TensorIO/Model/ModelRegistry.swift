@@ -47,7 +47,7 @@ public struct ModelRegistry: Sendable {
     private static func runtimeModel(
         _ bundle: ModelBundle, _ configuration: ModelConfiguration, engine: any BackendEngine
     ) -> any Model {
-        if bundle.model.modes.contains(.train) {
+        if bundle.modelFile.modes.contains(.train) {
             return TrainableRuntimeModel(bundle: bundle, configuration: configuration, engine: engine)
         }
         return RuntimeModel(bundle: bundle, configuration: configuration, engine: engine)
@@ -91,7 +91,7 @@ public struct ModelRegistry: Sendable {
         if bundle.isPlaceholder {
             return PlaceholderModel(bundle: bundle, configuration: configuration)
         }
-        if let className = bundle.model.className {
+        if let className = bundle.modelFile.className {
             guard let factory = modelClasses[className] else {
                 throw TensorIOError(
                     .unsupported,
@@ -101,8 +101,8 @@ public struct ModelRegistry: Sendable {
             }
             return try factory(bundle, configuration)
         }
-        let name = bundle.model.backend ?? Self.defaultBackend
-        if bundle.model.backend == nil {
+        let name = bundle.modelFile.backend ?? Self.defaultBackend
+        if bundle.modelFile.backend == nil {
             configuration.logger.warning("\(bundle.url.lastPathComponent): model.backend is not given; using \(name)")
         }
         guard let factory = backends[name] else {

@@ -391,7 +391,7 @@ public struct ModelStore: Sendable {
     ) throws {
         do {
             try ModelBundle(at: bundleURL, logger: logger)
-                .verify(loading: check, configuration: ModelConfiguration(logger: logger))
+                .checkLoading(check, configuration: ModelConfiguration(logger: logger))
         } catch var error as TensorIOError {
             // One sentence that starts with what happened to the install; the layer or field goes inside it.
             let detail = error.location.map { "\($0): \(error.message)" } ?? error.message

@@ -189,7 +189,7 @@ public final class RepositoryStorage: Sendable {
         try ReleaseVerifier.checkWithoutKey(bundleAt: bundleURL, modelId: modelId, version: version)
         try ModelBundleValidator(bundleAt: bundleURL, logger: logger).validate()
         try ModelBundle(at: bundleURL, logger: logger)
-            .verify(loading: loadCheck, configuration: ModelConfiguration(logger: logger))
+            .checkLoading(loadCheck, configuration: ModelConfiguration(logger: logger))
         let sha256 = try FileDigest.sha256(of: uploadURL)
         let size = ((try? fileManager.attributesOfItem(atPath: uploadURL.path))?[.size] as? NSNumber)?.int64Value ?? 0
         return CheckedUpload(url: uploadURL, sha256: sha256, size: size, bundleName: bundleURL.lastPathComponent)

@@ -118,7 +118,7 @@ func largestDifference(_ a: [[RGBA]], _ b: [[RGBA]]) -> Int {
 /// What `LayerDescription.writeImage` puts in a float32 tensor for an RGB/BGR/GRAY layer of
 /// `width × height` (no normalization unless given).
 func imageTensor(
-    _ image: PixelBuffer, width: Int, height: Int, format: PixelFormat = .rgb, normalize: NormalizationSpec? = nil,
+    _ image: PixelBuffer, width: Int, height: Int, format: ImageTensorFormat = .rgb, normalize: NormalizationSpec? = nil,
     mode: ImageResizeMode = .stretch
 ) throws -> [Float] {
     let layer = LayerDescription(
@@ -131,7 +131,7 @@ func imageTensor(
 
 /// The same as ``imageTensor(_:width:height:format:normalize:mode:)`` into a uint8 tensor.
 func imageTensorBytes(
-    _ image: PixelBuffer, width: Int, height: Int, format: PixelFormat = .rgb, mode: ImageResizeMode = .stretch
+    _ image: PixelBuffer, width: Int, height: Int, format: ImageTensorFormat = .rgb, mode: ImageResizeMode = .stretch
 ) throws -> [UInt8] {
     let layer = LayerDescription(name: "image", shape: [height, width, format.channelCount], kind: .image(format: format))
     var values = [UInt8](repeating: 7, count: width * height * format.channelCount)

@@ -20,7 +20,7 @@ struct BareModelTests {
 
         let bundle = try ModelBundle(modelAt: Self.savedModel)
         #expect(bundle.isInferred)
-        #expect(bundle.model.backend == "tensorflow")
+        #expect(bundle.modelFile.backend == "tensorflow")
         let outputs = try bundle.makeModel().run(["input1": [1, 2, 3, 4], "input2": [10, 20, 30, 40]])
         #expect(try outputs["output1"].value(as: Double.self) == 240)
     }

@@ -36,9 +36,9 @@ final class LiteRTCompiledModel: BackendInstance {
     /// Binds the prediction layers to a signature already compiled.
     init(runner: SignatureRunner, bundle: ModelBundle, configuration: ModelConfiguration) throws {
         self.runner = runner
-        fileName = bundle.model.file
+        fileName = bundle.modelFile.path
         let key = runner.signature.key
-        let quantized = bundle.model.isQuantized
+        let quantized = bundle.modelFile.isQuantized
         let inputs = bundle.predictionInputs
         let outputs = bundle.predictionOutputs
         let inputOrder = try SignatureRunner.bind(inputs, to: runner.inputSlots, side: "input", signature: key)

@@ -9,11 +9,11 @@ struct LiteRTEngine: BackendEngine {
 
     /// A training session holds the weights: there is only one.
     var maximumInstances: Int {
-        bundle.model.modes.contains(.train) ? 1 : configuration.maximumConcurrentRuns
+        bundle.modelFile.modes.contains(.train) ? 1 : configuration.maximumConcurrentRuns
     }
 
     func makeInstance() throws -> any BackendInstance {
-        if bundle.model.modes.contains(.train) {
+        if bundle.modelFile.modes.contains(.train) {
             return try LiteRTTrainingSession(bundle: bundle, configuration: configuration)
         }
         return try LiteRTCompiledModel(bundle: bundle, configuration: configuration)

@@ -71,14 +71,14 @@ final class LiteRTModelInstance {
         }
         limits = configuration.limits
         logger = configuration.logger
-        fileName = bundle.model.file
+        fileName = bundle.modelFile.path
         runtime = try LiteRTRuntime.handle(logger: configuration.logger)
         modelFile = try MappedModelFile(
-            bundleDirectory: bundle.url, fileName: bundle.model.file, limits: configuration.limits
+            bundleDirectory: bundle.url, fileName: bundle.modelFile.path, limits: configuration.limits
         )
-        _ = try TFLiteModelVerifier.verify(modelFile.bytes, limits: configuration.limits, fileName: bundle.model.file)
+        _ = try TFLiteModelVerifier.verify(modelFile.bytes, limits: configuration.limits, fileName: bundle.modelFile.path)
         guard let address = modelFile.bytes.baseAddress else {
-            throw TensorIOError(.invalidModelFile, "\(bundle.model.file) is empty", location: "model.file")
+            throw TensorIOError(.invalidModelFile, "\(bundle.modelFile.path) is empty", location: "model.file")
         }
         crashActivity = CrashActivity(modelFile: fileURL.path)
         // Reading and compiling print (the XNNPACK line once per process, a failing kernel's reason).
@@ -96,14 +96,14 @@ final class LiteRTModelInstance {
         let api = runtime.api
         var model: LiteRtModel?
         try runtime.check(api.CreateModelFromBuffer(runtime.environment, address, modelFile.bytes.count, &model),
-                          "reading the model file \"\(bundle.model.file)\"")
+                          "reading the model file \"\(bundle.modelFile.path)\"")
         self.model = model
         guard let model else { throw TensorIOError(.runtimeFailure, "LiteRT returned no model") }
         signatures = try Self.signatures(runtime, model)
 
         // A training bundle's weights change as it learns: only prediction bundles keep a weight cache.
         var weightCache = configuration.weightCacheDirectory.flatMap { directory in
-            bundle.model.modes.contains(.train) ? nil : XNNPackWeightCache.prepare(
+            bundle.modelFile.modes.contains(.train) ? nil : XNNPackWeightCache.prepare(
                 directory: directory, model: modelFile, runtimeLibraryPath: runtime.path, logger: configuration.logger
             )
         }

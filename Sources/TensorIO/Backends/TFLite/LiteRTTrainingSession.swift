@@ -36,7 +36,7 @@ final class LiteRTTrainingSession: TrainingInstance {
 
     /// The signatures that belong to training rather than prediction.
     static func signatureKeys(of bundle: ModelBundle) -> Set<String> {
-        guard bundle.model.modes.contains(.train) else { return [] }
+        guard bundle.modelFile.modes.contains(.train) else { return [] }
         return Set(bundle.trainingOperations ?? []).union(["train", "save", "restore"])
     }
 
@@ -67,7 +67,7 @@ final class LiteRTTrainingSession: TrainingInstance {
         trainer = try SignatureRunner(instance, signature: signature)
         saver = try instance.signature(named: "save").map { try SignatureRunner(instance, signature: $0) }
         restorer = try instance.signature(named: "restore").map { try SignatureRunner(instance, signature: $0) }
-        if bundle.model.modes.contains(.predict) {
+        if bundle.modelFile.modes.contains(.predict) {
             let signature = try instance.predictionSignature(trainingSignatures: Self.signatureKeys(of: bundle))
             predictor = try LiteRTCompiledModel(
                 runner: SignatureRunner(instance, signature: signature), bundle: bundle, configuration: configuration
@@ -159,7 +159,7 @@ final class LiteRTTrainingSession: TrainingInstance {
 
     /// Binds every training layer to its slot as the slots now are.
     private func makeBindings() throws {
-        let quantized = bundle.model.isQuantized
+        let quantized = bundle.modelFile.isQuantized
         inputBindings = try zip(trainingLayers, inputOrder).map { layer, slot in
             try trainer.inputSlots[slot].binding(
                 for: layer, quantizedModel: quantized, isInput: true

@@ -42,14 +42,14 @@ final class TensorFlowGraph: TrainingInstance, Sendable {
             throw TensorIOError(.unsupported, "a placeholder bundle has no model to load")
         }
         self.bundle = bundle
-        let trains = bundle.model.modes.contains(.train)
-        let predicts = bundle.model.modes.contains(.predict)
+        let trains = bundle.modelFile.modes.contains(.train)
+        let predicts = bundle.modelFile.modes.contains(.predict)
         let session = try TensorFlowSession(
             directory: directory, tags: [trains ? "train" : "serve"], threadCount: configuration.threadCount,
             logger: configuration.logger
         )
         self.session = session
-        let quantized = bundle.model.isQuantized
+        let quantized = bundle.modelFile.isQuantized
         func endpoint(_ layer: LayerDescription, isInput: Bool) throws -> TensorFlowEndpoint {
             try TensorFlowEndpoint(layer: layer, in: session, quantizedModel: quantized, isInput: isInput)
         }
@@ -230,7 +230,7 @@ final class TensorFlowGraph: TrainingInstance, Sendable {
         try BundleExport.write(bundle, to: directory) { staging in
             // A SavedModel keeps its variables as the checkpoint `variables/variables`: overwrite it (and
             // drop the old shards, whose count may differ) so the copy opens with the trained weights.
-            let variables = staging.appendingPathComponent(bundle.model.file).appendingPathComponent("variables")
+            let variables = staging.appendingPathComponent(bundle.modelFile.path).appendingPathComponent("variables")
             let files = FileManager.default
             if files.fileExists(atPath: variables.path) { try files.removeItem(at: variables) }
             try files.createDirectory(at: variables, withIntermediateDirectories: true)

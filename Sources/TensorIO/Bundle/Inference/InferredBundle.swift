@@ -33,7 +33,7 @@ public struct InferredBundle: Sendable, Hashable {
         }
     }
 
-    /// The bundle, in memory: its `url` is the model's folder and `model.file` the model's name.
+    /// The bundle, in memory: its `url` is the model's folder and ``ModelBundle/modelFile`` names the model file.
     public var bundle: ModelBundle
     /// Files for the bundle's `assets/` folder (labels), by name.
     public var assets: [String: Data]

@@ -32,7 +32,7 @@ struct SavedModelBundleInference {
         let name = directory.lastPathComponent
         return ModelJSON(
             name: name, details: "", identifier: name, version: "1", author: "", license: "", isPlaceholder: false,
-            model: ModelInfo(file: name, backend: "tensorflow", isQuantized: nil, modes: [.predict]),
+            modelFile: ModelFileDescription(path: name, backend: "tensorflow", isQuantized: nil, modes: [.predict]),
             inputs: inputs, outputs: outputs, placeholders: [], training: nil, options: ModelOptions()
         )
     }
@@ -52,7 +52,7 @@ struct SavedModelBundleInference {
             else {
                 throw TensorIOError(.unsupported, "input \"\(name)\" cannot take images: it holds \(dataType) values of shape \(shape)", location: "inputs")
             }
-            let format: PixelFormat = shape[3] == 1 ? .gray : .rgb
+            let format: ImageTensorFormat = shape[3] == 1 ? .gray : .rgb
             let normalization = dataType == .float32 ? options.normalization : nil
             notes.append(.init(normalization == nil && dataType == .float32 ? .unknown : .inferred, layer: name,
                                "image \(shape[2])×\(shape[1]) \(format.rawValue)" + (normalization == nil && dataType == .float32 ? ", no normalization: give --normalize" : "")))

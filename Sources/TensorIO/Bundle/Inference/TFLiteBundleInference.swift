@@ -79,7 +79,7 @@ struct TFLiteBundleInference {
             details: [metadata?.description, subgraph?.description].compactMap { $0 }.joined(separator: " "),
             identifier: stem, version: metadata?.version ?? "1", author: metadata?.author ?? "",
             license: metadata?.license ?? "", isPlaceholder: false,
-            model: ModelInfo(file: fileName, backend: "tflite", isQuantized: nil, modes: [.predict]),
+            modelFile: ModelFileDescription(path: fileName, backend: "tflite", isQuantized: nil, modes: [.predict]),
             inputs: inputs, outputs: outputs, placeholders: [], training: nil, options: ModelOptions()
         )
     }
@@ -129,7 +129,7 @@ struct TFLiteBundleInference {
             )
         }
         let channels = shape[3]
-        var format: PixelFormat = channels == 1 ? .gray : .rgb
+        var format: ImageTensorFormat = channels == 1 ? .gray : .rgb
         switch properties?.colorSpace {
         case .rgb? where channels == 3, .grayscale? where channels == 1:
             note(.inferred, layer: name, "image \(shape[2])×\(shape[1]) \(format.rawValue) (colour space from the metadata)")

@@ -20,11 +20,11 @@ extension TFLiteEntryPoints {
         guard !bundle.isPlaceholder else {
             throw TensorIOError(.unsupported, "a placeholder bundle has no model to read")
         }
-        let file = try MappedModelFile(bundleDirectory: bundle.url, fileName: bundle.model.file, limits: limits)
-        _ = try TFLiteModelVerifier.verify(file.bytes, limits: limits, fileName: bundle.model.file)
+        let file = try MappedModelFile(bundleDirectory: bundle.url, fileName: bundle.modelFile.path, limits: limits)
+        _ = try TFLiteModelVerifier.verify(file.bytes, limits: limits, fileName: bundle.modelFile.path)
         return try TensorIOError.reporting {
             try read(
-                file.bytes, fileName: bundle.model.file, preferring: ["serving_default", "infer"],
+                file.bytes, fileName: bundle.modelFile.path, preferring: ["serving_default", "infer"],
                 excluding: LiteRTTrainingSession.signatureKeys(of: bundle), subgraphOrder: true
             )
         }

@@ -5,7 +5,7 @@ import TensorIOSupport
 ///
 /// Reads still go through ``FlatBufferReader``'s checked accessors, so a gap between the two passes
 /// would surface as an error, never as an out-of-bounds read.
-struct TFLiteModelChecker {
+struct TFLiteSemanticVerifier {
     private typealias Schema = TFLiteSchema
     private typealias Table = FlatBufferReader.Table
 

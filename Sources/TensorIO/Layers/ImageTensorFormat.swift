@@ -1,5 +1,5 @@
 /// The channel order an image layer's tensor expects.
-public enum PixelFormat: String, Sendable, Hashable, CaseIterable {
+public enum ImageTensorFormat: String, Sendable, Hashable, CaseIterable {
     /// Red, green, blue.
     case rgb = "RGB"
     /// Blue, green, red.

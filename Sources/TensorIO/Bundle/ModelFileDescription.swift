@@ -1,7 +1,7 @@
 /// The `model` entry of `model.json`: which file to run, on which backend, and how.
-public struct ModelInfo: Sendable, Hashable {
+public struct ModelFileDescription: Sendable, Hashable {
     /// The model file (`.tflite`) or SavedModel folder, relative to the bundle.
-    public var file: String
+    public var path: String
     /// The backend named in `model.backend`, lowercased; `nil` when the bundle leaves it out.
     public var backend: String?
     /// Whether the model works on quantized (uint8) values: layers without a `dtype` are uint8 when
@@ -16,11 +16,20 @@ public struct ModelInfo: Sendable, Hashable {
     public var className: String?
 
     /// Creates a model entry.
+    ///
+    /// - Parameters:
+    ///   - path: The model file or SavedModel folder, relative to the bundle (`model.file`).
+    ///   - backend: The backend, lowercased (`model.backend`); `nil` for the default.
+    ///   - isQuantized: Whether layers without a `dtype` are uint8 (`model.quantized`); `nil` to take each
+    ///     tensor's element type.
+    ///   - modes: What the model can do (`model.modes`).
+    ///   - type: A free-form kind (`model.type`).
+    ///   - className: A custom model type registered with ``ModelRegistry`` (`model.class`).
     public init(
-        file: String, backend: String? = nil, isQuantized: Bool? = false,
+        path: String, backend: String? = nil, isQuantized: Bool? = false,
         modes: Set<ModelMode> = [.predict], type: String? = nil, className: String? = nil
     ) {
-        self.file = file
+        self.path = path
         self.backend = backend
         self.isQuantized = isQuantized
         self.modes = modes

@@ -26,8 +26,8 @@ extension ModelBundle {
     ///   ``TensorIOError/Code/unsupported`` for an isolated check on a platform other than Linux (iOS,
     ///   tvOS, watchOS and visionOS do not let an app start a process; macOS is planned).
     @discardableResult
-    public func verify(
-        loading check: LoadCheck = .isolated, configuration: ModelConfiguration = ModelConfiguration(),
+    public func checkLoading(
+        _ check: LoadCheck = .isolated, configuration: ModelConfiguration = ModelConfiguration(),
         registry: ModelRegistry = .builtIn
     ) throws -> LoadReport {
         switch check.mode {
@@ -94,7 +94,7 @@ struct IsolatedLoadCheck {
     func interpret(_ outcome: ChildProcess.Outcome) throws -> LoadReport {
         let messages = AnswerChannel.messages(LoadCheckMessage.self, in: outcome.standardOutput)
         let phase = messages.last { $0.phase != nil }?.phase ?? .opening
-        let fileName = bundle.model.file.isEmpty ? bundle.url.lastPathComponent : bundle.model.file
+        let fileName = bundle.modelFile.path.isEmpty ? bundle.url.lastPathComponent : bundle.modelFile.path
         let doing = "\(phase.rawValue) \(fileName)"
         let runtimeWords = Self.lastWords(outcome.standardErrorTail)
 

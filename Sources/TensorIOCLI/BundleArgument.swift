@@ -38,13 +38,15 @@ struct ModelOptionGroup: ParsableArguments {
     /// Opens the bundle and builds its model.
     ///
     /// - Parameter defaultThreads: The threads per run when `--threads` is not given.
+    /// - Parameter images: `--resize` and `--scaling`, when the command takes them.
     func makeModel(
-        resizeMode: ImageResizeMode = .aspectFill, concurrentRuns: Int = 1, defaultThreads: Int = 1
+        images: ImageOptionGroup? = nil, concurrentRuns: Int = 1, defaultThreads: Int = 1
     ) throws -> (ModelBundle, any Model) {
         let bundle = try ModelBundle.open(URL(fileURLWithPath: bundle), logger: ToolLog.logger)
         let model = try bundle.makeModel(
             configuration: ModelConfiguration(
-                threadCount: threads ?? defaultThreads, imageResizeMode: resizeMode, maximumConcurrentRuns: concurrentRuns,
+                threadCount: threads ?? defaultThreads, imageResizeMode: images?.resizeMode,
+                imageScalingFilter: images?.scalingFilter, maximumConcurrentRuns: concurrentRuns,
                 weightCacheDirectory: weightCacheDirectory, logger: ToolLog.logger
             )
         )

@@ -47,7 +47,7 @@ struct ClassifyCommand: AsyncParsableCommand {
     /// images that fail are reported together at the end, after the others, with exit status 1.
     func run() async throws {
         let jobs = min(self.jobs ?? ProcessInfo.processInfo.activeProcessorCount, images.count)
-        let classifier = try ImageClassifier(model, resizeMode: imageOptions.resize.mode, concurrentRuns: jobs, preload: false)
+        let classifier = try ImageClassifier(model, images: imageOptions, concurrentRuns: jobs, preload: false)
         // The model loads on a thread of its own while the first images decode on TensorIO's threads (their
         // runs wait for that load): for one photo the two overlap instead of following each other.
         let loading = classifier.loadInBackground()
@@ -106,17 +106,20 @@ struct ImageClassifier: Sendable {
     let model: any Model
     let imageLayer: LayerDescription
     let labelledOutputs: [String]
-    let resizeMode: ImageResizeMode
+    /// How the image layer's photos are prepared (size, fitting, filter), for decoding them.
+    let imageTarget: ImageTarget
 
     /// - Parameters:
     ///   - concurrentRuns: How many images may run at once (one compiled copy of the model each).
     ///   - preload: Load the model now (else ``loadInBackground()`` or the first run does).
-    init(_ options: ModelOptionGroup, resizeMode: ImageResizeMode, concurrentRuns: Int = 1, preload: Bool = true) throws {
+    init(_ options: ModelOptionGroup, images: ImageOptionGroup, concurrentRuns: Int = 1, preload: Bool = true) throws {
         (bundle, model) = try options.makeModel(
-            resizeMode: resizeMode, concurrentRuns: concurrentRuns,
+            images: images, concurrentRuns: concurrentRuns,
             defaultThreads: ModelOptionGroup.threadsSharingCores(among: concurrentRuns)
         )
-        guard bundle.predictionInputs.count == 1, bundle.predictionInputs[0].isImage else {
+        guard bundle.predictionInputs.count == 1, bundle.predictionInputs[0].isImage,
+              let target = ImageTarget(layer: bundle.predictionInputs[0], configuration: model.configuration)
+        else {
             throw CLIError("the model must have exactly one input, an image layer (it has: \(bundle.predictionInputs.map { "\($0.name) (\($0.kindName))" }.joined(separator: ", ")))")
         }
         imageLayer = bundle.predictionInputs[0]
@@ -124,7 +127,7 @@ struct ImageClassifier: Sendable {
         guard !labelledOutputs.isEmpty else {
             throw CLIError("the model has no labelled output (give an output \"labels\" in model.json)")
         }
-        self.resizeMode = resizeMode
+        imageTarget = target
         if preload { try RuntimeLog.capturing { try model.load() } }
     }
 
@@ -151,7 +154,7 @@ struct ImageClassifier: Sendable {
 
     /// The image file decoded for the model (at reduced size when it is much larger than the layer).
     func input(_ url: URL) throws -> InputValue {
-        .image(try PixelBuffer(contentsOf: url, targetSize: imageLayer.imageSize, resizeMode: resizeMode))
+        .image(try PixelBuffer(contentsOf: url, targetSize: imageTarget.decodeSize, resizeMode: imageTarget.resizeMode))
     }
 
     /// As ``input(_:)`` for a path given on the command line, refusing a folder with a hint.

@@ -42,7 +42,7 @@ struct EvalCommand: AsyncParsableCommand {
 
     func run() async throws {
         let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
-        let classifier = try ImageClassifier(model, resizeMode: imageOptions.resize.mode, concurrentRuns: jobs)
+        let classifier = try ImageClassifier(model, images: imageOptions, concurrentRuns: jobs)
         let output = classifier.labelledOutputs[0]
         let labels = try classifier.bundle.predictionOutputs[output].labels?.values ?? []
         let samples = try Self.samples(in: URL(fileURLWithPath: directory), labels: labels, output: output)

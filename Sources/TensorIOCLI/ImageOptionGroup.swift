@@ -16,14 +16,31 @@ struct ImageOptionGroup: ParsableArguments {
         }
     }
 
+    enum Scaling: String, ExpressibleByArgument, CaseIterable {
+        case box, bilinear
+
+        var filter: ImageScalingFilter {
+            switch self {
+            case .box: return .box
+            case .bilinear: return .bilinear
+            }
+        }
+    }
+
     // Optional, so that a command can tell when it was given (and warn when it has no effect).
-    @Option(name: .customLong("resize"), help: "How images are fitted to image layers: fill (centre crop, the default), fit (pad) or stretch.")
+    @Option(name: .customLong("resize"), help: "How images are fitted to image layers: fill (centre crop), fit (pad) or stretch. Default: the layer's \"resize\" in model.json, else fill.")
     var resizeOption: Resize?
 
-    /// The chosen fitting, `fill` unless given.
-    var resize: Resize { resizeOption ?? .fill }
+    @Option(name: .customLong("scaling"), help: "How images are resampled to image layers: box (an area average) or bilinear (OpenCV's, as MediaPipe). Default: the layer's \"scaling\" in model.json, else box.")
+    var scalingOption: Scaling?
 
-    /// Whether `--resize` was on the command line.
-    var resizeGiven: Bool { resizeOption != nil }
+    /// The fitting given on the command line; `nil` for each layer's own.
+    var resizeMode: ImageResizeMode? { resizeOption?.mode }
+
+    /// The filter given on the command line; `nil` for each layer's own.
+    var scalingFilter: ImageScalingFilter? { scalingOption?.filter }
+
+    /// Whether `--resize` or `--scaling` was on the command line.
+    var resizeGiven: Bool { resizeOption != nil || scalingOption != nil }
 }
 #endif

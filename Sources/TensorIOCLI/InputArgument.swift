@@ -65,7 +65,7 @@ struct InputArgument {
     }
 
     /// Parses `--image [NAME=]PATH`, decoding the file at a reduced size when the layer is much smaller.
-    init(image argument: String, bundle: ModelBundle, resizeMode: ImageResizeMode) throws {
+    init(image argument: String, bundle: ModelBundle, configuration: ModelConfiguration) throws {
         var path = argument
         if let equals = argument.firstIndex(of: "="), bundle.predictionInputs.index(forName: String(argument[..<equals])) != nil {
             layerName = String(argument[..<equals])
@@ -76,8 +76,10 @@ struct InputArgument {
         if let layer, !layer.isImage {
             throw CLIError("--image \(argument): input \"\(layer.name)\" is an \(layer.kindName) layer, not an image layer")
         }
-        let target = layer?.imageSize
-        value = .image(try PixelBuffer(contentsOf: URL(fileURLWithPath: path), targetSize: target, resizeMode: resizeMode))
+        let target = layer.flatMap { ImageTarget(layer: $0, configuration: configuration) }
+        value = .image(try PixelBuffer(
+            contentsOf: URL(fileURLWithPath: path), targetSize: target?.decodeSize, resizeMode: target?.resizeMode ?? .aspectFill
+        ))
     }
 
     /// One value: JSON text, or `@FILE` / `@-` (see the type's description; `.npz` is ``parse(_:layerNames:)``'s).

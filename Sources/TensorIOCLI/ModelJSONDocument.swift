@@ -44,6 +44,8 @@ enum ModelJSONDocument {
         case .image(let format, let spec):
             members.append(("format", .string(format.rawValue)))
             if let spec { members.append((isInput ? "normalize" : "denormalize", normalization(spec))) }
+            if let mode = layer.imageResizeMode { members.append(("resize", .string(mode.rawValue))) }
+            if let filter = layer.imageScalingFilter { members.append(("scaling", .string(filter.rawValue))) }
         case .array(let spec, let labels):
             if let spec { members.append((isInput ? "quantize" : "dequantize", quantization(spec))) }
             if let labels { members.append(("labels", .string(labels.file))) }

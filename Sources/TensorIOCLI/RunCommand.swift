@@ -53,7 +53,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (bundle, model) = try model.makeModel(resizeMode: imageOptions.resize.mode)
+        let (bundle, model) = try model.makeModel(images: imageOptions)
         if bundle.predictionOutputs.contains(where: \.isImage), outputDir == nil {
             throw CLIError.usage("the model has image outputs: give --output-dir DIR to write them as PNG files")
         }
@@ -62,7 +62,7 @@ struct RunCommand: ParsableCommand {
         if bundle.predictionInputs.count == 1, inputs.count + images.count > 1 {
             return try runEach(bundle: bundle, model: model, placeholders: placeholderValues)
         }
-        let input = try makeInput(for: bundle)
+        let input = try makeInput(for: bundle, configuration: model.configuration)
         let outputs = try RuntimeLog.capturing { try model.run(input, placeholders: placeholderValues) }
         print(JSONText.render(try render(outputs)))
     }
@@ -72,11 +72,11 @@ struct RunCommand: ParsableCommand {
     /// values that fail are reported at the end, one line each, with exit status 1.
     private func runEach(bundle: ModelBundle, model: any Model, placeholders: [String: InputValue]) throws {
         let names = bundle.predictionInputs.names
-        let resizeMode = imageOptions.resize.mode
+        let configuration = model.configuration
         let given: [(label: String, parse: () throws -> [InputArgument])] =
             inputs.map { text in ("--input \(text)", { try InputArgument.parse(text, layerNames: names) }) }
             + images.map { path in
-                ("--image \(path)", { [try InputArgument(image: path, bundle: bundle, resizeMode: resizeMode)] })
+                ("--image \(path)", { [try InputArgument(image: path, bundle: bundle, configuration: configuration)] })
             }
         var failures = InputFailures()
         var index = 0
@@ -110,13 +110,13 @@ struct RunCommand: ParsableCommand {
         if outputDir != nil, !bundle.predictionOutputs.contains(where: \.isImage) {
             warn("--output-dir has no effect: the model has no image output")
         }
-        if imageOptions.resizeGiven, images.isEmpty { warn("--resize has no effect without --image") }
+        if imageOptions.resizeGiven, images.isEmpty { warn("--resize and --scaling have no effect without --image") }
     }
 
-    private func makeInput(for bundle: ModelBundle) throws -> InputValue {
+    private func makeInput(for bundle: ModelBundle, configuration: ModelConfiguration) throws -> InputValue {
         let names = bundle.predictionInputs.names
         let arguments = try inputs.flatMap { try InputArgument.parse($0, layerNames: names) }
-            + images.map { try InputArgument(image: $0, bundle: bundle, resizeMode: imageOptions.resize.mode) }
+            + images.map { try InputArgument(image: $0, bundle: bundle, configuration: configuration) }
         guard !arguments.isEmpty else {
             throw CLIError.usage("give a value for each input with --input [NAME=]VALUE or --image [NAME=]PATH (inputs: \(names.joined(separator: ", ")))")
         }

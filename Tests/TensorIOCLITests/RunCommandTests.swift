@@ -354,7 +354,7 @@ struct RunCommandTests {
             "warning: --top has no effect: the model has no labelled output",
             "warning: --threshold has no effect: the model has no labelled output",
             "warning: --output-dir has no effect: the model has no image output",
-            "warning: --resize has no effect without --image",
+            "warning: --resize and --scaling have no effect without --image",
         ], "\(result)")
         #expect(!FileManager.default.fileExists(atPath: Fixtures.repositoryRoot.appendingPathComponent("unused").path))
         // After a failure the warnings are dropped: the report stays one line.

@@ -89,7 +89,7 @@ extension LiteRTCompiledModel {
     /// Runs the instance as the core does: the value matched to `layers`, then written as prepared.
     fileprivate func run(_ input: InputValue, layers: LayerList) throws -> Outputs {
         var profile: RunProfile?
-        return try run(InputPreparer(layers: layers, resizeMode: .aspectFill).prepare(input), placeholders: [:], profile: &profile)
+        return try run(InputPreparer(layers: layers, configuration: ModelConfiguration()).prepare(input), placeholders: [:], profile: &profile)
     }
 
     /// Runs a one-input instance on one value.

@@ -199,6 +199,31 @@ struct ModelJSONParsingTests {
         #expect(paths == ["inputs[0].denormalize", "outputs[0].normalize"])
     }
 
+    @Test("an input image layer's resize and scaling are read, and a run's configuration overrides them")
+    func resizeAndScaling() throws {
+        let bundle = try Self.open(Self.imageDocument(input: ["resize": "fit", "scaling": "Bilinear"]))
+        let layer = bundle.inputs[0]
+        #expect(layer.imageResizeMode == .aspectFit && layer.imageScalingFilter == .bilinear)
+        let byLayer = try #require(ImageTarget(layer: layer, configuration: ModelConfiguration()))
+        #expect(byLayer.resizeMode == .aspectFit && byLayer.scalingFilter == .bilinear && byLayer.decodeSize == nil)
+        let overridden = try #require(ImageTarget(
+            layer: layer, configuration: ModelConfiguration(imageResizeMode: .stretch, imageScalingFilter: .box)
+        ))
+        #expect(overridden.resizeMode == .stretch && overridden.scalingFilter == .box && overridden.decodeSize == ImageSize(width: 224, height: 224))
+        let plain = try Self.open(Self.imageDocument()).inputs[0]
+        #expect(plain.imageResizeMode == nil && plain.imageScalingFilter == nil)
+        let defaults = try #require(ImageTarget(layer: plain, configuration: ModelConfiguration()))
+        #expect(defaults.resizeMode == .aspectFill && defaults.scalingFilter == .box)
+    }
+
+    @Test("an unknown resize or scaling is an error at its path; output images take neither")
+    func resizeAndScalingErrors() {
+        let error = Self.openingError(Self.imageDocument(input: ["resize": "crop", "scaling": "lanczos"]))
+        #expect(error?.issues.map(\.path) == ["inputs[0].resize", "inputs[0].scaling"])
+        #expect(error?.issues.first?.message.contains("\"crop\" is not one of \"fill\", \"fit\", \"stretch\"") == true)
+        #expect(Self.issuePaths(Self.imageDocument(output: ["scaling": "box"])) == ["outputs[0].scaling"])
+    }
+
     // MARK: - Quantizer and dequantizer (original cases)
 
     @Test("quantize [0,1]: 0 → 0, 1 → 255, 0.5 → 127 within 1")

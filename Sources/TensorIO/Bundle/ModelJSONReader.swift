@@ -192,7 +192,7 @@ struct ModelJSONReader {
         case (.array, .input), (.array, .placeholder), (.scalar, .input), (.scalar, .placeholder): allowed.insert("quantize")
         case (.array, .output): allowed.formUnion(["dequantize", "labels"])
         case (.scalar, .output): allowed.insert("dequantize")
-        case (.image, .input), (.image, .placeholder): allowed.formUnion(["format", "normalize"])
+        case (.image, .input), (.image, .placeholder): allowed.formUnion(["format", "normalize", "resize", "scaling"])
         case (.image, .output): allowed.formUnion(["format", "denormalize"])
         default: break
         }
@@ -234,6 +234,10 @@ struct ModelJSONReader {
                 }
             }
         }
+        let resizeMode = allowedValue("resize") == nil ? nil
+            : readEnumeration(object, "resize", at: path, as: ImageResizeMode.self)
+        let scalingFilter = allowedValue("scaling") == nil ? nil
+            : readEnumeration(object, "scaling", at: path, as: ImageScalingFilter.self)
         let normalize = allowedValue("normalize").flatMap { readNormalization($0, at: "\(path).normalize") }
         let denormalize = allowedValue("denormalize").flatMap { readNormalization($0, at: "\(path).denormalize") }
 
@@ -248,7 +252,24 @@ struct ModelJSONReader {
             layerKind = .image(format: pixelFormat, normalization: normalize ?? denormalize)
         case .string: layerKind = .bytes
         }
-        return (LayerDescription(name: name, shape: shape, declaredDataType: dataType, kind: layerKind), labelsFile)
+        return (
+            LayerDescription(
+                name: name, shape: shape, declaredDataType: dataType, kind: layerKind,
+                imageResizeMode: resizeMode, imageScalingFilter: scalingFilter
+            ),
+            labelsFile
+        )
+    }
+
+    /// A string member naming one case of `type` (its raw value, case-insensitively); an issue at
+    /// `path.key` listing the cases otherwise.
+    private mutating func readEnumeration<Value: RawRepresentable & CaseIterable>(
+        _ object: [String: JSONValue], _ key: String, at path: String, as type: Value.Type
+    ) -> Value? where Value.RawValue == String {
+        guard let text = optionalString(object, key, at: path) else { return nil }
+        if let value = Value.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) { return value }
+        issue("\(path).\(key)", "\"\(text)\" is not one of \(quotedList(Value.allCases.map(\.rawValue)))")
+        return nil
     }
 
     private mutating func readShape(

@@ -19,7 +19,7 @@ final class ModelCore: Sendable {
         self.configuration = configuration
         pool = InstancePool(engine: engine)
         predicts = bundle.modelFile.modes.contains(.predict)
-        preparer = InputPreparer(layers: bundle.predictionInputs, resizeMode: configuration.imageResizeMode)
+        preparer = InputPreparer(layers: bundle.predictionInputs, configuration: configuration)
     }
 
     var isLoaded: Bool { pool.isLoaded }

@@ -81,17 +81,18 @@ struct PreparedBatch {
 struct InputPreparer: Sendable {
     /// The layers a run takes (training-only ones left out).
     let layers: LayerList
-    /// How images are fitted to their layers.
-    let resizeMode: ImageResizeMode
-    /// For each layer, the size its images are scaled to (`nil` for layers that take no image).
-    private let imageTargets: [ImageSize?]
+    /// For each layer, how its images are prepared (`nil` for layers that take no image).
+    private let imageTargets: [ImageTarget?]
     /// Whether any layer takes an image; read once, not on every run.
     let hasImageInputs: Bool
 
-    init(layers: LayerList, resizeMode: ImageResizeMode) {
+    /// - Parameters:
+    ///   - layers: The layers a run feeds.
+    ///   - configuration: The model's configuration, whose resize mode and scaling filter, when set,
+    ///     replace the layers' own.
+    init(layers: LayerList, configuration: ModelConfiguration) {
         self.layers = layers
-        self.resizeMode = resizeMode
-        imageTargets = layers.map(\.imageSize)
+        imageTargets = layers.map { ImageTarget(layer: $0, configuration: configuration) }
         hasImageInputs = imageTargets.contains { $0 != nil }
     }
 
@@ -155,8 +156,31 @@ struct InputPreparer: Sendable {
     }
 
     /// An image oriented and fitted to `target`; any other value as it is.
-    func prepared(_ value: InputValue, target: ImageSize?) -> InputValue {
+    func prepared(_ value: InputValue, target: ImageTarget?) -> InputValue {
         guard let target, case .image(let image) = value else { return value }
-        return .image(VisionPipeline.prepare(image, target: target, mode: resizeMode))
+        return .image(VisionPipeline.prepare(image, target: target.size, mode: target.resizeMode, filter: target.scalingFilter))
     }
+}
+
+/// How photos are prepared for one image input: the layer's size, and the resize mode and scaling
+/// filter in force (the configuration's when set, else the layer's `model.json` settings, else the
+/// defaults: centre crop, box filter).
+package struct ImageTarget: Sendable, Hashable {
+    package let size: ImageSize
+    package let resizeMode: ImageResizeMode
+    package let scalingFilter: ImageScalingFilter
+
+    /// `nil` for a layer that takes no image.
+    package init?(layer: LayerDescription, configuration: ModelConfiguration) {
+        guard let size = layer.imageSize else { return nil }
+        self.size = size
+        resizeMode = configuration.imageResizeMode ?? layer.imageResizeMode ?? .aspectFill
+        scalingFilter = configuration.imageScalingFilter ?? layer.imageScalingFilter ?? .box
+    }
+
+    /// The size a JPEG may be decoded at for this layer (`targetSize` of
+    /// ``PixelBuffer/init(contentsOf:targetSize:resizeMode:limits:)``): the layer's size for the box filter,
+    /// whose area average a reduced decode only speeds up; `nil` (full size) for bilinear sampling, which
+    /// a reduced decode would turn into an average.
+    package var decodeSize: ImageSize? { scalingFilter == .box ? size : nil }
 }

@@ -24,7 +24,7 @@ final class TrainableRuntimeModel: CoreBackedModel, TrainableModel {
     init(bundle: ModelBundle, configuration: ModelConfiguration, engine: any BackendEngine) {
         self.engine = engine
         core = ModelCore(bundle: bundle, configuration: configuration, engine: engine)
-        trainingPreparer = InputPreparer(layers: bundle.inputs, resizeMode: configuration.imageResizeMode)
+        trainingPreparer = InputPreparer(layers: bundle.inputs, configuration: configuration)
     }
 
     func train(_ batch: Batch, placeholders: [String: InputValue]) throws -> Outputs {

@@ -52,6 +52,12 @@ public struct LayerDescription: Sendable, Hashable {
     public let declaredDataType: DataType?
     /// The kind of data, with the settings that belong to it.
     public let kind: Kind
+    /// How photos are fitted to this image input (`resize` in `model.json`); `nil` when the bundle
+    /// leaves it out (``ModelConfiguration/imageResizeMode`` decides, centre crop by default).
+    public let imageResizeMode: ImageResizeMode?
+    /// How photos are resampled to this image input (`scaling` in `model.json`); `nil` when the bundle
+    /// leaves it out (``ModelConfiguration/imageScalingFilter`` decides, the box filter by default).
+    public let imageScalingFilter: ImageScalingFilter?
 
     /// Creates a layer description.
     ///
@@ -61,11 +67,20 @@ public struct LayerDescription: Sendable, Hashable {
     ///     `[height, width, channels]`, or four sizes with `-1` first or last.
     ///   - declaredDataType: The element type (`dtype`), or `nil` to leave it to `model.quantized`.
     ///   - kind: The kind of data and its settings.
-    public init(name: String, shape: [Int], declaredDataType: DataType? = nil, kind: Kind) {
+    ///   - imageResizeMode: For an image input, how photos are fitted to it; `nil` to leave it to the
+    ///     model's configuration.
+    ///   - imageScalingFilter: For an image input, how photos are resampled to it; `nil` to leave it to the
+    ///     model's configuration.
+    public init(
+        name: String, shape: [Int], declaredDataType: DataType? = nil, kind: Kind,
+        imageResizeMode: ImageResizeMode? = nil, imageScalingFilter: ImageScalingFilter? = nil
+    ) {
         self.name = name
         self.shape = shape
         self.declaredDataType = declaredDataType
         self.kind = kind
+        self.imageResizeMode = imageResizeMode
+        self.imageScalingFilter = imageScalingFilter
     }
 
     /// Whether the first dimension is a batch dimension (`-1`).

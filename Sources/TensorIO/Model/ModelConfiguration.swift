@@ -7,8 +7,12 @@ public import Logging
 public struct ModelConfiguration: Sendable, Hashable {
     /// How many CPU threads the runtime may use for one run.
     public var threadCount: Int
-    /// How images are fitted to image layers whose size differs.
-    public var imageResizeMode: ImageResizeMode
+    /// How images are fitted to image layers whose size differs; `nil` (the default) to take each layer's
+    /// `resize` from `model.json`, and the centre crop (``ImageResizeMode/aspectFill``) where it has none.
+    public var imageResizeMode: ImageResizeMode?
+    /// How images are resampled to image layers' sizes; `nil` (the default) to take each layer's
+    /// `scaling` from `model.json`, and the box filter (``ImageScalingFilter/box``) where it has none.
+    public var imageScalingFilter: ImageScalingFilter?
     /// How many runs of one model may execute at the same time. Each needs its own compiled model (and
     /// its memory); with 1, concurrent callers take turns. Above 1,024 counts as 1,024.
     public var maximumConcurrentRuns: Int
@@ -38,14 +42,18 @@ public struct ModelConfiguration: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - threadCount: CPU threads per run, clamped to 1…``maximumThreadCount``.
-    ///   - imageResizeMode: How images are fitted to image layers (centre crop by default).
+    ///   - imageResizeMode: How images are fitted to image layers; `nil` for each layer's own (see
+    ///     ``imageResizeMode``).
+    ///   - imageScalingFilter: How images are resampled to image layers; `nil` for each layer's own (see
+    ///     ``imageScalingFilter``).
     ///   - maximumConcurrentRuns: Runs that may execute at once on separate compiled models, at least 1.
     ///   - limits: Bounds on sizes read from the model file and images (see ``ModelLimits``).
     ///   - weightCacheDirectory: Where LiteRT may keep prepared weights between processes (see
     ///     ``weightCacheDirectory``); `nil` for none.
     ///   - logger: Where the model and its runtime report what they do (see ``logger``).
     public init(
-        threadCount: Int = 1, imageResizeMode: ImageResizeMode = .aspectFill, maximumConcurrentRuns: Int = 1,
+        threadCount: Int = 1, imageResizeMode: ImageResizeMode? = nil, imageScalingFilter: ImageScalingFilter? = nil,
+        maximumConcurrentRuns: Int = 1,
         limits: ModelLimits = ModelLimits(), weightCacheDirectory: URL? = nil, logger: Logger = Logger.current
     ) {
         self.limits = limits
@@ -53,6 +61,7 @@ public struct ModelConfiguration: Sendable, Hashable {
         self.logger = logger
         self.threadCount = min(max(1, threadCount), Self.maximumThreadCount)
         self.imageResizeMode = imageResizeMode
+        self.imageScalingFilter = imageScalingFilter
         self.maximumConcurrentRuns = max(1, maximumConcurrentRuns)
     }
 }
@@ -61,6 +70,7 @@ extension ModelConfiguration {
     /// Compares how models run; the loggers are not compared.
     public static func == (lhs: ModelConfiguration, rhs: ModelConfiguration) -> Bool {
         lhs.threadCount == rhs.threadCount && lhs.imageResizeMode == rhs.imageResizeMode
+            && lhs.imageScalingFilter == rhs.imageScalingFilter
             && lhs.maximumConcurrentRuns == rhs.maximumConcurrentRuns && lhs.limits == rhs.limits
             && lhs.weightCacheDirectory == rhs.weightCacheDirectory
     }
@@ -69,6 +79,7 @@ extension ModelConfiguration {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(threadCount)
         hasher.combine(imageResizeMode)
+        hasher.combine(imageScalingFilter)
         hasher.combine(maximumConcurrentRuns)
         hasher.combine(limits)
         hasher.combine(weightCacheDirectory)

@@ -7,9 +7,24 @@ internal import CYUV
 /// scaled once, straight from the stored crop, and only the small scaled result is rotated or mirrored.
 enum VisionPipeline {
     /// An upright BGRA buffer of exactly `target`'s size.
-    static func prepare(_ image: PixelBuffer, target: ImageSize, mode: ImageResizeMode) -> PixelBuffer {
+    ///
+    /// - Parameters:
+    ///   - image: The photo, in any format and orientation.
+    ///   - target: The image layer's size.
+    ///   - mode: How the photo is fitted.
+    ///   - filter: How it is resampled (see ``ImageScalingFilter``).
+    static func prepare(
+        _ image: PixelBuffer, target: ImageSize, mode: ImageResizeMode, filter: ImageScalingFilter = .box
+    ) -> PixelBuffer {
         if image.format == .bgra, image.orientation == .up, image.width == target.width, image.height == target.height {
             return image  // already upright BGRA of the target's size
+        }
+        if filter == .bilinear {
+            let (uprightWidth, uprightHeight) = image.uprightSize
+            let fit = ImageFit(
+                photo: ImageSize(width: uprightWidth, height: uprightHeight), target: target, mode: mode, filter: .bilinear
+            )
+            return sampleBilinear(image, target: target, fit: fit)
         }
         let source = image.converted(to: .bgra)
         let (uprightWidth, uprightHeight) = image.uprightSize
@@ -159,6 +174,65 @@ enum VisionPipeline {
             }
         }
         return scaled
+    }
+
+    /// Samples the photo bilinearly at the points the tensor's pixels map to, as OpenCV's warp with
+    /// `INTER_LINEAR` and a constant black border does: tensor pixel (i, j) takes the upright photo point
+    /// (fit.x + i × fit.width / target.width, fit.y + j × …), in pixel-index coordinates (pixel k's centre
+    /// at k), rounded to 1/32 of a pixel (half to even, as cvRound); the four pixels around it are weighted in 1/1024ths and the sum
+    /// rounded, OpenCV's fixed-point arithmetic, so the bytes are OpenCV's. Pixels outside the photo are
+    /// black. The orientation is folded into the mapping: the stored pixels are read where the upright
+    /// point lies, and nothing is rotated.
+    static func sampleBilinear(_ image: PixelBuffer, target: ImageSize, fit: ImageFit) -> PixelBuffer {
+        let source = image.converted(to: .bgra)
+        let width = source.width, height = source.height, stride = source.bytesPerRow
+        // The stored point of upright point (u, v) is (p, q) = (a·u + b·v + c, d·u + e·v + f).
+        let w1 = Double(width - 1), h1 = Double(height - 1)
+        let (a, b, c, d, e, f): (Double, Double, Double, Double, Double, Double)
+        switch image.orientation {
+        case .up: (a, b, c, d, e, f) = (1, 0, 0, 0, 1, 0)
+        case .upMirrored: (a, b, c, d, e, f) = (-1, 0, w1, 0, 1, 0)
+        case .down: (a, b, c, d, e, f) = (-1, 0, w1, 0, -1, h1)
+        case .downMirrored: (a, b, c, d, e, f) = (1, 0, 0, 0, -1, h1)
+        case .leftMirrored: (a, b, c, d, e, f) = (0, 1, 0, 1, 0, 0)
+        case .right: (a, b, c, d, e, f) = (0, 1, 0, -1, 0, h1)
+        case .rightMirrored: (a, b, c, d, e, f) = (0, -1, w1, -1, 0, h1)
+        case .left: (a, b, c, d, e, f) = (0, -1, w1, 1, 0, 0)
+        }
+        let stepU = fit.width / Double(target.width), stepV = fit.height / Double(target.height)
+        // Points are clamped to a frame one pixel wider than the photo before they become integers:
+        // beyond it every tap is black anyway, and the conversion cannot overflow.
+        let lowX = -2.0, highX = Double(width) + 1, lowY = -2.0, highY = Double(height) + 1
+        var output = [UInt8](repeating: 0, count: target.width * target.height * 4)
+        source.bytes.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { out in
+                @inline(__always) func tap(_ x: Int, _ y: Int, _ channel: Int) -> Int {
+                    guard x >= 0, y >= 0, x < width, y < height else { return 0 }
+                    return Int(input[y * stride + x * 4 + channel])
+                }
+                var index = 0
+                for row in 0..<target.height {
+                    let v = fit.y + Double(row) * stepV
+                    for column in 0..<target.width {
+                        let u = fit.x + Double(column) * stepU
+                        let p = min(max(a * u + b * v + c, lowX), highX)
+                        let q = min(max(d * u + e * v + f, lowY), highY)
+                        let fixedX = Int((p * 32).rounded(.toNearestOrEven)), fixedY = Int((q * 32).rounded(.toNearestOrEven))
+                        let x0 = fixedX >> 5, y0 = fixedY >> 5  // arithmetic shifts: floor, also below 0
+                        let fx = fixedX & 31, fy = fixedY & 31
+                        let w00 = (32 - fx) * (32 - fy), w10 = fx * (32 - fy), w01 = (32 - fx) * fy, w11 = fx * fy
+                        for channel in 0..<3 {
+                            let sum = w00 * tap(x0, y0, channel) + w10 * tap(x0 + 1, y0, channel)
+                                + w01 * tap(x0, y0 + 1, channel) + w11 * tap(x0 + 1, y0 + 1, channel)
+                            out[index + channel] = UInt8(truncatingIfNeeded: (sum + 512) >> 10)
+                        }
+                        out[index + 3] = 255
+                        index += 4
+                    }
+                }
+            }
+        }
+        return PixelBuffer(unchecked: target.width, height: target.height, format: .bgra, bytes: output)
     }
 
     /// Applies an orientation to a BGRA image: rotations with libyuv, mirrors as a second step.

@@ -60,7 +60,7 @@ struct ImageFittingTests {
         var values = [Float](repeating: -1, count: 48)
         try values.withUnsafeMutableBytes { try layer.writeImage(try Self.thirds(4), into: $0) }
         #expect(rgbGrid(values, width: 4) == Self.grid(Self.green, width: 4, height: 4))
-        #expect(ModelConfiguration().imageResizeMode == .aspectFill)
+        #expect(ModelConfiguration().imageResizeMode == nil)
     }
 
     // MARK: - Aspect fit

@@ -18,11 +18,13 @@ struct ImageOptionGroup: ParsableArguments {
 
     enum Scaling: String, ExpressibleByArgument, CaseIterable {
         case box, bilinear
+        case libyuvBilinear = "libyuv-bilinear"
 
         var filter: ImageScalingFilter {
             switch self {
             case .box: return .box
             case .bilinear: return .bilinear
+            case .libyuvBilinear: return .libyuvBilinear
             }
         }
     }
@@ -31,7 +33,7 @@ struct ImageOptionGroup: ParsableArguments {
     @Option(name: .customLong("resize"), help: "How images are fitted to image layers: fill (centre crop), fit (pad) or stretch. Default: the layer's \"resize\" in model.json, else fill.")
     var resizeOption: Resize?
 
-    @Option(name: .customLong("scaling"), help: "How images are resampled to image layers: box (an area average) or bilinear (OpenCV's, as MediaPipe). Default: the layer's \"scaling\" in model.json, else box.")
+    @Option(name: .customLong("scaling"), help: "How images are resampled to image layers: box (an area average), bilinear (OpenCV's, as MediaPipe) or libyuv-bilinear (as the TFLite Task Library). Default: the layer's \"scaling\" in model.json, else box.")
     var scalingOption: Scaling?
 
     /// The fitting given on the command line; `nil` for each layer's own.

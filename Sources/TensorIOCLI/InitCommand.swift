@@ -39,6 +39,21 @@ struct InitCommand: ParsableCommand {
     @Option(help: "Take the metadata's labels in this locale (default: its first labels file).")
     var locale: String?
 
+    @Option(name: .customLong("detector"), help: ArgumentHelp(
+        "Describe the model as one of MediaPipe's detectors, whose settings are in MediaPipe's graphs, not in the file: \(MediaPipeDetector.allCases.map(\.rawValue).joined(separator: ", ")).",
+        valueName: "name"
+    ))
+    var detectorName: DetectorName?
+
+    /// `--detector`'s values: MediaPipe's detector families by their names.
+    enum DetectorName: String, ExpressibleByArgument, CaseIterable {
+        case blazefaceShortRange = "blazeface-short-range"
+        case blazefaceFullRange = "blazeface-full-range"
+        case palm, pose
+
+        var detector: MediaPipeDetector? { MediaPipeDetector(rawValue: rawValue) }
+    }
+
     func run() throws {
         let modelURL = URL(fileURLWithPath: modelPath)
         guard ModelBundle.isBareModel(modelURL) else {
@@ -54,7 +69,7 @@ struct InitCommand: ParsableCommand {
         }
         let options = BundleInferenceOptions(
             imageInputs: Set(imageInputs), normalization: try normalize.map(Self.parseNormalization),
-            labels: try Self.readLabels(labels), locale: locale
+            labels: try Self.readLabels(labels), locale: locale, detector: detectorName?.detector
         )
         if normalize != nil, imageInputs.isEmpty {
             warn("--normalize applies to image inputs whose metadata gives no normalization")

@@ -12,11 +12,26 @@ enum ModelJSONDocument {
         ]
         if let quantized = bundle.modelFile.isQuantized { model.append(("quantized", .bool(quantized))) }
         model.append(("modes", .array(bundle.modelFile.modes.map(\.rawValue).sorted().map { .string($0) })))
-        return .object(descriptionMembers(of: bundle) + [
+        var members = descriptionMembers(of: bundle) + [
             ("model", .object(model)),
             ("inputs", .array(bundle.inputs.map { layer($0, isInput: true) })),
             ("outputs", .array(bundle.outputs.map { layer($0, isInput: false) })),
-        ])
+        ]
+        if let detection = bundle.detection { members.append(("detection", value(detection.modelJSON))) }
+        return .object(members)
+    }
+
+    /// An ordered tree the library built, as the tool's JSON.
+    static func value(_ tree: OrderedJSON) -> JSONText.Value {
+        switch tree {
+        case .string(let text): .string(text)
+        // Floats from model files print as the float they are (0.1484375, not 0.14843750000000001).
+        case .number(let number): Float(exactly: number).map { .float($0) } ?? .double(number)
+        case .integer(let number): .integer(Int64(number))
+        case .bool(let flag): .bool(flag)
+        case .array(let items): .array(items.map(value))
+        case .object(let members): .object(members.map { ($0.key, value($0.value)) })
+        }
     }
 
     /// The keys that describe the model to people, as `model.json` spells them (also in `inspect --json`).

@@ -43,6 +43,8 @@ public struct ModelBundle: Sendable, Hashable {
     public internal(set) var training: TrainingDescription?
     /// The `options` entry.
     public internal(set) var options: ModelOptions
+    /// How the outputs become detections (`detection` in `model.json`), for detectors; `nil` otherwise.
+    public internal(set) var detection: DetectionDescription?
     /// Whether the bundle was inferred from a bare model (``init(modelAt:options:limits:)``) rather than
     /// read from a `model.json`: ``url`` is then the model's folder.
     public internal(set) var isInferred = false
@@ -81,6 +83,7 @@ public struct ModelBundle: Sendable, Hashable {
         self.placeholders = LayerList(description.placeholders)
         self.training = description.training
         self.options = description.options
+        self.detection = description.detection
     }
 
     /// The operations run as targets when training (`train.ops`), if any.

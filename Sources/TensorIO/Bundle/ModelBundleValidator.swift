@@ -126,8 +126,54 @@ public struct ModelBundleValidator: Sendable {
                 issues.append(BundleIssue(path: path, message: "\"\(file)\" cannot be read as UTF-8 text"))
             }
         }
+        if let detection = description.detection {
+            description.detection = readDetectionFiles(detection, issues: &issues)
+        }
         guard issues.isEmpty else { return (nil, issues) }
         return (ModelBundle(url: url, description: description), [])
+    }
+
+    /// The detection description with its labels and score calibration read from `assets/`.
+    private func readDetectionFiles(_ detection: DetectionDescription, issues: inout [BundleIssue]) -> DetectionDescription {
+        var detection = detection
+        func read(_ file: String, at path: String) -> String? {
+            guard exists("assets/" + file) else {
+                issues.append(BundleIssue(path: path, message: "\"\(file)\" is not in the bundle's assets folder"))
+                return nil
+            }
+            do {
+                let data = try UntrustedFile.read(
+                    url.appendingPathComponent("assets").appendingPathComponent(file), limit: limits.maximumLabelsFileBytes,
+                    name: "\"\(file)\"", limitName: "maximumLabelsFileBytes"
+                )
+                guard let text = String(data: data, encoding: .utf8) else {
+                    issues.append(BundleIssue(path: path, message: "\"\(file)\" cannot be read as UTF-8 text"))
+                    return nil
+                }
+                return text
+            } catch {
+                issues.append(BundleIssue(path: path, message: Self.describe(error)))
+                return nil
+            }
+        }
+        if let file = detection.labelsFile, let text = read(file, at: "detection.labels") {
+            detection.labels = LayerLabels(file: file, values: Self.labels(inText: text))
+        }
+        if let settings = detection.calibrationSettings, let text = read(settings.file, at: "detection.score_calibration.file") {
+            // One line per class: as many as the labels, or as the file has when there are none.
+            let classCount = detection.labels?.values.count ?? Self.labels(inText: text).count
+            do {
+                detection.calibration = try ScoreCalibration(
+                    parsing: text, classCount: classCount, transformation: settings.transformation,
+                    defaultScore: settings.defaultScore, location: "detection.score_calibration.file"
+                )
+            } catch let error as TensorIOError {
+                issues.append(BundleIssue(path: error.location ?? "detection.score_calibration.file", message: error.message))
+            } catch {
+                issues.append(BundleIssue(path: "detection.score_calibration.file", message: "\(error)"))
+            }
+        }
+        return detection
     }
 
     /// Checks a `model.json` document without a bundle folder around it: the JSON syntax, the schema,

@@ -15,6 +15,8 @@ struct ModelJSON: Sendable {
     var placeholders: [LayerDescription]
     var training: TrainingDescription?
     var options: ModelOptions
+    /// How the outputs become detections (`detection`), its files not read yet.
+    var detection: DetectionDescription?
     /// The labels files `model.json` names, by output index: read when the bundle opens, which puts the
     /// labels on those outputs (``LayerDescription/Kind/array(quantization:labels:)``).
     var labelsFiles: [Int: String] = [:]

@@ -22,7 +22,7 @@ struct ModelJSONReader {
 
     private static let topLevelKeys: Set<String> = [
         "name", "details", "id", "version", "author", "license", "placeholder", "model", "inputs", "outputs",
-        "options", "placeholders", "placholders", "train",
+        "options", "placeholders", "placholders", "train", "detection",
     ]
     /// More dimensions than any runtime supports (TensorFlow Lite allows 16 at most in practice).
     static let maximumRank = 16
@@ -71,12 +71,14 @@ struct ModelJSONReader {
         }
         let training = readTrain(object["train"], inputs: inputs ?? [], outputs: outputs ?? [])
         let options = readOptions(object["options"])
+        let detection = readDetection(object["detection"], outputs: outputs ?? [])
 
         guard issues.isEmpty, let model, let inputs, let outputs else { return nil }
         return ModelJSON(
             name: name, details: details, identifier: identifier, version: version, author: author,
             license: license, isPlaceholder: isPlaceholder, modelFile: model, inputs: inputs, outputs: outputs,
-            placeholders: placeholders, training: training, options: options, labelsFiles: labelsFiles
+            placeholders: placeholders, training: training, options: options, detection: detection,
+            labelsFiles: labelsFiles
         )
     }
 
@@ -263,7 +265,7 @@ struct ModelJSONReader {
 
     /// A string member naming one case of `type` (its raw value, case-insensitively); an issue at
     /// `path.key` listing the cases otherwise.
-    private mutating func readEnumeration<Value: RawRepresentable & CaseIterable>(
+    mutating func readEnumeration<Value: RawRepresentable & CaseIterable>(
         _ object: [String: JSONValue], _ key: String, at path: String, as type: Value.Type
     ) -> Value? where Value.RawValue == String {
         guard let text = optionalString(object, key, at: path) else { return nil }
@@ -483,11 +485,11 @@ struct ModelJSONReader {
 
     // MARK: - Field helpers
 
-    private mutating func issue(_ path: String, _ message: String) {
+    mutating func issue(_ path: String, _ message: String) {
         issues.append(BundleIssue(path: path, message: message))
     }
 
-    private mutating func object(_ value: JSONValue, at path: String) -> [String: JSONValue]? {
+    mutating func object(_ value: JSONValue, at path: String) -> [String: JSONValue]? {
         guard case .object(let object) = value else {
             issue(path, "expected an object, got \(value.typeName)")
             return nil
@@ -495,7 +497,7 @@ struct ModelJSONReader {
         return object
     }
 
-    private mutating func checkKeys(
+    mutating func checkKeys(
         _ object: [String: JSONValue], allowed: Set<String>, at path: String, context: String? = nil
     ) {
         for key in object.keys.sorted() where !allowed.contains(key) {
@@ -504,7 +506,7 @@ struct ModelJSONReader {
         }
     }
 
-    private mutating func requiredString(_ object: [String: JSONValue], _ key: String, at path: String) -> String? {
+    mutating func requiredString(_ object: [String: JSONValue], _ key: String, at path: String) -> String? {
         guard object[key] != nil else {
             issue(join(path, key), "required")
             return nil
@@ -512,7 +514,7 @@ struct ModelJSONReader {
         return optionalString(object, key, at: path)
     }
 
-    private mutating func optionalString(_ object: [String: JSONValue], _ key: String, at path: String) -> String? {
+    mutating func optionalString(_ object: [String: JSONValue], _ key: String, at path: String) -> String? {
         guard let value = object[key] else { return nil }
         guard case .string(let text) = value else {
             issue(join(path, key), "expected a string, got \(value.typeName)")
@@ -521,7 +523,7 @@ struct ModelJSONReader {
         return text
     }
 
-    private mutating func optionalBool(_ object: [String: JSONValue], _ key: String, at path: String) -> Bool? {
+    mutating func optionalBool(_ object: [String: JSONValue], _ key: String, at path: String) -> Bool? {
         guard let value = object[key] else { return nil }
         guard case .bool(let flag) = value else {
             issue(join(path, key), "expected true or false, got \(value.brief)")
@@ -530,7 +532,7 @@ struct ModelJSONReader {
         return flag
     }
 
-    private mutating func number(_ object: [String: JSONValue], _ key: String, at path: String) -> Double? {
+    mutating func number(_ object: [String: JSONValue], _ key: String, at path: String) -> Double? {
         guard let value = object[key] else { return nil }
         guard case .number(let number) = value, number.isFinite else {
             issue(join(path, key), "expected a number, got \(value.brief)")
@@ -540,7 +542,7 @@ struct ModelJSONReader {
     }
 
     /// File names in `model.json` must stay inside the bundle.
-    private mutating func checkRelativePath(_ path: String, at jsonPath: String) {
+    mutating func checkRelativePath(_ path: String, at jsonPath: String) {
         if path.isEmpty {
             issue(jsonPath, "must not be empty")
         } else if path.hasPrefix("/") || path.hasPrefix("~") {
@@ -550,7 +552,7 @@ struct ModelJSONReader {
         }
     }
 
-    private func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
-    private func quotedList(_ names: [String]) -> String { names.map { "\"\($0)\"" }.joined(separator: ", ") }
+    func quotedList(_ names: [String]) -> String { names.map { "\"\($0)\"" }.joined(separator: ", ") }
 }

@@ -170,7 +170,18 @@ extension LayerDescription {
 
     /// A copy with another kind.
     func with(kind: Kind) -> LayerDescription {
-        LayerDescription(name: name, shape: shape, declaredDataType: declaredDataType, kind: kind)
+        LayerDescription(
+            name: name, shape: shape, declaredDataType: declaredDataType, kind: kind, imageResizeMode: imageResizeMode,
+            imageScalingFilter: imageScalingFilter
+        )
+    }
+
+    /// A copy with these image settings (meaningful on image inputs).
+    func withImageSettings(resizeMode: ImageResizeMode?, scalingFilter: ImageScalingFilter?) -> LayerDescription {
+        LayerDescription(
+            name: name, shape: shape, declaredDataType: declaredDataType, kind: kind, imageResizeMode: resizeMode,
+            imageScalingFilter: scalingFilter
+        )
     }
 
     /// A copy of an array layer with these labels; other kinds are returned unchanged.

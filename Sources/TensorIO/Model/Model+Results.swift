@@ -38,10 +38,34 @@ extension Model {
         concurrency: Int? = nil,
         input: @escaping @Sendable (Items.Element) throws -> InputValue
     ) -> AsyncStream<Result<Outputs, any Error>> where Items.Element: Sendable {
+        results(for: items, concurrency: concurrency) { item in try self.run(try input(item)) }
+    }
+
+    /// Does `work` on many items with every core busy, giving each item's result in item order: what
+    /// ``results(for:concurrency:input:)`` does for runs, for any work that runs this model — a detection
+    /// call on a decoded photo, say.
+    ///
+    /// ```swift
+    /// for await result in model.results(for: files, concurrency: 2, perform: { url in
+    ///     try model.detect(contentsOf: url)
+    /// }) { … }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - items: The items, in the order their results are wanted.
+    ///   - concurrency: How many items may be in flight at once; `nil` for one per active core.
+    ///   - work: What to do with an item; runs on TensorIO's threads, concurrently for different items.
+    /// - Returns: One result per item, in item order, each yielded as soon as it and every earlier one are
+    ///   ready.
+    public func results<Items: Sequence & Sendable, Value: Sendable>(
+        for items: Items,
+        concurrency: Int? = nil,
+        perform work: @escaping @Sendable (Items.Element) throws -> Value
+    ) -> AsyncStream<Result<Value, any Error>> where Items.Element: Sendable {
         let width = max(1, concurrency ?? ProcessInfo.processInfo.activeProcessorCount)
         return AsyncStream { continuation in
             let feeder = Task {
-                await withTaskGroup(of: (Int, Result<Outputs, any Error>).self) { group in
+                await withTaskGroup(of: (Int, Result<Value, any Error>).self) { group in
                     var iterator = items.makeIterator()
                     var nextIndex = 0
                     func startNext() -> Bool {
@@ -50,7 +74,7 @@ extension Model {
                         nextIndex += 1
                         group.addTask {
                             let result = await Result(catching: {
-                                try await RunThreads.shared.perform { _ in try self.run(try input(item)) }
+                                try await RunThreads.shared.perform { _ in try work(item) }
                             })
                             return (index, result)
                         }
@@ -60,7 +84,7 @@ extension Model {
                         guard startNext() else { break }
                     }
                     // Results finish in any order; they are yielded in item order.
-                    var ready: [Int: Result<Outputs, any Error>] = [:]
+                    var ready: [Int: Result<Value, any Error>] = [:]
                     var nextToYield = 0
                     for await (index, result) in group {
                         ready[index] = result

@@ -35,7 +35,7 @@ struct ImageFit: Sendable, Hashable {
         let photoWidth = Double(max(1, photo.width)), photoHeight = Double(max(1, photo.height))
         let targetWidth = Double(max(1, target.width)), targetHeight = Double(max(1, target.height))
         switch filter {
-        case .box:
+        case .box, .libyuvBilinear:
             let plan = VisionPipeline.fit(width: max(1, photo.width), height: max(1, photo.height), target: target, mode: mode)
             // Tensor pixel edge t is photo edge crop.x + (t − offset.x) × crop.width / placed.width.
             let scaleX = Double(plan.crop.width) / Double(max(1, plan.placed.width))

@@ -15,4 +15,9 @@ public enum ImageScalingFilter: String, Sendable, Hashable, CaseIterable {
     /// (i, j) maps to the source point at (i, j) times the scale, and what falls outside the photo is black.
     /// A JPEG is decoded at full size for it, since a reduced decode would average.
     case bilinear
+    /// libyuv's `ARGBScale` with its bilinear filter, as the TFLite Task Library scales photos for its
+    /// detectors and classifiers: bilinear interpolation between pixel centres, without antialiasing,
+    /// with libyuv's 7-bit weights (which leave a resized image about one level in 128 darker). A JPEG is
+    /// decoded at full size for it.
+    case libyuvBilinear = "libyuv-bilinear"
 }

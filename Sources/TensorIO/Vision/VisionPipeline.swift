@@ -44,10 +44,11 @@ enum VisionPipeline {
         let scaledHeight = swaps ? plan.placed.width : plan.placed.height
         let scaled = source.bytes.withUnsafeBufferPointer { input -> [UInt8] in
             guard let base = input.baseAddress else { return [] }
-            return scale(
-                base + storedY * source.bytesPerRow + storedX * 4, stride: source.bytesPerRow,
-                width: storedWidth, height: storedHeight, toWidth: scaledWidth, height: scaledHeight
-            )
+            let crop = base + storedY * source.bytesPerRow + storedX * 4
+            if filter == .libyuvBilinear {
+                return scaleARGB(crop, stride: source.bytesPerRow, width: storedWidth, height: storedHeight, toWidth: scaledWidth, height: scaledHeight)
+            }
+            return scale(crop, stride: source.bytesPerRow, width: storedWidth, height: storedHeight, toWidth: scaledWidth, height: scaledHeight)
         }
         let upright = orient(scaled, width: scaledWidth, height: scaledHeight, orientation: image.orientation)
 
@@ -154,6 +155,19 @@ enum VisionPipeline {
                 MergeARGBPlane(base, Int32(outWidth), base + area, Int32(outWidth), base + 2 * area, Int32(outWidth),
                                nil, 0, out.baseAddress, Int32(outWidth * 4), Int32(outWidth), Int32(outHeight))
             }
+        }
+        return output
+    }
+
+    /// Scales BGRA pixels with libyuv's interleaved `ARGBScale` and its bilinear filter, darkening and all:
+    /// the TFLite Task Library's resize, reproduced for models whose reference it computed.
+    static func scaleARGB(
+        _ source: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, toWidth outWidth: Int, height outHeight: Int
+    ) -> [UInt8] {
+        var output = [UInt8](repeating: 255, count: outWidth * outHeight * 4)
+        output.withUnsafeMutableBufferPointer { out in
+            _ = ARGBScale(source, Int32(stride), Int32(width), Int32(height), out.baseAddress, Int32(outWidth * 4),
+                          Int32(outWidth), Int32(outHeight), kFilterBilinear)
         }
         return output
     }

@@ -60,11 +60,22 @@ struct TFLiteBundleInference {
             inputs.append(try inputLayer(tensor, metadata: tensorMetadata(tensor, in: entry.mainSubgraphInputs, subgraph?.inputs)))
         }
         var outputs: [LayerDescription] = []
+        var outputMetadata: [TFLiteMetadata.TensorMetadata?] = []
         for tensor in entry.outputs {
-            outputs.append(try outputLayer(
-                tensor, metadata: tensorMetadata(tensor, in: entry.mainSubgraphOutputs, subgraph?.outputs),
-                attachments: attachments
-            ))
+            let metadata = tensorMetadata(tensor, in: entry.mainSubgraphOutputs, subgraph?.outputs)
+            outputMetadata.append(metadata)
+            outputs.append(try outputLayer(tensor, metadata: metadata, attachments: attachments))
+        }
+        var detection: DetectionDescription?
+        if let detector = options.detector {
+            detection = try applyDetector(detector, inputs: &inputs, outputs: outputs)
+        } else {
+            detection = try postProcessedDetection(outputs: outputs, metadata: outputMetadata, attachments: attachments)
+            if detection != nil, inputs.count == 1, inputs[0].isImage {
+                // The TFLite Task Library stretches photos to the detector's input with libyuv's bilinear filter.
+                inputs[0] = inputs[0].withImageSettings(resizeMode: .stretch, scalingFilter: .libyuvBilinear)
+                note(.inferred, layer: inputs[0].name, "photos are stretched to the input with libyuv's bilinear filter (resize: stretch, scaling: libyuv-bilinear), as the TFLite Task Library does for detectors")
+            }
         }
         for name in options.imageInputs.subtracting(inputs.map(\.name)).sorted() {
             throw TensorIOError(.invalidInput, "no input named \"\(name)\" to make an image (inputs: \(inputs.map(\.name).joined(separator: ", ")))")
@@ -80,7 +91,8 @@ struct TFLiteBundleInference {
             identifier: stem, version: metadata?.version ?? "1", author: metadata?.author ?? "",
             license: metadata?.license ?? "", isPlaceholder: false,
             modelFile: ModelFileDescription(path: fileName, backend: "tflite", isQuantized: nil, modes: [.predict]),
-            inputs: inputs, outputs: outputs, placeholders: [], training: nil, options: ModelOptions()
+            inputs: inputs, outputs: outputs, placeholders: [], training: nil, options: ModelOptions(),
+            detection: detection
         )
     }
 
@@ -298,7 +310,12 @@ struct TFLiteBundleInference {
         }
     }
 
-    private mutating func note(_ kind: InferredBundle.Note.Kind, layer: String? = nil, _ message: String) {
+    mutating func note(_ kind: InferredBundle.Note.Kind, layer: String? = nil, _ message: String) {
         notes.append(InferredBundle.Note(kind, layer: layer, message))
+    }
+
+    /// A file for the bundle's `assets/` folder.
+    mutating func addAsset(_ name: String, _ data: Data) {
+        assets[name] = data
     }
 }

@@ -1,0 +1,141 @@
+#if Tools  // built with the Tools trait only (Package.swift)
+import ArgumentParser
+import Foundation
+import TensorIO
+import TensorIOToolSupport
+
+/// `tensorio detect MODEL IMAGE... [--max-results N] [--score-threshold T] [--json] [--jobs N]`
+struct DetectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "detect",
+        abstract: "Find objects, faces, palms or people on photos with a detection model.",
+        discussion: """
+            MODEL is a bundle whose model.json has a "detection" entry (tensorio init writes it; \
+            --detector NAME for MediaPipe's detectors), or a bare .tflite whose metadata describes its \
+            boxes (the TFLite Task Library's SSD detectors). Prints one block per photo: each detection's \
+            label (or class index), score and box as (x, y) width×height in pixels of the photo as \
+            displayed (after its EXIF orientation), best first. With --json one line: \
+            {"images":[{"path":P,"width":W,"height":H,"detections":[{"score":S,"index":I,"label":L,\
+            "box":{"x":X,"y":Y,"width":BW,"height":BH},"keypoints":[{"x":KX,"y":KY}]}]}]} — "label" left \
+            out when the model has none, "keypoints" when it has none. Photos that cannot be read are \
+            reported at the end, one line each, and the exit status is then 1.
+            """
+    )
+
+    @OptionGroup var model: ModelOptionGroup
+
+    @Argument(help: "JPEG or PNG files.")
+    var images: [String]
+
+    @Option(name: .customLong("max-results"), help: "Keep at most N detections per photo (default: the bundle's max_results, else all).")
+    var maxResults: Int?
+
+    @Option(name: .customLong("score-threshold"), help: "Keep detections scoring at least T (default: the bundle's min_score).")
+    var scoreThreshold: Float?
+
+    @Option(name: .customLong("allow"), help: "Keep only detections with this label; repeatable.")
+    var allowed: [String] = []
+
+    @Option(name: .customLong("deny"), help: "Drop detections with this label; repeatable.")
+    var denied: [String] = []
+
+    @Flag(help: "Print one JSON line instead of text.")
+    var json = false
+
+    @Option(help: "Photos decoded and detected at once, on as many compiled copies of the model (default: one per core).")
+    var jobs: Int?
+
+    @OptionGroup var imageOptions: ImageOptionGroup
+
+    mutating func validate() throws {
+        guard !images.isEmpty else { throw ValidationError("give at least one image") }
+        if let maxResults, maxResults < 1 { throw ValidationError("--max-results must be at least 1") }
+        if let scoreThreshold, !scoreThreshold.isFinite { throw ValidationError("--score-threshold must be a number") }
+        if let jobs { guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64") } }
+    }
+
+    /// What one photo gave: its size as displayed and its detections.
+    struct PhotoResult: Sendable {
+        var size: ImageSize
+        var detections: [Detection]
+    }
+
+    func run() async throws {
+        let jobs = min(self.jobs ?? ProcessInfo.processInfo.activeProcessorCount, images.count)
+        let (bundle, model) = try self.model.makeModel(
+            images: imageOptions, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs)
+        )
+        guard bundle.detection != nil else {
+            throw CLIError("\(self.model.bundle) describes no detection outputs: give a bundle whose model.json has a \"detection\" entry (tensorio init writes it for SSD models with metadata; tensorio init MODEL --detector NAME for MediaPipe's detectors)")
+        }
+        try RuntimeLog.capturing { try model.load() }
+        let options = DetectionOptions(
+            maximumResults: maxResults, scoreThreshold: scoreThreshold, categoryAllowlist: Set(allowed),
+            categoryDenylist: Set(denied)
+        )
+        var failures = InputFailures()
+        var printed = 0
+        if json { print("{\"images\":[", terminator: "") }
+        var paths = images.makeIterator()
+        let results = model.results(for: images, concurrency: jobs) { path -> PhotoResult in
+            let url = URL(fileURLWithPath: path)
+            if UntrustedFile.kind(of: url) == .directory {
+                throw CLIError("\(path) is a folder: give the image files in it, such as \(path)/*.jpg")
+            }
+            // Full size: boxes are in the pixels of the photo as displayed, not of a reduced decode.
+            let photo = try PixelBuffer(contentsOf: url, limits: model.configuration.limits)
+            let (width, height) = photo.uprightSize
+            return PhotoResult(size: ImageSize(width: width, height: height), detections: try model.detect(photo, options: options))
+        }
+        for await result in results {
+            guard let path = paths.next() else { break }
+            let photo: PhotoResult
+            do {
+                photo = try result.get()
+            } catch {
+                failures.record(error, path: path)
+                continue
+            }
+            if json {
+                print((printed > 0 ? "," : "") + JSONText.render(Self.json(path: path, photo)), terminator: "")
+            } else {
+                Self.printBlock(path: path, photo, first: printed == 0)
+            }
+            printed += 1
+        }
+        if json { print("]}") }
+        if !failures.isEmpty { throw failures }
+    }
+
+    static func json(path: String, _ photo: PhotoResult) -> JSONText.Value {
+        .object([
+            ("path", .string(path)), ("width", .integer(Int64(photo.size.width))), ("height", .integer(Int64(photo.size.height))),
+            ("detections", .array(photo.detections.map { detection in
+                var members: [(String, JSONText.Value)] = [("score", .float(detection.score)), ("index", .integer(Int64(detection.classIndex)))]
+                if let label = detection.label { members.append(("label", .string(label))) }
+                members.append(("box", .object([
+                    ("x", .double(detection.box.x)), ("y", .double(detection.box.y)),
+                    ("width", .double(detection.box.width)), ("height", .double(detection.box.height)),
+                ])))
+                if !detection.keypoints.isEmpty {
+                    members.append(("keypoints", .array(detection.keypoints.map { .object([("x", .double($0.x)), ("y", .double($0.y))]) })))
+                }
+                return .object(members)
+            })),
+        ])
+    }
+
+    static func printBlock(path: String, _ photo: PhotoResult, first: Bool) {
+        if !first { print("") }
+        print("\(path) (\(photo.size.width)×\(photo.size.height))")
+        let names = photo.detections.map { $0.label ?? "#\($0.classIndex)" }
+        let width = names.map(\.count).max() ?? 0
+        for (rank, (detection, name)) in zip(photo.detections, names).enumerated() {
+            let label = name.padding(toLength: width, withPad: " ", startingAt: 0)
+            let keypoints = detection.keypoints.isEmpty ? "" : ", \(detection.keypoints.count) keypoints"
+            print("  \(rank + 1). \(label)  \(String(format: "%.4f", detection.score))  \(detection.box)\(keypoints)")
+        }
+        if photo.detections.isEmpty { print("  (no detections)") }
+    }
+}
+#endif

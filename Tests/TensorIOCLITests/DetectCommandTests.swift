@@ -1,0 +1,57 @@
+#if Tools  // tests of the tool: run with the Tools trait (make test)
+import Foundation
+import Testing
+import TensorIO
+import TensorIOTestSupport
+
+/// `tensorio detect` on a bare SSD model with metadata and on a bundle `tensorio init --detector` wrote.
+@Suite("CLI: detect")
+struct DetectCommandTests {
+    static let ssd = "../shared/task-models/tflite-support/vision/coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite"
+    static let catsAndDogs = "../shared/task-models/tflite-support/vision/cats_and_dogs.jpg"
+    static let astronaut = "Tests/Fixtures/Detection/photos/astronaut.jpg"
+
+    static func json(_ result: ProcessResult) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    }
+
+    @Test("a bare SSD model with metadata: one JSON line, boxes in the photo's pixels, labels, no keypoints")
+    func bareSSD() async throws {
+        let result = try await CLI.run("detect", Self.ssd, Self.catsAndDogs, "--json", "--max-results", "2")
+        #expect(result.status == 0 && result.stdoutLines.count == 1, "\(result)")
+        let images = try #require(try Self.json(result)["images"] as? [[String: Any]])
+        let image = try #require(images.first)
+        #expect(image["path"] as? String == Self.catsAndDogs && image["width"] as? Int == 1200 && image["height"] as? Int == 600)
+        let detections = try #require(image["detections"] as? [[String: Any]])
+        #expect(detections.count == 2 && detections.allSatisfy { $0["keypoints"] == nil })
+        #expect(detections.map { $0["label"] as? String } == ["cat", "cat"])
+        // The Task Library's best: a cat at (54, 398) 393×196, 0.645.
+        let box = try #require(detections.first?["box"] as? [String: Double])
+        #expect(abs((box["x"] ?? 0) - 54) < 3 && abs((box["y"] ?? 0) - 398) < 3 && abs((box["width"] ?? 0) - 393) < 3)
+        #expect(abs((detections.first?["score"] as? Double ?? 0) - 0.645) < 0.01)
+    }
+
+    @Test("init --detector writes MediaPipe's face detector settings; detect then finds the face with its keypoints, no label")
+    func mediaPipeFace() async throws {
+        try await withTemporaryDirectory { folder in
+            let bundle = folder.appendingPathComponent("face.tiobundle").path
+            let written = try await CLI.run("init", "Tests/Fixtures/Metadata/face_detection_short_range.tflite", "--detector", "blazeface-short-range", "-o", bundle)
+            #expect(written.status == 0, "\(written)")
+            let text = try await CLI.run("detect", bundle, Self.astronaut)
+            #expect(text.status == 0 && text.stdoutLines.first == "\(Self.astronaut) (512×512)", "\(text)")
+            #expect(text.stdoutLines.dropFirst().first?.hasPrefix("  1. #0  0.92") == true, "\(text)")
+            let result = try await CLI.run("detect", bundle, Self.astronaut, "--json")
+            let detection = try #require(((try Self.json(result)["images"] as? [[String: Any]])?.first?["detections"] as? [[String: Any]])?.first)
+            #expect(detection["label"] == nil && (detection["keypoints"] as? [[String: Double]])?.count == 6)
+        }
+    }
+
+    @Test("a model without a detection description, and an unreadable photo, each get one line and exit 1")
+    func refusals() async throws {
+        expectOneLineError(try await CLI.run("detect", "Examples/efficientnet-lite0-float32.tiobundle", Self.astronaut), containing: ["describes no detection outputs"])
+        let missing = try await CLI.run("detect", Self.ssd, "no-such.jpg", Self.catsAndDogs, "--json", "--max-results", "1")
+        #expect(missing.status == 1 && missing.stdoutLines.count == 1, "\(missing)")
+        #expect(missing.stderrLines == ["error: no-such.jpg: the image does not exist"], "\(missing)")
+    }
+}
+#endif

@@ -22,7 +22,7 @@ extension Model {
     }
 
     /// Finds objects on a photo without blocking the calling task's thread; see
-    /// ``detect(_:options:)-(PixelBuffer,_)``.
+    /// `detect(_:options:)`.
     ///
     /// - Parameters:
     ///   - photo: The photo.
@@ -43,7 +43,7 @@ extension Model {
     ///   - options: What to keep.
     /// - Returns: The detections, best first, in pixels of the photo as displayed.
     /// - Throws: What decoding the file throws (``TensorIOError/Code/invalidImage``, ``TensorIOError/Code/io``…)
-    ///   and what ``detect(_:options:)-(PixelBuffer,_)`` throws.
+    ///   and what `detect(_:options:)` throws.
     public func detect(contentsOf url: URL, options: DetectionOptions = DetectionOptions()) throws -> [Detection] {
         try detect(try PixelBuffer(contentsOf: url, limits: configuration.limits), options: options)
     }

@@ -24,6 +24,9 @@ flags=(--package-path Fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,
 seed() {
   local target="$1" corpus=".fuzz/corpus/$1"
   mkdir -p "$corpus"
+  # Seeds kept for a target (Fuzz/Seeds/TARGET/): inputs the fixtures do not cover, such as model.json
+  # documents with a detection entry (written by tensorio init; see Fuzz/Seeds/README.md).
+  if [ -d "Fuzz/Seeds/$target" ]; then cp Fuzz/Seeds/"$target"/* "$corpus/"; fi
   case "$target" in
     fuzz-model-json) find Tests/Fixtures Examples -name model.json -exec cp {} "$corpus/" \; ;;
     fuzz-model-file) find Tests/Fixtures -name '*.tflite' -size -400k -exec cp {} "$corpus/" \; ;;

@@ -117,6 +117,18 @@ struct InspectCommand: ParsableCommand {
             lines.append("Placeholders:")
             lines += bundle.placeholders.map { "  " + layerSummary($0, isInput: true, quantized: bundle.modelFile.isQuantized) }
         }
+        if let detection = bundle.detection {
+            lines.append("Detection:")
+            var parts = ["\(detection.kind.rawValue): boxes \(detection.boxesOutput), scores \(detection.scoresOutput)"]
+            if let classes = detection.classesOutput { parts.append("classes \(classes)") }
+            if let count = detection.countOutput { parts.append("count \(count)") }
+            if detection.anchorCount > 0 { parts.append("\(detection.anchorCount) anchors") }
+            if detection.keypointCount > 0 { parts.append("\(detection.keypointCount) keypoints") }
+            if let labels = detection.labels { parts.append("labels \(labels.file) (\(labels.values.count))") }
+            if let minimumScore = detection.minimumScore { parts.append("min_score \(minimumScore)") }
+            if let maximumResults = detection.maximumResults { parts.append("max_results \(maximumResults)") }
+            lines.append("  " + parts.joined(separator: ", "))
+        }
         if let training = bundle.training {
             lines.append("Training:")
             lines.append("  ops: \(training.operations.joined(separator: ", "))")
@@ -163,6 +175,8 @@ struct InspectCommand: ParsableCommand {
         case .image(let format, let spec):
             parts.append("format \(format.rawValue)")
             if let spec { parts.append("\(isInput ? "normalize" : "denormalize") \(describe(spec))") }
+            if let mode = layer.imageResizeMode { parts.append("resize \(mode.rawValue)") }
+            if let filter = layer.imageScalingFilter { parts.append("scaling \(filter.rawValue)") }
         case .array(let spec, let labels):
             if let spec { parts.append("\(isInput ? "quantize" : "dequantize") \(describe(spec))") }
             if let labels { parts.append("labels \(labels.file) (\(labels.values.count))") }

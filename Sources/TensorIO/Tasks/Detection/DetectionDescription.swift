@@ -34,6 +34,8 @@ public struct DetectionDescription: Sendable, Hashable {
     /// The class labels by class id (`labels`: a file in `assets/`, one label per line); `nil` when the
     /// model has none.
     public internal(set) var labels: LayerLabels?
+    /// The number of anchors (``Kind/anchors`` only; 0 otherwise): the boxes output has one row per anchor.
+    public var anchorCount: Int { anchors.count }
     /// The number of keypoints each detection has (``Kind/anchors`` only; 0 otherwise).
     public var keypointCount: Int { decoding?.numKeypoints ?? 0 }
 

@@ -170,7 +170,7 @@ bench-training: build setup-tensorflow bench-venv
 bench-delivery: build
 	scripts/with-postgres.sh Benchmarks/run-delivery-load.sh
 
-# What an isolated load check (ModelBundle.verify(loading: .isolated)) costs next to loading in-process,
+# What an isolated load check (ModelBundle.checkLoading(.isolated)) costs next to loading in-process,
 # on EfficientNet-Lite0 and a TensorFlow SavedModel (docs/security.md has the figures). The Benchmarks
 # package builds the tensorio-load-check it runs, next to the benchmark.
 bench-load-check: setup-tensorflow

@@ -208,7 +208,7 @@ let package = Package(
             ],
             swiftSettings: upcomingFeatures
         ),
-        // The child of an isolated load check (`ModelBundle.verify(loading: .isolated)`).
+        // The child of an isolated load check (`ModelBundle.checkLoading(.isolated)`).
         .executableTarget(
             name: "TensorIOLoadCheck", dependencies: ["TensorIO"], swiftSettings: upcomingFeatures
         ),

@@ -3,7 +3,7 @@
 //
 // What an isolated load check costs next to its alternatives, in one run, interleaved so that all see
 // the same machine load: (a) loading the model in this process, as an app does (`makeModel` + `load`);
-// (b) `verify(loading: .inProcess)`, the same plus one run on zeros; (c) `verify(loading: .isolated)`,
+// (b) `checkLoading(.inProcess)`, the same plus one run on zeros; (c) `checkLoading(.isolated)`,
 // which does (b) in a fresh `tensorio-load-check` process (found next to this program). Prints medians
 // and 90th percentiles, and the child's peak memory.
 import Foundation
@@ -43,9 +43,9 @@ for path in bundlePaths {
         // One warm-up round: the first load opens the runtime library and pages the model in.
         for round in 0...iterations {
             let a = try milliseconds { try bundle.makeModel().load() }
-            let b = try milliseconds { try bundle.verify(loading: .inProcess) }
+            let b = try milliseconds { try bundle.checkLoading(.inProcess) }
             var report: LoadReport?
-            let c = try milliseconds { report = try bundle.verify(loading: .isolated) }
+            let c = try milliseconds { report = try bundle.checkLoading(.isolated) }
             guard round > 0 else { continue }
             plain.append(a)
             inProcess.append(b)
@@ -54,8 +54,8 @@ for path in bundlePaths {
         }
         print(path)
         print(line("load in this process (makeModel + load)", plain))
-        print(line("verify(loading: .inProcess) (load + run)", inProcess))
-        print(line("verify(loading: .isolated) (child process)", isolated))
+        print(line("checkLoading(.inProcess) (load + run)", inProcess))
+        print(line("checkLoading(.isolated) (child process)", isolated))
         print(String(format: "  isolated / in-process: %.1f×; child's peak memory: median %.0f MiB",
                      percentile(isolated, 0.5) / percentile(inProcess, 0.5), percentile(peak, 0.5)))
     } catch {

@@ -55,16 +55,16 @@ do {
         }
         let verification = try milliseconds {
             let data = try Data(contentsOf: modelURL, options: .alwaysMapped)
-            summary = try data.withUnsafeBytes { try TFLiteModelVerifier.verify($0, limits: limits, fileName: bundle.model.file) }
+            summary = try data.withUnsafeBytes { try TFLiteModelVerifier.verify($0, limits: limits, fileName: bundle.modelFile.path) }
         }
         // The verifier on a mapping whose pages this process has already touched: its own CPU work.
         // A fresh mapping (b) adds page faults, but the load path's LiteRT and XNNPack touch those same
         // pages right after verification (they parse the tables and pack every weight), so in a load
         // the faults move rather than add up.
         let data = try Data(contentsOf: modelURL, options: .alwaysMapped)
-        _ = try data.withUnsafeBytes { try TFLiteModelVerifier.verify($0, limits: limits, fileName: bundle.model.file) }
+        _ = try data.withUnsafeBytes { try TFLiteModelVerifier.verify($0, limits: limits, fileName: bundle.modelFile.path) }
         let verificationOnly = try milliseconds {
-            summary = try data.withUnsafeBytes { try TFLiteModelVerifier.verify($0, limits: limits, fileName: bundle.model.file) }
+            summary = try data.withUnsafeBytes { try TFLiteModelVerifier.verify($0, limits: limits, fileName: bundle.modelFile.path) }
         }
         if round > 0 {
             loads.append(load)

@@ -89,6 +89,8 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
         .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
+        // cairo, for `tensorio detect --draw`: the tool's alone (a trait-conditional dependency of TensorIOCLI).
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // Raw deflate for reading untrusted zip archives with our own bounded reader (TensorIOArchive:
         // bundle archives in TensorIODelivery, the files zipped onto the end of .tflite models).
         // Not "CZlib": ZIPFoundation (kept for writing archives) declares a module of that name.
@@ -190,6 +192,7 @@ let package = Package(
                 "TensorIOToolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
                 .product(name: "Logging", package: "swift-log"),
+                .target(name: "CCairo", condition: tools),
             ],
             swiftSettings: upcomingFeatures
         ),

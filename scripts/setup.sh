@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
-for package in libturbojpeg0-dev libspng-dev libyuv-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev pkg-config; do
+for package in libturbojpeg0-dev libspng-dev libyuv-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev pkg-config libcairo2-dev fonts-dejavu-core; do
   dpkg -s "$package" >/dev/null 2>&1 || need_apt+=("$package")
 done
 python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)

@@ -4,7 +4,7 @@ import Foundation
 import TensorIO
 import TensorIOToolSupport
 
-/// `tensorio detect MODEL IMAGE... [--max-results N] [--score-threshold T] [--json] [--jobs N]`
+/// `tensorio detect MODEL IMAGE... [--max-results N] [--score-threshold T] [--json] [--draw DIR] [--jobs N]`
 struct DetectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "detect",
@@ -17,8 +17,9 @@ struct DetectCommand: AsyncParsableCommand {
             displayed (after its EXIF orientation), best first. With --json one line: \
             {"images":[{"path":P,"width":W,"height":H,"detections":[{"score":S,"index":I,"label":L,\
             "box":{"x":X,"y":Y,"width":BW,"height":BH},"keypoints":[{"x":KX,"y":KY}]}]}]} — "label" left \
-            out when the model has none, "keypoints" when it has none. Photos that cannot be read are \
-            reported at the end, one line each, and the exit status is then 1.
+            out when the model has none, "keypoints" when it has none. --draw DIR writes each photo, \
+            upright, with its boxes, labels, scores and keypoints drawn, as DIR/NAME.jpg. Photos that \
+            cannot be read are reported at the end, one line each, and the exit status is then 1.
             """
     )
 
@@ -42,6 +43,9 @@ struct DetectCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON line instead of text.")
     var json = false
 
+    @Option(help: ArgumentHelp("Write each photo with its detections drawn as DIR/NAME.jpg (the folder is made if missing).", valueName: "DIR"))
+    var draw: String?
+
     @Option(help: "Photos decoded and detected at once, on as many compiled copies of the model (default: one per core).")
     var jobs: Int?
 
@@ -54,10 +58,11 @@ struct DetectCommand: AsyncParsableCommand {
         if let jobs { guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64") } }
     }
 
-    /// What one photo gave: its size as displayed and its detections.
+    /// What one photo gave: its size as displayed, its detections, and its drawing (a JPEG) with --draw.
     struct PhotoResult: Sendable {
         var size: ImageSize
         var detections: [Detection]
+        var drawing: Data?
     }
 
     func run() async throws {
@@ -69,6 +74,15 @@ struct DetectCommand: AsyncParsableCommand {
             throw CLIError("\(self.model.bundle) describes no detection outputs: give a bundle whose model.json has a \"detection\" entry (tensorio init writes it for SSD models with metadata; tensorio init MODEL --detector NAME for MediaPipe's detectors)")
         }
         try RuntimeLog.capturing { try model.load() }
+        let drawing = draw.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        if let drawing {
+            do {
+                try FileManager.default.createDirectory(at: drawing, withIntermediateDirectories: true)
+            } catch {
+                throw CLIError("--draw \(drawing.relativePath): cannot make the folder (\(error.localizedDescription))")
+            }
+        }
+        var drawnNames = Set<String>()
         let options = DetectionOptions(
             maximumResults: maxResults, scoreThreshold: scoreThreshold, categoryAllowlist: Set(allowed),
             categoryDenylist: Set(denied)
@@ -77,6 +91,7 @@ struct DetectCommand: AsyncParsableCommand {
         var printed = 0
         if json { print("{\"images\":[", terminator: "") }
         var paths = images.makeIterator()
+        let keepsPhotos = drawing != nil
         let results = model.results(for: images, concurrency: jobs) { path -> PhotoResult in
             let url = URL(fileURLWithPath: path)
             if UntrustedFile.kind(of: url) == .directory {
@@ -85,13 +100,19 @@ struct DetectCommand: AsyncParsableCommand {
             // Full size: boxes are in the pixels of the photo as displayed, not of a reduced decode.
             let photo = try PixelBuffer(contentsOf: url, limits: model.configuration.limits)
             let (width, height) = photo.uprightSize
-            return PhotoResult(size: ImageSize(width: width, height: height), detections: try model.detect(photo, options: options))
+            let detections = try model.detect(photo, options: options)
+            // Drawn here, on the photo's worker thread, so drawings overlap like detections do.
+            let drawing = keepsPhotos ? try DetectionDrawing.draw(detections, on: photo).jpegData(quality: 90) : nil
+            return PhotoResult(size: ImageSize(width: width, height: height), detections: detections, drawing: drawing)
         }
         for await result in results {
             guard let path = paths.next() else { break }
             let photo: PhotoResult
             do {
                 photo = try result.get()
+                if let drawing, let jpeg = photo.drawing {
+                    try jpeg.write(to: DetectionDrawing.destination(for: path, in: drawing, taken: &drawnNames), options: .atomic)
+                }
             } catch {
                 failures.record(error, path: path)
                 continue

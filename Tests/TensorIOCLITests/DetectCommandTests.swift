@@ -46,6 +46,29 @@ struct DetectCommandTests {
         }
     }
 
+    @Test("--draw writes each photo upright with its detections drawn, as DIR/NAME.jpg, NAME-2.jpg for a repeated name")
+    func draw() async throws {
+        try await withTemporaryDirectory { folder in
+            let bundle = folder.appendingPathComponent("face.tiobundle").path
+            #expect(try await CLI.run("init", "Tests/Fixtures/Metadata/face_detection_short_range.tflite", "--detector", "blazeface-short-range", "-o", bundle).status == 0)
+            let drawings = folder.appendingPathComponent("drawn")
+            // EXIF orientation 6: stored 600×512, displayed 512×600.
+            let exif = "Tests/Fixtures/Detection/photos/grace_hopper_exif6.jpg"
+            let result = try await CLI.run("detect", bundle, exif, "Examples/photos/grace_hopper.jpg", Self.astronaut, Self.astronaut, "--draw", drawings.path)
+            #expect(result.status == 0, "\(result)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: drawings.path).sorted()
+            #expect(names == ["astronaut-2.jpg", "astronaut.jpg", "grace_hopper.jpg", "grace_hopper_exif6.jpg"])
+            let drawn = try PixelBuffer(contentsOf: drawings.appendingPathComponent("grace_hopper_exif6.jpg"))
+            #expect(drawn.orientation == .up && drawn.width == 512 && drawn.height == 600)
+            // The box's left edge is drawn where detect put it: the pixel there is no longer the photo's.
+            let detection = try #require(try PixelBuffer(contentsOf: Fixtures.repositoryURL(exif)).orientedUpright() as PixelBuffer?)
+            let face = try #require(((try Self.json(try await CLI.run("detect", bundle, exif, "--json"))["images"] as? [[String: Any]])?.first?["detections"] as? [[String: Any]])?.first?["box"] as? [String: Double])
+            let (x, y) = (Int(face["x"] ?? 0), Int((face["y"] ?? 0) + (face["height"] ?? 0) / 2))
+            let before = try #require(detection.pixel(x: x, y: y)), after = try #require(drawn.converted(to: .bgra).pixel(x: x, y: y))
+            #expect(zip(before, after).map { abs(Int($0) - Int($1)) }.max() ?? 0 > 40, "\(before) → \(after)")
+        }
+    }
+
     @Test("a model without a detection description, and an unreadable photo, each get one line and exit 1")
     func refusals() async throws {
         expectOneLineError(try await CLI.run("detect", "Examples/efficientnet-lite0-float32.tiobundle", Self.astronaut), containing: ["describes no detection outputs"])

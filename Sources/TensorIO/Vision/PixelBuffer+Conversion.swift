@@ -1,6 +1,18 @@
 internal import CYUV
 
 extension PixelBuffer {
+    /// The image turned as it is displayed: its orientation applied to the pixels, as BGRA, orientation
+    /// ``ImageOrientation/up`` — for drawing on a photo in the coordinates detections are given in.
+    ///
+    /// - Returns: An upright BGRA copy (the image itself, converted, when it is already upright).
+    public func orientedUpright() -> PixelBuffer {
+        let bgra = converted(to: .bgra)
+        guard orientation != .up else { return bgra }
+        let (uprightWidth, uprightHeight) = uprightSize
+        let pixels = VisionPipeline.orient(bgra.bytes, width: width, height: height, orientation: orientation)
+        return PixelBuffer(unchecked: uprightWidth, height: uprightHeight, format: .bgra, bytes: pixels)
+    }
+
     /// The same pixels in another layout (libyuv, SIMD). Converting to ``Format/gray`` uses full-range
     /// BT.601 luminance; converting from gray copies the luminance into each colour and sets alpha to 255.
     public func converted(to target: Format) -> PixelBuffer {

@@ -130,7 +130,7 @@ fuzz-models: setup
 # across cores (bench-throughput), cold start (bench-coldstart) and training speed (bench-training); then
 # every goal's PASS/FAIL together. Results in bench-results/*.json. BENCH_ARGS go to the inference one.
 .PHONY: bench bench-inference bench-venv
-bench: bench-inference bench-throughput bench-coldstart bench-training
+bench: bench-inference bench-throughput bench-coldstart bench-training bench-detection
 	@.venv-bench/bin/python Benchmarks/print-goals.py
 
 # Python's side of the benchmarks (ai_edge_litert, NumPy, Pillow) in .venv-bench.
@@ -143,6 +143,16 @@ bench-venv:
 bench-inference: build bench-venv
 	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product raw-litert-benchmark
 	.venv-bench/bin/python Benchmarks/run-benchmarks.py $(BENCH_ARGS)
+
+# Detection (issue 27, point 6): detect per photo against MediaPipe 0.10.21's Python Tasks API on the same
+# models and photos, what decoding and suppression add to a run, and `detect --jobs 2` against --jobs 1;
+# writes bench-results/detection.json. MediaPipe runs in .venv-mediapipe (the reference fixtures' pins).
+.PHONY: bench-detection
+bench-detection: build setup-zoo
+	@[ -x .venv-mediapipe/bin/python ] || python3 -m venv .venv-mediapipe
+	@.venv-mediapipe/bin/pip install --quiet --disable-pip-version-check -r scripts/fixtures/mediapipe-requirements.txt
+	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product detection-benchmark
+	.venv-mediapipe/bin/python Benchmarks/run-detection-benchmarks.py
 
 # Cold start (issue 12, point 4): process start to printed top-5 for one photo, interleaved: `tensorio
 # classify` with and without --weight-cache, and today's tool before this work (built once from commit

@@ -74,6 +74,13 @@ let package = Package(
             path: "ModelLoad",
             swiftSettings: upcomingFeatures
         ),
+        // Detection per photo and what detection adds to a run, for run-detection-benchmarks.py.
+        .executableTarget(
+            name: "detection-benchmark",
+            dependencies: [tensorIO("TensorIO")],
+            path: "Detection",
+            swiftSettings: upcomingFeatures
+        ),
         // What an isolated load check costs next to loading in this process (docs/security.md).
         .executableTarget(
             name: "load-check-benchmark",

@@ -13,12 +13,13 @@ extension LayerDescription {
     ///   - image: The image.
     ///   - buffer: Memory for `height × width × channels` elements of `dataType`.
     ///   - dataType: `float32`, or `uint8` for quantized models.
-    ///   - resizeMode: How the image is fitted.
+    ///   - resizeMode: How the image is fitted; `nil` for the layer's ``imageResizeMode``, else the centre
+    ///     crop. It is resampled with the layer's ``imageScalingFilter`` (the box filter when it has none).
     /// - Throws: ``TensorIOError`` when this is not an image layer, the type is not float32 or uint8, or
     ///   the buffer is too small.
     public func writeImage(
         _ image: PixelBuffer, into buffer: UnsafeMutableRawBufferPointer, dataType: DataType = .float32,
-        resizeMode: ImageResizeMode = .aspectFill
+        resizeMode: ImageResizeMode? = nil
     ) throws {
         guard let volume = imageVolume else {
             throw TensorIOError.invalidInput("\(name) is not an image layer", layer: name)
@@ -32,6 +33,9 @@ extension LayerDescription {
         }
         guard let size = imageSize else { return }  // an image layer has one (imageVolume above)
         let memory = TensorMemory(unsafeBase: base, byteCount: buffer.count)
-        try binding.writeImage(VisionPipeline.prepare(image, target: size, mode: resizeMode), to: memory)
+        let prepared = VisionPipeline.prepare(
+            image, target: size, mode: resizeMode ?? imageResizeMode ?? .aspectFill, filter: imageScalingFilter ?? .box
+        )
+        try binding.writeImage(prepared, to: memory)
     }
 }

@@ -1,0 +1,68 @@
+// detection-benchmark MODEL PHOTO RUNS [--detector NAME]: TensorIO's side of run-detection-benchmarks.py.
+//
+// Loads MODEL (a bundle or a bare .tflite; --detector as `tensorio init --detector`), warms up, then times
+// RUNS iterations of each, interleaved so that a slow spell of the shared machine hits all alike:
+//   photo    decode the JPEG file and detect on it: what an app pays per photo (MediaPipe's detect(image)
+//            from the file is timed the same way on the Python side)
+//   run      the model run alone on a photo already of the input's size, upright BGRA, so that preparing
+//            it costs nothing: writing the tensor, invoking, reading the outputs
+//   detect   the same, with detection: run plus decoding the outputs, suppression, mapping onto the photo
+// Prints one JSON object with the medians in microseconds; detect − run is what detection adds.
+import Foundation
+import TensorIO
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+}
+
+func microseconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count >= 3, let runs = Int(arguments[2]), runs > 0 else {
+    FileHandle.standardError.write(Data("usage: detection-benchmark MODEL PHOTO RUNS [--detector NAME]\n".utf8))
+    exit(64)
+}
+var options = BundleInferenceOptions()
+if let index = arguments.firstIndex(of: "--detector"), index + 1 < arguments.count {
+    guard let detector = MediaPipeDetector(rawValue: arguments[index + 1]) else {
+        FileHandle.standardError.write(Data("unknown detector \(arguments[index + 1])\n".utf8))
+        exit(64)
+    }
+    options.detector = detector
+}
+
+do {
+    let url = URL(fileURLWithPath: arguments[0])
+    let bundle = ModelBundle.isBareModel(url) ? try ModelBundle(modelAt: url, options: options) : try ModelBundle(at: url)
+    let model = try bundle.makeModel()
+    try model.load()
+    let photoURL = URL(fileURLWithPath: arguments[1])
+    guard let size = bundle.predictionInputs.first?.imageSize else { throw TensorIOError(.unsupported, "no image input") }
+    let tensorSized = try PixelBuffer(width: size.width, height: size.height, format: .bgra, repeating: 128)
+    var count = 0
+    for _ in 0..<max(10, runs / 10) {  // warm-up
+        count += try model.detect(contentsOf: photoURL).count
+        _ = try model.run(.image(tensorSized))
+        _ = try model.detect(tensorSized)
+    }
+    var photo: [Double] = [], run: [Double] = [], detect: [Double] = []
+    for _ in 0..<runs {
+        photo.append(try microseconds { count += try model.detect(contentsOf: photoURL).count })
+        run.append(try microseconds { _ = try model.run(.image(tensorSized)) })
+        detect.append(try microseconds { _ = try model.detect(tensorSized) })
+    }
+    let result: [String: Double] = [
+        "photo_us": median(photo), "run_us": median(run), "detect_us": median(detect),
+        "detections": Double(try model.detect(contentsOf: photoURL).count),
+    ]
+    let data = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
+    print(String(decoding: data, as: UTF8.self))
+} catch {
+    FileHandle.standardError.write(Data("detection-benchmark: \(error)\n".utf8))
+    exit(1)
+}

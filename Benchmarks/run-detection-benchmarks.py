@@ -1,0 +1,117 @@
+"""Detection, side by side in one run (issue 27, point 6; run it with `make bench-detection`).
+
+  per photo     detection-benchmark (TensorIO: decode the JPEG file, detect) against MediaPipe 0.10.21's Python
+                Tasks API (mp.Image.create_from_file, then FaceDetector / ObjectDetector.detect), warm, on the
+                same model and photo: BlazeFace short range on Examples/photos/grace_hopper.jpg, and the COCO
+                SSD on the Task Library's cats_and_dogs.jpg. Both run on the CPU with the runtimes' default
+                threads for TensorIO's configuration (1) and MediaPipe's (its own default).
+  detection     what detection adds to a run (decoding the outputs, suppression, mapping onto the photo),
+                against the run itself (writing the tensor, invoking, reading the outputs), on a photo already
+                of the input's size.
+  --jobs        `tensorio detect --jobs 2` over 100 photos against `--jobs 1 --threads 1`, process start to the
+                last printed result (the five Task Library photos, copied round robin).
+Each measurement is repeated --repeats times, interleaved; the figures are medians. Prints the table and
+the goals with PASS/FAIL, writes bench-results/detection.json, and exits 0 whatever the outcome."""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+VISION = os.path.join(os.path.dirname(ROOT), "shared", "task-models", "tflite-support", "vision")
+MODULES = os.path.join(ROOT, ".build", "zoo", "mediapipe-modules")
+
+MIN_OVER_MEDIAPIPE = 1.5
+MAX_DETECTION_SHARE = 0.05
+MIN_JOBS_SCALING = 1.8
+
+CASES = [
+    # name, model, TensorIO's extra arguments, MediaPipe's task, photo
+    ("BlazeFace short range", os.path.join(MODULES, "face_detection", "face_detection_short_range.tflite"),
+     ["--detector", "blazeface-short-range"], "face", os.path.join(ROOT, "Examples", "photos", "grace_hopper.jpg")),
+    ("COCO SSD", os.path.join(VISION, "coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite"), [], "object",
+     os.path.join(VISION, "cats_and_dogs.jpg")),
+]
+
+
+def run_json(command):
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise SystemExit(f"{' '.join(command[:2])} … failed ({result.returncode}): {result.stderr.strip()[-600:]}")
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def timed(command):
+    start = time.perf_counter()
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise SystemExit(f"{' '.join(command[:3])} … failed ({result.returncode}): {result.stderr.strip()[-400:]}")
+    return time.perf_counter() - start
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--python", default=os.path.join(ROOT, ".venv-mediapipe", "bin", "python"))
+    arguments = parser.parse_args()
+    benchmark = os.path.join(ROOT, "Benchmarks", ".build", "release", "detection-benchmark")
+    tensorio = os.path.join(ROOT, ".build", "release", "tensorio")
+
+    rows, goals = [], []
+    for name, model, extra, task, photo in CASES:
+        ours, theirs = [], []
+        for repeat in range(arguments.repeats):
+            ours.append(run_json([benchmark, model, photo, str(arguments.runs)] + extra))
+            theirs.append(run_json([arguments.python, os.path.join(HERE, "python", "detect_mediapipe.py"), task, model, photo, str(arguments.runs)]))
+            print(f"[{name}] repeat {repeat + 1}/{arguments.repeats}: TensorIO {ours[-1]['photo_us']:.0f} µs, MediaPipe {theirs[-1]['photo_us']:.0f} µs")
+        photo_us = statistics.median(r["photo_us"] for r in ours)
+        mediapipe_us = statistics.median(r["photo_us"] for r in theirs)
+        run_us = statistics.median(r["run_us"] for r in ours)
+        detect_us = statistics.median(r["detect_us"] for r in ours)
+        added = max(0.0, detect_us - run_us)
+        rows.append({"model": name, "tensorio_photo_us": photo_us, "mediapipe_photo_us": mediapipe_us, "run_us": run_us,
+                     "detect_us": detect_us, "detections": [ours[-1]["detections"], theirs[-1]["detections"]]})
+        speedup = mediapipe_us / photo_us
+        goals.append((f"{name}: detect per photo at least {MIN_OVER_MEDIAPIPE}x faster than MediaPipe's Python Tasks API",
+                      speedup >= MIN_OVER_MEDIAPIPE, f"TensorIO {photo_us / 1000:.2f} ms, MediaPipe {mediapipe_us / 1000:.2f} ms ({speedup:.2f}x)"))
+        goals.append((f"{name}: decoding and suppression at most {MAX_DETECTION_SHARE:.0%} of the run",
+                      added <= MAX_DETECTION_SHARE * run_us, f"+{added:.1f} µs on a {run_us:.0f} µs run ({added / run_us:.2%})"))
+
+    with tempfile.TemporaryDirectory() as folder:
+        sources = [os.path.join(VISION, f) for f in ("cats_and_dogs.jpg", "multi_objects.jpg", "burger.jpg",
+                                                      "cats_and_dogs_rotation180.jpg", "burger_rotation180.jpg")]
+        photos = []
+        for index in range(100):
+            path = os.path.join(folder, f"photo{index:03}.jpg")
+            shutil.copyfile(sources[index % len(sources)], path)
+            photos.append(path)
+        ssd = CASES[1][1]
+        one, two = [], []
+        for repeat in range(arguments.repeats):
+            one.append(timed([tensorio, "detect", ssd, *photos, "--jobs", "1", "--threads", "1", "--json"]))
+            two.append(timed([tensorio, "detect", ssd, *photos, "--jobs", "2", "--json"]))
+            print(f"[--jobs] repeat {repeat + 1}/{arguments.repeats}: --jobs 1 {100 / one[-1]:.1f} photos/s, --jobs 2 {100 / two[-1]:.1f} photos/s")
+        scaling = statistics.median(one) / statistics.median(two)
+        goals.append((f"detect --jobs 2 over 100 photos at least {MIN_JOBS_SCALING}x --jobs 1", scaling >= MIN_JOBS_SCALING,
+                      f"{100 / statistics.median(one):.1f} and {100 / statistics.median(two):.1f} photos/s ({scaling:.2f}x)"))
+
+    print("\nmodel                  TensorIO/photo  MediaPipe/photo  run      detection adds")
+    for row in rows:
+        print(f"{row['model']:22} {row['tensorio_photo_us'] / 1000:11.2f} ms {row['mediapipe_photo_us'] / 1000:13.2f} ms"
+              f" {row['run_us'] / 1000:7.2f} ms  {max(0, row['detect_us'] - row['run_us']):.1f} µs")
+    print("\nGoals:")
+    for name, passed, shown in goals:
+        print(f"  {'PASS' if passed else 'FAIL'}  {name}: {shown}")
+    os.makedirs(os.path.join(ROOT, "bench-results"), exist_ok=True)
+    with open(os.path.join(ROOT, "bench-results", "detection.json"), "w") as f:
+        json.dump({"rows": rows, "goals": [{"goal": n, "result": "PASS" if p else "FAIL", "shown": s} for n, p, s in goals]}, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()

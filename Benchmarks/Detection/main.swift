@@ -1,4 +1,5 @@
-// detection-benchmark MODEL PHOTO RUNS [--detector NAME]: TensorIO's side of run-detection-benchmarks.py.
+// detection-benchmark MODEL PHOTO RUNS [--detector NAME] [--threads N]: TensorIO's side of
+// run-detection-benchmarks.py.
 //
 // Loads MODEL (a bundle or a bare .tflite; --detector as `tensorio init --detector`), warms up, then times
 // RUNS iterations of each, interleaved so that a slow spell of the shared machine hits all alike:
@@ -36,10 +37,15 @@ if let index = arguments.firstIndex(of: "--detector"), index + 1 < arguments.cou
     options.detector = detector
 }
 
+var threads = 1
+if let index = arguments.firstIndex(of: "--threads"), index + 1 < arguments.count, let count = Int(arguments[index + 1]) {
+    threads = count
+}
+
 do {
     let url = URL(fileURLWithPath: arguments[0])
     let bundle = ModelBundle.isBareModel(url) ? try ModelBundle(modelAt: url, options: options) : try ModelBundle(at: url)
-    let model = try bundle.makeModel()
+    let model = try bundle.makeModel(configuration: ModelConfiguration(threadCount: threads))
     try model.load()
     let photoURL = URL(fileURLWithPath: arguments[1])
     guard let size = bundle.predictionInputs.first?.imageSize else { throw TensorIOError(.unsupported, "no image input") }

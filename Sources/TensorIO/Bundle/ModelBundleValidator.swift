@@ -127,14 +127,16 @@ public struct ModelBundleValidator: Sendable {
             }
         }
         if let detection = description.detection {
-            description.detection = readDetectionFiles(detection, issues: &issues)
+            description.detection = readDetectionFiles(detection, outputs: description.outputs, issues: &issues)
         }
         guard issues.isEmpty else { return (nil, issues) }
         return (ModelBundle(url: url, description: description), [])
     }
 
-    /// The detection description with its labels and score calibration read from `assets/`.
-    private func readDetectionFiles(_ detection: DetectionDescription, issues: inout [BundleIssue]) -> DetectionDescription {
+    /// The detection description with its labels, anchors and score calibration read from `assets/`.
+    private func readDetectionFiles(
+        _ detection: DetectionDescription, outputs: [LayerDescription], issues: inout [BundleIssue]
+    ) -> DetectionDescription {
         var detection = detection
         func read(_ file: String, at path: String) -> String? {
             guard exists("assets/" + file) else {
@@ -158,6 +160,21 @@ public struct ModelBundleValidator: Sendable {
         }
         if let file = detection.labelsFile, let text = read(file, at: "detection.labels") {
             detection.labels = LayerLabels(file: file, values: Self.labels(inText: text))
+        }
+        if let file = detection.fixedAnchorsFile, let text = read(file, at: "detection.anchors.file") {
+            do {
+                let anchors = try Anchor.list(parsing: text, location: "detection.anchors.file")
+                detection.anchors = anchors
+                detection.decoding?.numBoxes = anchors.count
+                if let decoding = detection.decoding, let layer = outputs.first(where: { $0.name == detection.boxesOutput }),
+                   let problem = DetectionDescription.boxesShapeProblem(layer, rows: anchors.count, columns: decoding.numCoords) {
+                    issues.append(BundleIssue(path: "detection.boxes", message: problem))
+                }
+            } catch let error as TensorIOError {
+                issues.append(BundleIssue(path: error.location ?? "detection.anchors.file", message: error.message))
+            } catch {
+                issues.append(BundleIssue(path: "detection.anchors.file", message: "\(error)"))
+            }
         }
         if let settings = detection.calibrationSettings, let text = read(settings.file, at: "detection.score_calibration.file") {
             // One line per class: as many as the labels, or as the file has when there are none.

@@ -42,6 +42,7 @@ extension ModelJSONReader {
         var calibration: DetectionDescription.CalibrationSettings?
         var anchorOptions: SSDAnchorOptions?
         var anchors: [Anchor] = []
+        var fixedAnchorsFile: String?
         var decoding: BoxDecodingOptions?
         var suppression: NonMaxSuppression?
         switch kind {
@@ -55,9 +56,16 @@ extension ModelJSONReader {
             for key in ["classes", "count", "box", "score_calibration"] where object[key] != nil {
                 issue("\(path).\(key)", "only post-processed detectors (\"type\": \"post_processed\") take \"\(key)\"")
             }
-            anchorOptions = object["anchors"] == nil
-                ? { issue("\(path).anchors", "required for anchor detectors"); return nil }()
-                : readAnchorOptions(object["anchors"], at: "\(path).anchors")
+            if case .object(let anchorObject)? = object["anchors"], anchorObject["file"] != nil {
+                // The anchors are listed in a file of assets/, read when the bundle opens.
+                checkKeys(anchorObject, allowed: ["file"], at: "\(path).anchors")
+                fixedAnchorsFile = requiredString(anchorObject, "file", at: "\(path).anchors")
+                if let fixedAnchorsFile { checkRelativePath(fixedAnchorsFile, at: "\(path).anchors.file") }
+            } else {
+                anchorOptions = object["anchors"] == nil
+                    ? { issue("\(path).anchors", "required for anchor detectors"); return nil }()
+                    : readAnchorOptions(object["anchors"], at: "\(path).anchors")
+            }
             if let anchorOptions {
                 do {
                     anchors = try anchorOptions.anchors(limit: DetectionDescription.maximumAnchors, location: "\(path).anchors")
@@ -67,9 +75,10 @@ extension ModelJSONReader {
                     issue("\(path).anchors", "\(error)")
                 }
             }
-            decoding = readDecoding(object["decoding"], anchorCount: anchors.count, at: "\(path).decoding")
+            // With an anchors file the box count is the file's, set when the bundle opens (ModelBundleValidator).
+            decoding = readDecoding(object["decoding"], anchorCount: fixedAnchorsFile == nil ? anchors.count : 1, at: "\(path).decoding")
             suppression = readSuppression(object["suppression"], at: "\(path).suppression")
-            if let decoding, let boxes, let layer = outputs.first(where: { $0.name == boxes }) {
+            if fixedAnchorsFile == nil, let decoding, let boxes, let layer = outputs.first(where: { $0.name == boxes }) {
                 checkSize(of: layer, rows: anchors.count, columns: decoding.numCoords, at: "\(path).boxes")
             }
         case nil:
@@ -80,7 +89,7 @@ extension ModelJSONReader {
             kind: kind, boxesOutput: boxes, scoresOutput: scores, classesOutput: classes, countOutput: count,
             minimumScore: minimumScore, maximumResults: maximumResults, labels: nil, boxLayout: boxLayout,
             labelsFile: labelsFile, calibrationSettings: calibration, calibration: nil, anchorOptions: anchorOptions,
-            anchors: anchors, decoding: decoding, suppression: suppression
+            anchors: anchors, fixedAnchorsFile: fixedAnchorsFile, decoding: decoding, suppression: suppression
         )
     }
 
@@ -246,11 +255,7 @@ extension ModelJSONReader {
     /// Checks that an output's fixed shape holds `rows` × `columns` values (`[rows, columns]`, optionally
     /// with a leading 1); sizes of -1 are left to the run.
     private mutating func checkSize(of layer: LayerDescription, rows: Int, columns: Int, at path: String) {
-        let shape = Array(layer.shape.drop { $0 == 1 }.suffix(2))
-        guard !layer.shape.contains(-1), shape.count == 2 else { return }
-        if shape != [rows, columns] {
-            issue(path, "\"\(layer.name)\" has shape \(layer.shape), but the anchors and decoding make [1, \(rows), \(columns)] (\(rows) anchors × \(columns) values)")
-        }
+        if let problem = DetectionDescription.boxesShapeProblem(layer, rows: rows, columns: columns) { issue(path, problem) }
     }
 
     // MARK: - Values
@@ -306,6 +311,14 @@ extension ModelJSONReader {
 }
 
 extension DetectionDescription {
+    /// Why the boxes output `layer` cannot hold `rows` anchors × `columns` values, or `nil` when its fixed
+    /// shape (`[rows, columns]`, optionally after leading 1s) agrees; sizes of -1 are left to the run.
+    static func boxesShapeProblem(_ layer: LayerDescription, rows: Int, columns: Int) -> String? {
+        let shape = Array(layer.shape.drop { $0 == 1 }.suffix(2))
+        guard !layer.shape.contains(-1), shape.count == 2, shape != [rows, columns] else { return nil }
+        return "\"\(layer.name)\" has shape \(layer.shape), but the anchors and decoding make [1, \(rows), \(columns)] (\(rows) anchors × \(columns) values)"
+    }
+
     /// The most anchors a description may make (1,048,576): far more than any detector has (BlazeFace has
     /// 896, the COCO SSD 1,917), and few enough to decode in milliseconds.
     static let maximumAnchors = 1 << 20

@@ -102,6 +102,34 @@ struct DetectionDescriptionTests {
         #expect(paths == ["detection.boxes"])
     }
 
+    @Test("anchors listed in a file of assets/ (what init writes for DETECTOR_METADATA) read, round-trip, and are checked")
+    func anchorsFile() throws {
+        // The generated BlazeFace anchors, written as the file and read back in place of their settings.
+        let generated = try #require(try Self.open(Self.document(detection: Self.blazeFace)).detection)
+        let text = Anchor.listText(generated.anchors)
+        let entry = Self.with(["anchors": ["file": "anchors.csv"]])
+        let detection = try #require(try Self.open(Self.document(detection: entry), files: ["assets/anchors.csv": Data(text.utf8)]).detection)
+        #expect(detection.anchors == generated.anchors && detection.decoding?.numBoxes == 896 && detection.fixedAnchorsFile == "anchors.csv")
+        guard case .object(let members) = detection.modelJSON, let anchors = members.first(where: { $0.key == "anchors" }) else {
+            Issue.record("no anchors entry written")
+            return
+        }
+        #expect(anchors.value == .object([.init(key: "file", value: .string("anchors.csv"))]))
+
+        // One anchor too few for the boxes output, a bad line, no file, a path out of the bundle, other keys.
+        let short = text.split(separator: "\n").dropLast().joined(separator: "\n")
+        #expect(Self.issues(Self.document(detection: entry), files: ["assets/anchors.csv": Data(short.utf8)]).map(\.path) == ["detection.boxes"])
+        let bad = Self.issues(Self.document(detection: entry), files: ["assets/anchors.csv": Data("0.5,0.5,1\n".utf8)])
+        #expect(bad.map(\.path) == ["detection.anchors.file"] && bad.first?.message.contains("line 1") == true, "\(bad)")
+        let negative = Self.issues(Self.document(detection: entry), files: ["assets/anchors.csv": Data("0.5,0.5,-1,1\n".utf8)])
+        #expect(negative.map(\.path) == ["detection.anchors.file"], "\(negative)")
+        let nan = Self.issues(Self.document(detection: entry), files: ["assets/anchors.csv": Data("nan,0.5,1,1\n".utf8)])
+        #expect(nan.map(\.path) == ["detection.anchors.file"], "\(nan)")
+        #expect(Self.issues(Self.document(detection: entry)).map(\.path) == ["detection.anchors.file"])
+        #expect(Self.issues(Self.document(detection: Self.with(["anchors": ["file": "../anchors.csv"]]))).map(\.path).contains("detection.anchors.file"))
+        #expect(Self.issues(Self.document(detection: Self.with(["anchors": ["file": "anchors.csv", "layers": 4]]))).map(\.path).contains("detection.anchors.layers"))
+    }
+
     @Test("a post-processed description reads its labels and score calibration from assets/")
     func postProcessed() throws {
         var document = Fixtures.numberModelDocument()

@@ -77,6 +77,14 @@ struct TFLiteBundleInference {
                 note(.inferred, layer: inputs[0].name, "photos are stretched to the input with libyuv's bilinear filter (resize: stretch, scaling: libyuv-bilinear), as the TFLite Task Library does for detectors")
             }
         }
+        if detection == nil, let entry = subgraph?.customMetadata.first(where: { $0.name == DetectorMetadata.customMetadataName }) {
+            detection = try detectorMetadataDetection(entry.data, outputs: outputs, metadata: outputMetadata, attachments: attachments)
+            if detection != nil, inputs.count == 1, inputs[0].isImage {
+                // MediaPipe's ObjectDetector stretches photos to the input with OpenCV's bilinear warp.
+                inputs[0] = inputs[0].withImageSettings(resizeMode: .stretch, scalingFilter: .bilinear)
+                note(.inferred, layer: inputs[0].name, "photos are stretched to the input and sampled bilinearly (resize: stretch, scaling: bilinear), as MediaPipe's ObjectDetector does")
+            }
+        }
         for name in options.imageInputs.subtracting(inputs.map(\.name)).sorted() {
             throw TensorIOError(.invalidInput, "no input named \"\(name)\" to make an image (inputs: \(inputs.map(\.name).joined(separator: ", ")))")
         }
@@ -209,7 +217,7 @@ struct TFLiteBundleInference {
     }
 
     /// The axis labels file to use: the one in the requested locale, else the first.
-    private mutating func labelsFile(_ metadata: TFLiteMetadata.TensorMetadata?) -> TFLiteMetadata.AssociatedFile? {
+    mutating func labelsFile(_ metadata: TFLiteMetadata.TensorMetadata?) -> TFLiteMetadata.AssociatedFile? {
         let files = (metadata?.associatedFiles ?? []).filter { $0.type == .tensorAxisLabels }
         guard let first = files.first else { return nil }
         guard let locale = options.locale else { return first }
@@ -295,7 +303,8 @@ struct TFLiteBundleInference {
             if !subgraph.inputTensorGroups.isEmpty || !subgraph.outputTensorGroups.isEmpty {
                 note(.unused, "tensor groups: not used")
             }
-            for custom in subgraph.customMetadata {
+            // DETECTOR_METADATA is read by the detection inference, which says what it made of it.
+            for custom in subgraph.customMetadata where custom.name != DetectorMetadata.customMetadataName {
                 note(.unused, "custom metadata \(custom.name ?? "(unnamed)") (\(custom.data.count) bytes): not used")
             }
             for file in subgraph.associatedFiles {

@@ -47,7 +47,7 @@ struct DetectionDecoder: Sendable {
             candidates = try postProcessedCandidates(outputs)
             if let threshold { candidates.removeAll { !($0.score >= threshold) } }
         case .anchors:
-            candidates = try anchorCandidates(outputs, threshold: threshold)
+            candidates = try anchorCandidates(outputs, threshold: threshold, options: options)
         }
         let fit = ImageFit(photo: photo, target: target.size, mode: target.resizeMode, filter: target.scalingFilter)
         var detections: [Detection] = []
@@ -119,9 +119,21 @@ struct DetectionDecoder: Sendable {
     // MARK: - Anchor outputs
 
     /// Decoded, thresholded and suppressed detections of an anchor detector.
-    private func anchorCandidates(_ outputs: Outputs, threshold: Float?) throws -> [DetectionCandidate] {
+    ///
+    /// The category lists apply before each box picks its best class, as in MediaPipe: with "background"
+    /// denied, a box scored highest as background still counts as its best other class.
+    private func anchorCandidates(_ outputs: Outputs, threshold: Float?, options: DetectionOptions) throws -> [DetectionCandidate] {
         guard var decoding = description.decoding, var suppression = description.suppression else { return [] }
         if let threshold { decoding.minScoreThreshold = threshold }
+        if let labels = description.labels?.values {
+            let classes = min(labels.count, decoding.numClasses)
+            if !options.categoryAllowlist.isEmpty {
+                decoding.allowedClasses = Set((0..<classes).filter { options.categoryAllowlist.contains(labels[$0]) })
+                if decoding.allowedClasses.isEmpty { return [] }
+            } else if !options.categoryDenylist.isEmpty {
+                decoding.ignoredClasses = Set((0..<classes).filter { options.categoryDenylist.contains(labels[$0]) })
+            }
+        }
         let decoder = try BoxDecoder(options: decoding, anchors: description.anchors, location: "detection")
         let candidates = try decoder.decode(
             boxes: try floats(outputs, description.boxesOutput), scores: try floats(outputs, description.scoresOutput),

@@ -42,7 +42,9 @@ extension DetectionDescription {
                 .init(key: "default_score", value: .number(Double(settings.defaultScore))),
             ])))
         }
-        if let anchors = anchorOptions {
+        if let fixedAnchorsFile {
+            members.append(("anchors", Self.object([("file", .string(fixedAnchorsFile))])))
+        } else if let anchors = anchorOptions {
             var items: [(String, OrderedJSON)] = [
                 ("input_size", .array([.integer(anchors.inputSizeWidth), .integer(anchors.inputSizeHeight)])),
                 ("layers", .integer(anchors.numLayers)),

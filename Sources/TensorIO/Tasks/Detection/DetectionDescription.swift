@@ -49,10 +49,14 @@ public struct DetectionDescription: Sendable, Hashable {
     var calibration: ScoreCalibration?
     /// How the anchors are made (``Kind/anchors``).
     let anchorOptions: SSDAnchorOptions?
-    /// The anchors, made once when `model.json` is read.
-    let anchors: [Anchor]
+    /// The anchors: made once when `model.json` is read, or read from ``fixedAnchorsFile`` when the bundle
+    /// opens.
+    var anchors: [Anchor]
+    /// The file in `assets/` listing the anchors one by one (`anchors.file`), for models that carry their
+    /// anchors rather than how to make them (MediaPipe's `DETECTOR_METADATA`); `nil` when they are generated.
+    var fixedAnchorsFile: String? = nil
     /// How boxes, keypoints and scores are decoded (``Kind/anchors``); its box count is the anchors'.
-    let decoding: BoxDecodingOptions?
+    var decoding: BoxDecodingOptions?
     /// How overlapping detections are suppressed (``Kind/anchors``).
     let suppression: NonMaxSuppression?
 }

@@ -93,6 +93,13 @@ package struct TFLiteMetadata: Sendable, Hashable {
         guard let buffer = try MetadataBufferLocator.metadataBuffer(named: metadataName, in: bytes, fileName: fileName) else {
             return nil
         }
+        return try read(buffer: buffer, fileName: fileName)
+    }
+
+    /// Reads a `TFLITE_METADATA` buffer on its own (the bytes ``read(fromModel:fileName:)`` finds in a model).
+    ///
+    /// - Throws: As ``read(fromModel:fileName:)``.
+    package static func read(buffer: UnsafeRawBufferPointer, fileName: String) throws -> TFLiteMetadata {
         var reader = try MetadataReader(buffer, fileName: fileName)
         return try reader.read()
     }

@@ -46,6 +46,30 @@ struct DetectCommandTests {
         }
     }
 
+    @Test("init reads DETECTOR_METADATA into a bundle with its anchors file; the bundle and the bare model find the same cats and dogs")
+    func detectorMetadata() async throws {
+        // The SSD without its post-processing operator, carrying MediaPipe's DETECTOR_METADATA (made by the zoo set-up).
+        let model = ".build/zoo/derived/coco_ssd_detector_metadata.tflite"
+        try await withTemporaryDirectory { folder in
+            let bundle = folder.appendingPathComponent("ssd.tiobundle")
+            let written = try await CLI.run("init", model, "-o", bundle.path)
+            #expect(written.status == 0 && (written.stdout + written.stderr).contains("DETECTOR_METADATA"), "\(written)")
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: bundle.appendingPathComponent("model.json"))) as? [String: Any])
+            let detection = try #require(document["detection"] as? [String: Any])
+            #expect((detection["anchors"] as? [String: String]) == ["file": "anchors.csv"] && detection["type"] as? String == "anchors")
+            let anchors = try String(contentsOf: bundle.appendingPathComponent("assets/anchors.csv"), encoding: .utf8)
+            #expect(anchors.split(separator: "\n").count == 1917 + 1)
+            var answers: [[String]] = []
+            for target in [bundle.path, model] {
+                let result = try await CLI.run("detect", target, Self.catsAndDogs, "--json", "--score-threshold", "0.5", "--deny", "???")
+                #expect(result.status == 0, "\(result)")
+                let detections = try #require(((try Self.json(result)["images"] as? [[String: Any]])?.first?["detections"] as? [[String: Any]]))
+                answers.append(detections.compactMap { $0["label"] as? String })
+            }
+            #expect(answers[0] == answers[1] && !answers[0].isEmpty && answers[0].allSatisfy { ["cat", "dog"].contains($0) }, "\(answers)")
+        }
+    }
+
     @Test("--draw writes each photo upright with its detections drawn, as DIR/NAME.jpg, NAME-2.jpg for a repeated name")
     func draw() async throws {
         try await withTemporaryDirectory { folder in

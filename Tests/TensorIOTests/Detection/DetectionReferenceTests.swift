@@ -24,6 +24,8 @@ struct DetectionReferenceTests {
     struct Options: Decodable {
         var max_results: Int?
         var score_threshold: Float?
+        var category_allowlist: [String]?
+        var category_denylist: [String]?
     }
 
     struct Image: Decodable {
@@ -66,6 +68,9 @@ struct DetectionReferenceTests {
         let families: [(String, MediaPipeDetector?, ImageScalingFilter?)] = [
             ("coco-ssd-task-library", nil, nil),  // the bare model as inferred: stretched, box filter
             ("coco-ssd-mediapipe", nil, .bilinear),  // MediaPipe's ObjectDetector: stretched, OpenCV's warp
+            // The SSD without its post-processing operator, carrying DETECTOR_METADATA (derived at set-up by
+            // scripts/fixtures/detector_metadata_model.py): the bare model as inferred, MediaPipe's reading.
+            ("coco-ssd-detector-metadata", nil, nil),
             ("face-short-range", .blazeFaceShortRange, nil), ("face-full-range", .blazeFaceFullRange, nil),
             ("palm", .palm, nil), ("pose", .pose, nil),
         ]
@@ -80,15 +85,16 @@ struct DetectionReferenceTests {
         try JSONDecoder().decode(Document.self, from: Data(contentsOf: folder.appendingPathComponent("\(file).json")))
     }
 
-    /// A model file named in a run: beside the repository (`../shared/…`) or among the wheel's modules.
+    /// A model file named in a run: beside the repository (`../shared/…`), made at set-up (`.build/…`), or
+    /// among the wheel's modules.
     static func modelURL(_ path: String) -> URL {
-        path.hasPrefix("../") ? Fixtures.repositoryURL(path) : mediapipeModules.appendingPathComponent(path)
+        path.hasPrefix("../") || path.hasPrefix(".build/") ? Fixtures.repositoryURL(path) : mediapipeModules.appendingPathComponent(path)
     }
 
     @Test("every reference family is here, with every run")
     func families() throws {
-        for file in ["face-short-range", "face-full-range", "palm", "pose"] { _ = try Self.document(file) }
-        #expect(Self.cases.count == 18)
+        for file in ["face-short-range", "face-full-range", "palm", "pose", "coco-ssd-detector-metadata"] { _ = try Self.document(file) }
+        #expect(Self.cases.count == 21)
     }
 
     @Test("the same detections as the reference", arguments: cases)
@@ -98,7 +104,10 @@ struct DetectionReferenceTests {
             modelAt: Self.modelURL(run.model), options: BundleInferenceOptions(detector: reference.detector)
         )
         let model = try bundle.makeModel(configuration: ModelConfiguration(imageScalingFilter: reference.scaling))
-        let options = DetectionOptions(maximumResults: run.options?.max_results, scoreThreshold: run.options?.score_threshold)
+        let options = DetectionOptions(
+            maximumResults: run.options?.max_results, scoreThreshold: run.options?.score_threshold,
+            categoryAllowlist: Set(run.options?.category_allowlist ?? []), categoryDenylist: Set(run.options?.category_denylist ?? [])
+        )
         var table = Differences()
         defer {
             // One line of the comparison table per run (the note of issue 27 quotes them).

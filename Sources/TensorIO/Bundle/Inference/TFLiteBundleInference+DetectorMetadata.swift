@@ -20,12 +20,23 @@ extension TFLiteBundleInference {
     mutating func detectorMetadataDetection(
         _ data: [UInt8], outputs: [LayerDescription], metadata: [TFLiteMetadata.TensorMetadata?], attachments: ModelAttachments
     ) throws -> DetectionDescription? {
-        let entryName = DetectorMetadata.customMetadataName
         guard outputs.count == 2 else {
-            note(.unused, "\(entryName): not used, it describes two outputs (boxes and scores) and the model has \(outputs.count)")
+            note(.unused, "\(DetectorMetadata.customMetadataName): not used, it describes two outputs (boxes and scores) and the model has \(outputs.count)")
             return nil
         }
         let entry = try TensorIOError.reporting { try DetectorMetadata.read(data, fileName: fileURL.lastPathComponent) }
+        return try detectorMetadataDetection(entry, outputs: outputs, metadata: metadata, attachments: attachments)
+    }
+
+    /// The description of a two-output detector from its read `DETECTOR_METADATA` entry.
+    ///
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidModelFile``) when the entry disagrees with
+    ///   itself or the outputs.
+    mutating func detectorMetadataDetection(
+        _ entry: DetectorMetadata, outputs: [LayerDescription], metadata: [TFLiteMetadata.TensorMetadata?], attachments: ModelAttachments
+    ) throws -> DetectionDescription {
+        let entryName = DetectorMetadata.customMetadataName
+        precondition(outputs.count == 2, "a DETECTOR_METADATA detector has two outputs")
         func invalid(_ message: String) -> TensorIOError {
             TensorIOError(.invalidModelFile, "\(fileURL.lastPathComponent): \(entryName): \(message)", location: "model.file")
         }
@@ -42,6 +53,7 @@ extension TFLiteBundleInference {
             return Anchor(xCenter: anchor.xCenter, yCenter: anchor.yCenter, width: anchor.width, height: anchor.height)
         }
 
+        let metadata = metadata.count == 2 ? metadata : [nil, nil]
         func index(_ name: String) -> Int? { metadata.firstIndex { $0?.name?.lowercased() == name } }
         let (boxes, scores) = if let boxes = index("location"), let scores = index("score"), boxes != scores {
             (boxes, scores)

@@ -111,24 +111,39 @@ struct DetectionReferenceTests {
         var table = Differences()
         defer {
             // One line of the comparison table per run (the note of issue 27 quotes them).
-            print("detection-reference | \(reference.file) \(run.variant ?? "") | \(URL(fileURLWithPath: run.model).lastPathComponent) | \(run.images.count) photos | \(table.count) detections | box ≤ \(String(format: "%.2f", table.box)) px | score ≤ \(String(format: "%.4f", table.score))")
+            print("detection-reference | \(reference.file) \(run.variant ?? "") | \(URL(fileURLWithPath: run.model).lastPathComponent) | \(run.images.count) photos | \(table.count) detections | box ≤ \(String(format: "%.2f", table.box)) px | score ≤ \(String(format: "%.4f", table.score))\(table.knownPhotos > 0 ? " | \(table.knownPhotos) photo(s) known" : "")")
         }
         for image in run.images {
             let detections = try model.detect(contentsOf: Fixtures.repositoryURL(image.path), options: options)
-            if reference.file == "face-full-range", image.path.hasSuffix("segmentation_input_rotation90_flop.jpg") {
-                // Known: MediaPipe's legacy full-range graph scores this face 0.609, TensorIO 0.588, on either side
-                // of the graph's 0.6 threshold (every other full-range face agrees within 0.004). Python's LiteRT
-                // 2.3 and TensorFlow 2.21's TFLite (with and without XNNPACK) score the same tensor, warped by
-                // OpenCV as MediaPipe does, 0.5877 too: the difference is inside MediaPipe (its bundled runtime or
-                // its graph), not in TensorIO's preparation. The known issue fails the test once the two agree.
-                withKnownIssue("full-range face at the 0.6 threshold: 0.588 against MediaPipe's 0.609") {
-                    Self.compare(detections, image.detections, photo: image, table: &table)
+            if let known = Self.knownIssues.first(where: {
+                $0.file == reference.file && (run.variant ?? "").hasPrefix($0.variant) && image.path.hasSuffix($0.photo)
+            }) {
+                // The known issue fails the test once the two agree.
+                table.knownPhotos += 1
+                var excluded = Differences()  // the table's figures leave the known photo out
+                withKnownIssue(Comment(rawValue: known.why)) {
+                    Self.compare(detections, image.detections, photo: image, table: &excluded)
                 }
                 continue
             }
             Self.compare(detections, image.detections, photo: image, table: &table)
         }
     }
+
+    /// Differences understood and not TensorIO's: a family's file, a run's variant (its prefix), a photo.
+    static let knownIssues: [(file: String, variant: String, photo: String, why: String)] = [
+        // MediaPipe's legacy full-range graph scores this face 0.609, TensorIO 0.588, on either side of the
+        // graph's 0.6 threshold (every other full-range face agrees within 0.004). Python's LiteRT 2.3 and
+        // TensorFlow 2.21's TFLite (with and without XNNPACK) score the same tensor, warped by OpenCV as
+        // MediaPipe does, 0.5877 too: the difference is inside MediaPipe (its bundled runtime or its graph),
+        // not in TensorIO's preparation.
+        ("face-full-range", "", "segmentation_input_rotation90_flop.jpg", "full-range face at the 0.6 threshold: 0.588 against MediaPipe's 0.609"),
+        // Two overlapping sandwich boxes score exactly 0.55078125 (141/256: the scores are uint8). MediaPipe's
+        // NonMaxSuppressionCalculator orders candidates with std::sort, which is not stable, so which of the two
+        // it keeps depends on how many candidates pass the threshold: at 0.5 it keeps the box TensorIO keeps
+        // (the first in anchor order; that run agrees), at 0.3 the other, which then suppresses a third box.
+        ("coco-ssd-detector-metadata", "score_threshold=0.3", "burger_rotation180.jpg", "a tie at 0.55078125 that MediaPipe's unstable sort breaks either way"),
+    ]
 
     /// Pairs each reference detection with the closest unused one of the same class, and checks counts,
     /// boxes, keypoints and scores.
@@ -137,6 +152,8 @@ struct DetectionReferenceTests {
         var count = 0
         var box = 0.0
         var score: Float = 0
+        /// Photos left out of the figures as known issues.
+        var knownPhotos = 0
     }
 
     static func compare(

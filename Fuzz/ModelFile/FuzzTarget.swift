@@ -23,7 +23,7 @@ func fuzzModelFile(_ data: Data) {
         }
         _ = try? TFLiteEntryPoints.read(fromModel: bytes, fileName: "model.tflite")
         let metadata = try? TFLiteMetadata.read(fromModel: bytes, fileName: "model.tflite")
-        for entry in metadata??.subgraphs.flatMap(\.customMetadata) ?? [] where entry.name == DetectorMetadata.customMetadataName {
+        for entry in metadata?.subgraphs.flatMap(\.customMetadata) ?? [] where entry.name == DetectorMetadata.customMetadataName {
             _ = try? DetectorMetadata.read(entry.data, fileName: "model.tflite")
         }
         _ = try? ModelAttachments.read(fromModel: bytes, fileName: "model.tflite")

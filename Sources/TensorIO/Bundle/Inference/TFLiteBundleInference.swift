@@ -77,7 +77,9 @@ struct TFLiteBundleInference {
                 note(.inferred, layer: inputs[0].name, "photos are stretched to the input with libyuv's bilinear filter (resize: stretch, scaling: libyuv-bilinear), as the TFLite Task Library does for detectors")
             }
         }
-        if detection == nil, let entry = subgraph?.customMetadata.first(where: { $0.name == DetectorMetadata.customMetadataName }) {
+        if let entry = subgraph?.customMetadata.first(where: { $0.name == DetectorMetadata.customMetadataName }), detection != nil {
+            note(.unused, "\(entry.name ?? ""): not used, the detection is described \(options.detector.map { "by --detector \($0.rawValue)" } ?? "by the post-processed outputs' metadata")")
+        } else if let entry = subgraph?.customMetadata.first(where: { $0.name == DetectorMetadata.customMetadataName }) {
             detection = try detectorMetadataDetection(entry.data, outputs: outputs, metadata: outputMetadata, attachments: attachments)
             if detection != nil, inputs.count == 1, inputs[0].isImage {
                 // MediaPipe's ObjectDetector stretches photos to the input with OpenCV's bilinear warp.

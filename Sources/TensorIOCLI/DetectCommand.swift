@@ -40,6 +40,9 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(name: .customLong("deny"), help: "Drop detections with this label; repeatable.")
     var denied: [String] = []
 
+    @Option(help: "Labels in this locale where the model has them, such as fr (its display_names; default: its labels).")
+    var locale: String?
+
     @Flag(help: "Print one JSON line instead of text.")
     var json = false
 
@@ -85,7 +88,7 @@ struct DetectCommand: AsyncParsableCommand {
         var drawnNames = Set<String>()
         let options = DetectionOptions(
             maximumResults: maxResults, scoreThreshold: scoreThreshold, categoryAllowlist: Set(allowed),
-            categoryDenylist: Set(denied)
+            categoryDenylist: Set(denied), labelsLocale: locale
         )
         var failures = InputFailures()
         var printed = 0

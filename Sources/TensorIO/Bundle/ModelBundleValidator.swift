@@ -161,6 +161,11 @@ public struct ModelBundleValidator: Sendable {
         if let file = detection.labelsFile, let text = read(file, at: "detection.labels") {
             detection.labels = LayerLabels(file: file, values: Self.labels(inText: text))
         }
+        for (locale, file) in detection.displayNamesFiles.sorted(by: { $0.key < $1.key }) {
+            if let text = read(file, at: "detection.display_names.\(locale)") {
+                detection.displayNames[locale] = LayerLabels(file: file, values: Self.labels(inText: text))
+            }
+        }
         if let file = detection.fixedAnchorsFile, let text = read(file, at: "detection.anchors.file") {
             do {
                 let anchors = try Anchor.list(parsing: text, location: "detection.anchors.file")

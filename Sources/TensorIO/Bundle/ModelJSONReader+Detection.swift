@@ -7,7 +7,7 @@
 extension ModelJSONReader {
     static let detectionKeys: Set<String> = [
         "type", "boxes", "scores", "classes", "count", "labels", "box", "score_calibration", "anchors", "decoding",
-        "suppression", "min_score", "max_results",
+        "suppression", "min_score", "max_results", "display_names",
     ]
 
     mutating func readDetection(_ value: JSONValue?, outputs: [LayerDescription]) -> DetectionDescription? {
@@ -35,6 +35,21 @@ extension ModelJSONReader {
         let count = output("count", required: kind == .postProcessed)
         let labelsFile = optionalString(object, "labels", at: path)
         if let labelsFile { checkRelativePath(labelsFile, at: "\(path).labels") }
+        var displayNamesFiles: [String: String] = [:]
+        if let value = object["display_names"] {
+            if case .object(let files) = value, files.count <= Self.maximumListCount {
+                for (locale, file) in files.sorted(by: { $0.key < $1.key }) {
+                    guard case .string(let name) = file, !locale.isEmpty else {
+                        issue("\(path).display_names.\(locale)", "expected the name of a file in assets/, got \(file.brief)")
+                        continue
+                    }
+                    checkRelativePath(name, at: "\(path).display_names.\(locale)")
+                    displayNamesFiles[locale] = name
+                }
+            } else {
+                issue("\(path).display_names", "expected an object of at most \(Self.maximumListCount) locales, each naming a labels file in assets/, got \(value.brief)")
+            }
+        }
         let minimumScore = number(object, "min_score", at: path).map(Float.init)
         let maximumResults = integer(object, "max_results", at: path, in: 1...DetectionDescription.maximumResultsLimit)
 
@@ -89,7 +104,8 @@ extension ModelJSONReader {
             kind: kind, boxesOutput: boxes, scoresOutput: scores, classesOutput: classes, countOutput: count,
             minimumScore: minimumScore, maximumResults: maximumResults, labels: nil, boxLayout: boxLayout,
             labelsFile: labelsFile, calibrationSettings: calibration, calibration: nil, anchorOptions: anchorOptions,
-            anchors: anchors, fixedAnchorsFile: fixedAnchorsFile, decoding: decoding, suppression: suppression
+            anchors: anchors, fixedAnchorsFile: fixedAnchorsFile, decoding: decoding, suppression: suppression,
+            displayNamesFiles: displayNamesFiles
         )
     }
 

@@ -149,6 +149,35 @@ struct DetectionDescriptionTests {
         #expect(issues.map(\.path) == ["detection.score_calibration.file"] && issues.first?.message.contains("line 1") == true, "\(issues)")
     }
 
+    @Test("display names by locale: labelsLocale picks them, the category lists name the bundle's labels, an unknown locale keeps them")
+    func displayNames() throws {
+        var document = Fixtures.numberModelDocument()
+        document["inputs"] = [["name": "image", "type": "image", "shape": [10, 10, 3], "format": "RGB"]]
+        document["outputs"] = ["boxes", "classes", "scores", "count"].map { ["name": $0, "type": "array", "shape": [-1]] }
+        document["detection"] = [
+            "type": "post_processed", "boxes": "boxes", "classes": "classes", "scores": "scores", "count": "count",
+            "labels": "labels.txt", "display_names": ["fr": "labels-fr.txt"],
+        ] as JSONObject
+        let files = ["assets/labels.txt": Data("cat\ndog\n".utf8), "assets/labels-fr.txt": Data("chat\nchien\n".utf8)]
+        let bundle = try Self.open(document, files: files)
+        #expect(bundle.detection?.displayNames["fr"]?.values == ["chat", "chien"])
+        let decoder = try DetectionDecoder(bundle: bundle, configuration: ModelConfiguration())
+        let outputs = Self.outputs(boxes: [0, 0, 0.5, 0.5, 0.5, 0.5, 1, 1], classes: [0, 1], scores: [0.9, 0.8], count: 2)
+        let photo = ImageSize(width: 10, height: 10)
+        func labels(_ options: DetectionOptions) throws -> [String?] { try decoder.detections(in: outputs, photo: photo, options: options).map(\.label) }
+        #expect(try labels(DetectionOptions()) == ["cat", "dog"])
+        #expect(try labels(DetectionOptions(labelsLocale: "fr")) == ["chat", "chien"])
+        #expect(try labels(DetectionOptions(categoryAllowlist: ["dog"], labelsLocale: "fr")) == ["chien"])
+        #expect(try labels(DetectionOptions(labelsLocale: "de")) == ["cat", "dog"])
+        // Written back, read back; a missing file or a bad entry is refused at its path.
+        guard case .object(let members)? = bundle.detection?.modelJSON else { Issue.record("no entry written"); return }
+        #expect(members.first { $0.key == "display_names" }?.value == .object([.init(key: "fr", value: .string("labels-fr.txt"))]))
+        #expect(Self.issues(document, files: ["assets/labels.txt": files["assets/labels.txt"]!]).map(\.path) == ["detection.display_names.fr"])
+        var bad = document
+        bad["detection"] = (document["detection"] as? JSONObject)?.merging(["display_names": ["fr": 3]]) { $1 }
+        #expect(Self.issues(bad, files: files).map(\.path) == ["detection.display_names.fr"])
+    }
+
     // MARK: - Outputs at run time
 
     static func postProcessedDecoder() throws -> DetectionDecoder {

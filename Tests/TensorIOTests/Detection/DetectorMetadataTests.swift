@@ -39,6 +39,22 @@ struct DetectorMetadataTests {
         #expect(detection.suppression?.algorithm == .hard && detection.suppression?.minSuppressionThreshold == 0.3)
     }
 
+    @Test("the scores' axis labels become the labels, and those with a locale the display names (assets/)")
+    func labelsAndDisplayNames() throws {
+        var attachments = ModelAttachments()
+        attachments.names = ["labels.txt", "labels_fr.txt"]
+        attachments.files = ["labels.txt": Data("cat\ndog\n".utf8), "labels_fr.txt": Data("chat\nchien\n".utf8)]
+        let scores = TFLiteMetadata.TensorMetadata(name: "score", associatedFiles: [
+            .init(name: "labels.txt", type: .tensorAxisLabels), .init(name: "labels_fr.txt", type: .tensorAxisLabels, locale: "fr"),
+        ])
+        var inference = TFLiteBundleInference(fileURL: URL(fileURLWithPath: "detector.tflite"), options: BundleInferenceOptions(), limits: ModelLimits())
+        let detection = try inference.detectorMetadataDetection(
+            Self.entry(), outputs: Self.outputs, metadata: [TFLiteMetadata.TensorMetadata(name: "location"), scores], attachments: attachments
+        )
+        #expect(detection.labels?.values == ["cat", "dog"] && detection.displayNames["fr"]?.values == ["chat", "chien"])
+        #expect(detection.displayNamesFiles == ["fr": "labels_fr.txt"] && inference.assets["labels_fr.txt"] != nil && inference.assets["anchors.csv"] != nil)
+    }
+
     @Test("an entry that disagrees with itself or the outputs is refused with one line naming it", arguments: [
         (entry(anchors: 0, numBoxes: 0), "anchors"),
         (entry(anchors: 3, numBoxes: 4), "num_boxes is 4"),

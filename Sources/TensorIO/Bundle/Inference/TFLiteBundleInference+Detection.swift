@@ -38,6 +38,7 @@ extension TFLiteBundleInference {
             note(.unknown, layer: outputs[classes].name, "no value labels: detections carry class indices only")
         }
 
+        let displayNames = try displayNames(metadata[classes], type: .tensorValueLabels, attachments: attachments, layer: outputs[classes].name)
         var settings: DetectionDescription.CalibrationSettings?
         var calibration: ScoreCalibration?
         let calibrationUnit = metadata[scores]?.processUnits.lazy.compactMap { unit -> (TFLiteMetadata.ScoreTransformation, Float)? in
@@ -64,12 +65,15 @@ extension TFLiteBundleInference {
             note(.inferred, layer: outputs[scores].name, "score calibration (\(transformation), default \(defaultScore)) from \(file.name)")
         }
         note(.inferred, "detection: post-processed SSD outputs (boxes \(outputs[boxes].name), classes \(outputs[classes].name), scores \(outputs[scores].name), count \(outputs[count].name)), boxes \(layout.shape.rawValue) \(layout.order) in \(layout.coordinates.rawValue)")
-        return DetectionDescription(
+        var description = DetectionDescription(
             kind: .postProcessed, boxesOutput: outputs[boxes].name, scoresOutput: outputs[scores].name,
             classesOutput: outputs[classes].name, countOutput: outputs[count].name, minimumScore: nil, maximumResults: nil,
             labels: labels, boxLayout: layout, labelsFile: labels?.file, calibrationSettings: settings,
-            calibration: calibration, anchorOptions: nil, anchors: [], decoding: nil, suppression: nil
+            calibration: calibration, anchorOptions: nil, anchors: [], decoding: nil, suppression: nil,
+            displayNamesFiles: displayNames.mapValues(\.file)
         )
+        description.displayNames = displayNames
+        return description
     }
 
     private func boxLayout(_ properties: TFLiteMetadata.BoundingBoxProperties, layer: String) throws -> DetectionDescription.BoxLayout {
@@ -90,6 +94,29 @@ extension TFLiteBundleInference {
             positions = properties.index.map { Int($0) }
         }
         return DetectionDescription.BoxLayout(shape: shape, positions: positions, coordinates: properties.isNormalized ? .ratio : .pixels)
+    }
+
+    /// The display names of a detector's classes, by locale: every labels file of `type` on the tensor that
+    /// has a locale (MediaPipe's and the Task Library's `display_names_locale` pick from them), each added to
+    /// `assets/` under its own name.
+    mutating func displayNames(
+        _ metadata: TFLiteMetadata.TensorMetadata?, type: TFLiteMetadata.AssociatedFile.FileType, attachments: ModelAttachments,
+        layer: String
+    ) throws -> [String: LayerLabels] {
+        var names: [String: LayerLabels] = [:]
+        for file in metadata?.associatedFiles ?? [] where file.type == type {
+            guard let locale = file.locale, !locale.isEmpty, names[locale] == nil, let data = attachments[file.name] else { continue }
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw TensorIOError(.invalidModelFile, "the labels file \"\(file.name)\" packed in the model is not UTF-8 text", location: "model.file")
+            }
+            let values = ModelBundleValidator.labels(inText: text)
+            names[locale] = LayerLabels(file: file.name, values: values)
+            addAsset(file.name, Data((values.joined(separator: "\n") + "\n").utf8))
+        }
+        if !names.isEmpty {
+            note(.inferred, layer: layer, "class labels in \(names.keys.sorted().joined(separator: ", ")) (display_names; DetectionOptions.labelsLocale, --locale)")
+        }
+        return names
     }
 
     /// The value labels file to use: the one in the requested locale, else the first.

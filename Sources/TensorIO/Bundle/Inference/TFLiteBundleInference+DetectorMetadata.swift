@@ -96,6 +96,7 @@ extension TFLiteBundleInference {
         } else {
             note(.unknown, layer: outputs[scores].name, "no axis labels: detections carry class indices only")
         }
+        let displayNames = try displayNames(metadata[scores], type: .tensorAxisLabels, attachments: attachments, layer: outputs[scores].name)
         let minimumScore = metadata[scores]?.processUnits.lazy.compactMap { unit -> Float? in
             if case .scoreThresholding(let threshold) = unit, threshold.isFinite { return threshold }
             return nil
@@ -103,12 +104,15 @@ extension TFLiteBundleInference {
 
         addAsset(Self.fixedAnchorsFileName, Data(Anchor.listText(anchors).utf8))
         note(.inferred, "detection: \(entryName) (boxes \(outputs[boxes].name), scores \(outputs[scores].name), \(anchors.count) anchors in assets/\(Self.fixedAnchorsFileName), \(settings.numClasses) classes, \(settings.numKeypoints) keypoints), hard non-maximum suppression at IoU 0.3\(minimumScore.map { ", minimum score \($0)" } ?? ""), as MediaPipe's ObjectDetector reads it")
-        return DetectionDescription(
+        var description = DetectionDescription(
             kind: .anchors, boxesOutput: outputs[boxes].name, scoresOutput: outputs[scores].name, classesOutput: nil,
             countOutput: nil, minimumScore: minimumScore, maximumResults: nil, labels: labels, boxLayout: .standard,
             labelsFile: labels?.file, calibrationSettings: nil, calibration: nil, anchorOptions: nil, anchors: anchors,
             fixedAnchorsFile: Self.fixedAnchorsFileName, decoding: decoding,
-            suppression: NonMaxSuppression(algorithm: .hard, overlapType: .intersectionOverUnion, minSuppressionThreshold: 0.3)
+            suppression: NonMaxSuppression(algorithm: .hard, overlapType: .intersectionOverUnion, minSuppressionThreshold: 0.3),
+            displayNamesFiles: displayNames.mapValues(\.file)
         )
+        description.displayNames = displayNames
+        return description
     }
 }

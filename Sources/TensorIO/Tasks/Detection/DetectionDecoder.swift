@@ -50,15 +50,19 @@ struct DetectionDecoder: Sendable {
             candidates = try anchorCandidates(outputs, threshold: threshold, options: options)
         }
         let fit = ImageFit(photo: photo, target: target.size, mode: target.resizeMode, filter: target.scalingFilter)
+        let displayNames = options.labelsLocale.flatMap { description.displayNames[$0] }
+        func label(_ labels: LayerLabels?, _ index: Int) -> String? {
+            labels.flatMap { $0.values.indices.contains(index) ? $0.values[index] : nil }
+        }
         var detections: [Detection] = []
         for candidate in candidates {
             if let limit, detections.count >= limit { break }
-            let label = description.labels.flatMap { labels in
-                labels.values.indices.contains(candidate.classIndex) ? labels.values[candidate.classIndex] : nil
-            }
-            if !options.categoryAllowlist.isEmpty, !(label.map(options.categoryAllowlist.contains) ?? false) { continue }
-            if let label, options.categoryDenylist.contains(label) { continue }
-            detections.append(Self.detection(candidate, label: label, fit: fit, photo: photo))
+            let name = label(description.labels, candidate.classIndex)
+            if !options.categoryAllowlist.isEmpty, !(name.map(options.categoryAllowlist.contains) ?? false) { continue }
+            if let name, options.categoryDenylist.contains(name) { continue }
+            // In the requested locale where the bundle has that name, else the bundle's own label.
+            let shown = label(displayNames, candidate.classIndex).flatMap { $0.isEmpty ? nil : $0 } ?? name
+            detections.append(Self.detection(candidate, label: shown, fit: fit, photo: photo))
         }
         return detections
     }

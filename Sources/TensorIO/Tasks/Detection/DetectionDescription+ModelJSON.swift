@@ -24,6 +24,9 @@ extension DetectionDescription {
         if let classesOutput { members.append(("classes", .string(classesOutput))) }
         if let countOutput { members.append(("count", .string(countOutput))) }
         if let file = labels?.file ?? labelsFile { members.append(("labels", .string(file))) }
+        if !displayNamesFiles.isEmpty {
+            members.append(("display_names", Self.object(displayNamesFiles.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
+        }
         if kind == .postProcessed {
             members.append(("box", .object([
                 .init(key: "type", value: .string(boxLayout.shape.rawValue)),

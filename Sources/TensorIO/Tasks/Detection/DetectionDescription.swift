@@ -34,6 +34,9 @@ public struct DetectionDescription: Sendable, Hashable {
     /// The class labels by class id (`labels`: a file in `assets/`, one label per line); `nil` when the
     /// model has none.
     public internal(set) var labels: LayerLabels?
+    /// The class labels in other languages, by locale (`display_names`: locale → a file in `assets/`, one
+    /// label per line, as ``labels``): what ``DetectionOptions/labelsLocale`` picks from.
+    public internal(set) var displayNames: [String: LayerLabels] = [:]
     /// The number of anchors (``Kind/anchors`` only; 0 otherwise): the boxes output has one row per anchor.
     public var anchorCount: Int { anchors.count }
     /// The number of keypoints each detection has (``Kind/anchors`` only; 0 otherwise).
@@ -59,6 +62,8 @@ public struct DetectionDescription: Sendable, Hashable {
     var decoding: BoxDecodingOptions?
     /// How overlapping detections are suppressed (``Kind/anchors``).
     let suppression: NonMaxSuppression?
+    /// The display-name files named in `model.json`, by locale, read when the bundle opens.
+    var displayNamesFiles: [String: String] = [:]
 }
 
 extension DetectionDescription {

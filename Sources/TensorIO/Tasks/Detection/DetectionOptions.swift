@@ -13,6 +13,10 @@ public struct DetectionOptions: Sendable, Hashable {
     public var categoryAllowlist: Set<String>
     /// Labels to drop.
     public var categoryDenylist: Set<String>
+    /// The locale of the labels detections carry, such as `fr`: the bundle's display names in that locale
+    /// (``DetectionDescription/displayNames``) where it has them, its labels otherwise. The category lists
+    /// always name the bundle's own labels, as MediaPipe's do.
+    public var labelsLocale: String?
 
     /// Creates options.
     ///
@@ -21,13 +25,15 @@ public struct DetectionOptions: Sendable, Hashable {
     ///   - scoreThreshold: The lowest score kept; `nil` for the bundle's.
     ///   - categoryAllowlist: Labels to keep (empty: all).
     ///   - categoryDenylist: Labels to drop.
+    ///   - labelsLocale: The locale of the labels returned; `nil` for the bundle's labels.
     public init(
         maximumResults: Int? = nil, scoreThreshold: Float? = nil, categoryAllowlist: Set<String> = [],
-        categoryDenylist: Set<String> = []
+        categoryDenylist: Set<String> = [], labelsLocale: String? = nil
     ) {
         self.maximumResults = maximumResults
         self.scoreThreshold = scoreThreshold
         self.categoryAllowlist = categoryAllowlist
         self.categoryDenylist = categoryDenylist
+        self.labelsLocale = labelsLocale
     }
 }

@@ -18,6 +18,7 @@ enum ModelJSONDocument {
             ("outputs", .array(bundle.outputs.map { layer($0, isInput: false) })),
         ]
         if let detection = bundle.detection { members.append(("detection", value(detection.modelJSON))) }
+        if let segmentation = bundle.segmentation { members.append(("segmentation", value(segmentation.modelJSON))) }
         return .object(members)
     }
 

@@ -45,6 +45,9 @@ public struct ModelBundle: Sendable, Hashable {
     public internal(set) var options: ModelOptions
     /// How the outputs become detections (`detection` in `model.json`), for detectors; `nil` otherwise.
     public internal(set) var detection: DetectionDescription?
+    /// How an output becomes a segmentation mask (`segmentation` in `model.json`), for segmenters; `nil`
+    /// otherwise.
+    public internal(set) var segmentation: SegmentationDescription?
     /// Whether the bundle was inferred from a bare model (``init(modelAt:options:limits:)``) rather than
     /// read from a `model.json`: ``url`` is then the model's folder.
     public internal(set) var isInferred = false
@@ -84,6 +87,7 @@ public struct ModelBundle: Sendable, Hashable {
         self.training = description.training
         self.options = description.options
         self.detection = description.detection
+        self.segmentation = description.segmentation
     }
 
     /// The operations run as targets when training (`train.ops`), if any.

@@ -126,6 +126,12 @@ public struct ModelBundleValidator: Sendable {
                 issues.append(BundleIssue(path: path, message: "\"\(file)\" cannot be read as UTF-8 text"))
             }
         }
+        if var segmentation = description.segmentation, let file = segmentation.labelsFile {
+            if let text = readAssetText(file, at: "segmentation.labels", issues: &issues) {
+                segmentation.labels = LayerLabels(file: file, values: Self.labels(inText: text))
+            }
+            description.segmentation = segmentation
+        }
         if let detection = description.detection {
             description.detection = readDetectionFiles(detection, outputs: description.outputs, issues: &issues)
         }
@@ -133,31 +139,36 @@ public struct ModelBundleValidator: Sendable {
         return (ModelBundle(url: url, description: description), [])
     }
 
+    /// The text of `assets/FILE` (a labels, anchors or calibration file a task description names), bounded
+    /// by ``ModelLimits/maximumLabelsFileBytes``; `nil` with an issue at `path` when it is missing, too large
+    /// or not UTF-8.
+    private func readAssetText(_ file: String, at path: String, issues: inout [BundleIssue]) -> String? {
+        guard exists("assets/" + file) else {
+            issues.append(BundleIssue(path: path, message: "\"\(file)\" is not in the bundle's assets folder"))
+            return nil
+        }
+        do {
+            let data = try UntrustedFile.read(
+                url.appendingPathComponent("assets").appendingPathComponent(file), limit: limits.maximumLabelsFileBytes,
+                name: "\"\(file)\"", limitName: "maximumLabelsFileBytes"
+            )
+            guard let text = String(data: data, encoding: .utf8) else {
+                issues.append(BundleIssue(path: path, message: "\"\(file)\" cannot be read as UTF-8 text"))
+                return nil
+            }
+            return text
+        } catch {
+            issues.append(BundleIssue(path: path, message: Self.describe(error)))
+            return nil
+        }
+    }
+
     /// The detection description with its labels, anchors and score calibration read from `assets/`.
     private func readDetectionFiles(
         _ detection: DetectionDescription, outputs: [LayerDescription], issues: inout [BundleIssue]
     ) -> DetectionDescription {
         var detection = detection
-        func read(_ file: String, at path: String) -> String? {
-            guard exists("assets/" + file) else {
-                issues.append(BundleIssue(path: path, message: "\"\(file)\" is not in the bundle's assets folder"))
-                return nil
-            }
-            do {
-                let data = try UntrustedFile.read(
-                    url.appendingPathComponent("assets").appendingPathComponent(file), limit: limits.maximumLabelsFileBytes,
-                    name: "\"\(file)\"", limitName: "maximumLabelsFileBytes"
-                )
-                guard let text = String(data: data, encoding: .utf8) else {
-                    issues.append(BundleIssue(path: path, message: "\"\(file)\" cannot be read as UTF-8 text"))
-                    return nil
-                }
-                return text
-            } catch {
-                issues.append(BundleIssue(path: path, message: Self.describe(error)))
-                return nil
-            }
-        }
+        func read(_ file: String, at path: String) -> String? { readAssetText(file, at: path, issues: &issues) }
         if let file = detection.labelsFile, let text = read(file, at: "detection.labels") {
             detection.labels = LayerLabels(file: file, values: Self.labels(inText: text))
         }

@@ -17,6 +17,8 @@ struct ModelJSON: Sendable {
     var options: ModelOptions
     /// How the outputs become detections (`detection`), its files not read yet.
     var detection: DetectionDescription?
+    /// How an output becomes a segmentation mask (`segmentation`), its labels not read yet.
+    var segmentation: SegmentationDescription? = nil
     /// The labels files `model.json` names, by output index: read when the bundle opens, which puts the
     /// labels on those outputs (``LayerDescription/Kind/array(quantization:labels:)``).
     var labelsFiles: [Int: String] = [:]

@@ -22,7 +22,7 @@ struct ModelJSONReader {
 
     private static let topLevelKeys: Set<String> = [
         "name", "details", "id", "version", "author", "license", "placeholder", "model", "inputs", "outputs",
-        "options", "placeholders", "placholders", "train", "detection",
+        "options", "placeholders", "placholders", "train", "detection", "segmentation",
     ]
     /// More dimensions than any runtime supports (TensorFlow Lite allows 16 at most in practice).
     static let maximumRank = 16
@@ -72,13 +72,14 @@ struct ModelJSONReader {
         let training = readTrain(object["train"], inputs: inputs ?? [], outputs: outputs ?? [])
         let options = readOptions(object["options"])
         let detection = readDetection(object["detection"], outputs: outputs ?? [])
+        let segmentation = readSegmentation(object["segmentation"], outputs: outputs ?? [])
 
         guard issues.isEmpty, let model, let inputs, let outputs else { return nil }
         return ModelJSON(
             name: name, details: details, identifier: identifier, version: version, author: author,
             license: license, isPlaceholder: isPlaceholder, modelFile: model, inputs: inputs, outputs: outputs,
             placeholders: placeholders, training: training, options: options, detection: detection,
-            labelsFiles: labelsFiles
+            segmentation: segmentation, labelsFiles: labelsFiles
         )
     }
 

@@ -87,6 +87,14 @@ struct TFLiteBundleInference {
                 note(.inferred, layer: inputs[0].name, "photos are stretched to the input and sampled bilinearly (resize: stretch, scaling: bilinear), as MediaPipe's ObjectDetector does")
             }
         }
+        var segmentation: SegmentationDescription?
+        if detection == nil, inputs.count == 1, inputs[0].isImage,
+           let found = try self.segmentation(outputs: outputs, metadata: outputMetadata, attachments: attachments) {
+            segmentation = found
+            // As the TFLite Task Library prepares segmenters: stretched with libyuv's bilinear filter.
+            inputs[0] = inputs[0].withImageSettings(resizeMode: .stretch, scalingFilter: .libyuvBilinear)
+            note(.inferred, layer: inputs[0].name, "photos are stretched to the input with libyuv's bilinear filter (resize: stretch, scaling: libyuv-bilinear), as the TFLite Task Library does for segmenters")
+        }
         for name in options.imageInputs.subtracting(inputs.map(\.name)).sorted() {
             throw TensorIOError(.invalidInput, "no input named \"\(name)\" to make an image (inputs: \(inputs.map(\.name).joined(separator: ", ")))")
         }
@@ -102,7 +110,7 @@ struct TFLiteBundleInference {
             license: metadata?.license ?? "", isPlaceholder: false,
             modelFile: ModelFileDescription(path: fileName, backend: "tflite", isQuantized: nil, modes: [.predict]),
             inputs: inputs, outputs: outputs, placeholders: [], training: nil, options: ModelOptions(),
-            detection: detection
+            detection: detection, segmentation: segmentation
         )
     }
 
@@ -206,6 +214,9 @@ struct TFLiteBundleInference {
         note(.inferred, layer: name, "array \(dataType) \(layer.shape)")
         if let labels = options.labels[name] {
             try attach(labels, named: "\(name)-labels.txt", to: &layer, source: "--labels")
+        } else if case .image? = metadata?.content {
+            // A mask's labels name its categories (its last dimension), not its elements: the segmentation
+            // inference reads them.
         } else if let file = labelsFile(metadata), let data = attachments[file.name] {
             guard let text = String(data: data, encoding: .utf8) else {
                 throw TensorIOError(.invalidModelFile, "the labels file \"\(file.name)\" packed in the model is not UTF-8 text", location: "model.file")

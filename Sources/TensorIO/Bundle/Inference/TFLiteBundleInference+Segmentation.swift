@@ -1,0 +1,36 @@
+import Foundation
+internal import TensorIOMetadata
+
+/// Segmenters a `.tflite` file says enough for: an image-like output (`[1, height, width, categories]`)
+/// whose metadata describes it as an image — how the TFLite Task Library's and MediaPipe's metadata
+/// writers mark segmentation masks — with its categories' labels from the output's axis labels.
+extension TFLiteBundleInference {
+    /// The segmentation description of the one output the metadata marks as a mask, or `nil` when none is.
+    mutating func segmentation(outputs: [LayerDescription], metadata: [TFLiteMetadata.TensorMetadata?], attachments: ModelAttachments) throws -> SegmentationDescription? {
+        let candidates = outputs.indices.filter { index in
+            guard index < metadata.count, case .image? = metadata[index]?.content else { return false }
+            let shape = outputs[index].shape
+            return shape.count == 4 && [1, -1].contains(shape[0]) && shape[1] > 1 && shape[2] > 1
+                && (1...SegmentationDescription.maximumCategories).contains(shape[3])
+        }
+        guard candidates.count == 1, let index = candidates.first else { return nil }
+        let output = outputs[index]
+        let categories = output.shape[3]
+        var labels: LayerLabels?
+        if let file = labelsFile(metadata[index]), let data = attachments[file.name] {
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw TensorIOError(.invalidModelFile, "the labels file \"\(file.name)\" packed in the model is not UTF-8 text", location: "model.file")
+            }
+            let values = ModelBundleValidator.labels(inText: text)
+            if values.count == categories {
+                labels = LayerLabels(file: file.name, values: values)
+                addAsset(file.name, Data((values.joined(separator: "\n") + "\n").utf8))
+                note(.inferred, layer: output.name, "\(values.count) category labels from the metadata's \(file.name)")
+            } else {
+                note(.unknown, layer: output.name, "the metadata's \(file.name) has \(values.count) labels for \(categories) categories: not used")
+            }
+        }
+        note(.inferred, "segmentation: output \(output.name), \(categories) categor\(categories == 1 ? "y (a foreground, threshold 0.5)" : "ies"), scores taken as they are (activation none)")
+        return SegmentationDescription(output: output.name, activation: .none, threshold: 0.5, labels: labels, labelsFile: labels?.file)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+@testable import TensorIO
+import TensorIOTestSupport
+
+/// Segmentation (issue 28, first part): `model.json`'s `segmentation` entry, inferred from TFLite metadata,
+/// and masks on the photo as displayed — checked against the TFLite Task Library's golden DeepLab masks.
+@Suite("Segmentation")
+struct SegmentationTests {
+    static let vision = "../shared/task-models/tflite-support/vision/"
+
+    /// The Task Library's pairs: the rotated photo is stored turned 90° and mirrored, its golden mask in the
+    /// same stored frame; with EXIF orientation 7 (`rightMirrored`) the photo is upright, and so is the mask,
+    /// which is compared pixel by pixel through the same orientation.
+    @Test("DeepLab v3 as a bare model gives the Task Library's golden category mask on at least 99.5% of pixels", arguments: [
+        ("rotation0", ImageOrientation.up), ("rotation90_flop", .rightMirrored),
+    ])
+    func deepLabGolden(_ variant: String, _ orientation: ImageOrientation) throws {
+        let bundle = try ModelBundle(modelAt: Fixtures.repositoryURL(Self.vision + "deeplabv3.tflite"))
+        let segmentation = try #require(bundle.segmentation)
+        #expect(segmentation.labels?.values.count == 21 && segmentation.labels?.values[15] == "person")
+        var photo = try PixelBuffer(contentsOf: Fixtures.repositoryURL(Self.vision + "segmentation_input_\(variant).jpg"))
+        photo.orientation = orientation
+        let mask = try bundle.makeModel().segment(photo)
+        let golden = try PixelBuffer(contentsOf: Fixtures.repositoryURL(Self.vision + "segmentation_golden_\(variant).png"))
+        #expect(mask.width * mask.height == golden.width * golden.height && mask.categoryCount == 21)
+        var agreeing = 0
+        for v in 0..<mask.height {
+            for u in 0..<mask.width {
+                let stored = orientation.storedPosition(u: u, v: v, width: photo.width, height: photo.height)
+                if Int(golden.pixel(x: stored.x, y: stored.y)?.first ?? 0) == Int(mask.categoryIndices[v * mask.width + u]) * 10 { agreeing += 1 }
+            }
+        }
+        let share = Double(agreeing) / Double(mask.width * mask.height)
+        print("segmentation-reference | deeplabv3 \(variant) | \(String(format: "%.4f", share * 100))% of pixels equal to the golden mask")
+        #expect(share >= 0.995, "\(share)")
+        // The fractions say which categories are there: background and the person mostly.
+        let fractions = mask.fractions
+        #expect(abs(fractions.reduce(0, +) - 1) < 1e-9 && fractions[15] > 0.1)
+    }
+
+    /// A bundle over the number model with one image input and an output named "mask" of `shape`.
+    static func bundle(_ segmentation: JSONObject?, shape: [Int] = [1, 4, 4, 3], files: [String: Data] = [:]) throws -> ModelBundle {
+        var document = Fixtures.numberModelDocument()
+        document["inputs"] = [["name": "image", "type": "image", "shape": [4, 4, 3], "format": "RGB", "resize": "stretch"]]
+        document["outputs"] = [["name": "mask", "type": "array", "shape": shape]]
+        if let segmentation { document["segmentation"] = segmentation }
+        let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
+        return try withBundle(json: String(decoding: data, as: UTF8.self), files: files) { try ModelBundle(at: $0) }
+    }
+
+    static func issues(_ segmentation: JSONObject, shape: [Int] = [1, 4, 4, 3], files: [String: Data] = [:]) -> [String] {
+        let error = #expect(throws: TensorIOError.self) { try bundle(segmentation, shape: shape, files: files) }
+        return error?.issues.map(\.path) ?? []
+    }
+
+    @Test("the description reads, writes back, and is refused at its JSON path when wrong")
+    func description() throws {
+        let entry: JSONObject = ["output": "mask", "activation": "softmax", "labels": "labels.txt", "threshold": 0.4]
+        let bundle = try Self.bundle(entry, files: ["assets/labels.txt": Data("sky\nsea\nsand\n".utf8)])
+        let segmentation = try #require(bundle.segmentation)
+        #expect(segmentation.activation == .softmax && segmentation.threshold == 0.4 && segmentation.labels?.values == ["sky", "sea", "sand"])
+        #expect(segmentation.modelJSON == .object([
+            .init(key: "output", value: .string("mask")), .init(key: "activation", value: .string("softmax")),
+            .init(key: "labels", value: .string("labels.txt")), .init(key: "threshold", value: .number(Double(Float(0.4)))),
+        ]))
+        #expect(Self.issues(["output": "nothing"]) == ["segmentation.output"])
+        #expect(Self.issues(["output": "mask"], shape: [1, 16]) == ["segmentation.output"])
+        #expect(Self.issues(["output": "mask"], shape: [1, 4, 4, 300]) == ["segmentation.output"])
+        #expect(Self.issues(["output": "mask", "activation": "relu"]) == ["segmentation.activation"])
+        #expect(Self.issues(["output": "mask", "threshold": 2]) == ["segmentation.threshold"])
+        #expect(Self.issues(["output": "mask", "labels": "../labels.txt"]).contains("segmentation.labels"))
+        #expect(Self.issues(["output": "mask", "labels": "labels.txt"]) == ["segmentation.labels"])
+        #expect(Self.issues(["output": "mask", "colour": "red"]) == ["segmentation.colour"])
+    }
+
+    static func decoder(_ entry: JSONObject, shape: [Int] = [1, 4, 4, 3]) throws -> SegmentationDecoder {
+        try SegmentationDecoder(bundle: bundle(entry, shape: shape), configuration: ModelConfiguration())
+    }
+
+    static func outputs(_ values: [Float], shape: [Int]) -> Outputs {
+        Outputs([Output(name: "mask", value: .numbers(.float32(values), shape: shape))])
+    }
+
+    @Test("softmax and argmax per pixel, confidences resized onto a photo twice the tensor's size; one channel splits at the threshold")
+    func masks() throws {
+        // 2×2 tensor, 2 categories: the left column prefers category 1, the right one category 0.
+        let decoder = try Self.decoder(["output": "mask", "activation": "softmax"], shape: [1, 2, 2, 2])
+        let values: [Float] = [0, 3, 2, 0, 0, 3, 2, 0]
+        let mask = try decoder.mask(in: Self.outputs(values, shape: [1, 2, 2, 2]), photo: ImageSize(width: 4, height: 4))
+        #expect(mask.categoryIndices == [1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0])
+        let confidence = try mask.confidences(forCategory: 1)
+        #expect(abs(confidence[0] - 1 / (1 + exp(-3))) < 1e-6 && confidence[0] > confidence[1] && confidence[1] > confidence[2])
+        #expect(throws: TensorIOError.self) { try mask.confidences(forCategory: 2) }
+        // One channel, sigmoid: foreground (1) above the threshold.
+        let single = try Self.decoder(["output": "mask", "activation": "sigmoid", "threshold": 0.6], shape: [1, 2, 2, 1])
+        let foreground = try single.mask(in: Self.outputs([2, -2, 0, 0.5], shape: [1, 2, 2, 1]), photo: ImageSize(width: 2, height: 2))
+        #expect(foreground.categoryIndices == [1, 0, 0, 1] && foreground.categoryCount == 2)
+        #expect(try foreground.confidences(forCategory: 0)[0] < 0.2)
+    }
+
+    @Test("NaN or infinite scores, and an output that disagrees with the description, give a bounded result or one error")
+    func hostile() throws {
+        let decoder = try Self.decoder(["output": "mask", "activation": "softmax"], shape: [1, 2, 2, 2])
+        let values: [Float] = [.nan, 1, .nan, .nan, .infinity, 0, -.infinity, 5]
+        let mask = try decoder.mask(in: Self.outputs(values, shape: [1, 2, 2, 2]), photo: ImageSize(width: 3, height: 3))
+        #expect(mask.categoryIndices.count == 9 && mask.categoryIndices.allSatisfy { $0 < 2 })
+        // Fewer values than the shape says, too many categories, the wrong rank: an output-mismatch error.
+        for (values, shape) in [([Float](repeating: 0, count: 7), [1, 2, 2, 2]), ([Float](repeating: 0, count: 300), [1, 1, 1, 300]), ([Float](repeating: 0, count: 8), [8])] {
+            let error = #expect(throws: TensorIOError.self) { try decoder.mask(in: Self.outputs(values, shape: shape), photo: ImageSize(width: 3, height: 3)) }
+            #expect(error?.code == .outputMismatch)
+        }
+    }
+}

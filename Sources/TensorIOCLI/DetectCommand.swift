@@ -114,7 +114,7 @@ struct DetectCommand: AsyncParsableCommand {
             do {
                 photo = try result.get()
                 if let drawing, let jpeg = photo.drawing {
-                    try jpeg.write(to: DetectionDrawing.destination(for: path, in: drawing, taken: &drawnNames), options: .atomic)
+                    try jpeg.write(to: PhotoFileName.destination(for: path, in: drawing, extension: "jpg", taken: &drawnNames), options: .atomic)
                 }
             } catch {
                 failures.record(error, path: path)

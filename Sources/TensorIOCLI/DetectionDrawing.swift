@@ -95,19 +95,5 @@ enum DetectionDrawing {
         default: return (value, low, falling)
         }
     }
-
-    /// The file a photo's drawing goes to: `DIR/NAME.jpg`, `NAME-2.jpg` for a second photo of the same
-    /// name in one run.
-    static func destination(for path: String, in folder: URL, taken: inout Set<String>) -> URL {
-        let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        var name = stem + ".jpg"
-        var number = 2
-        while taken.contains(name) {
-            name = "\(stem)-\(number).jpg"
-            number += 1
-        }
-        taken.insert(name)
-        return folder.appendingPathComponent(name)
-    }
 }
 #endif

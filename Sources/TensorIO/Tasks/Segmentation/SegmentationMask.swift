@@ -30,6 +30,15 @@ public struct SegmentationMask: Sendable {
         return counts.map { Double($0) / total }
     }
 
+    /// The category indices as an 8-bit gray image at the photo's displayed size (write it with
+    /// ``PixelBuffer/pngData()``): each pixel's value is its category index.
+    ///
+    /// - Returns: The image, upright.
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidImage``) for an empty mask.
+    public func categoryImage() throws -> PixelBuffer {
+        try PixelBuffer(width: width, height: height, format: .gray, bytes: categoryIndices)
+    }
+
     /// The confidence of category `index` at every pixel of the photo, row by row (`width × height`
     /// values): the activated scores resized bilinearly onto the photo. For a one-channel model, category
     /// 1 is the model's confidence and category 0 its complement.

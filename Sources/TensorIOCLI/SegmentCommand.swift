@@ -1,0 +1,141 @@
+#if Tools  // built with the Tools trait only (Package.swift)
+import ArgumentParser
+import Foundation
+import TensorIO
+import TensorIOToolSupport
+
+/// `tensorio segment MODEL IMAGE... [--json] [--mask DIR] [--jobs N]`
+struct SegmentCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "segment",
+        abstract: "Label every pixel of photos with a segmentation model.",
+        discussion: """
+            MODEL is a bundle whose model.json has a "segmentation" entry (tensorio init writes it), or a \
+            bare .tflite whose metadata marks its output as a mask (DeepLab v3, MediaPipe's selfie \
+            segmenters). Prints one block per photo: its size as displayed (after its EXIF orientation) and \
+            each category present with the share of the photo's pixels it covers, largest first. With \
+            --json one line: {"images":[{"path":P,"width":W,"height":H,"categories":[{"index":I,\
+            "label":L,"fraction":F}]}]} — "label" left out when the model has none. --mask DIR writes \
+            DIR/NAME.png, an 8-bit gray PNG at the photo's displayed size whose pixel values are the \
+            category indices (a one-category model: 1 foreground, 0 background). Photos that cannot be \
+            read are reported at the end, one line each, and the exit status is then 1.
+            """
+    )
+
+    @OptionGroup var model: ModelOptionGroup
+
+    @Argument(help: "JPEG or PNG files.")
+    var images: [String]
+
+    @Flag(help: "Print one JSON line instead of text.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Write each photo's category mask as DIR/NAME.png (the folder is made if missing).", valueName: "DIR"))
+    var mask: String?
+
+    @Option(help: "Photos decoded and segmented at once, on as many compiled copies of the model (default: one per core).")
+    var jobs: Int?
+
+    @OptionGroup var imageOptions: ImageOptionGroup
+
+    mutating func validate() throws {
+        guard !images.isEmpty else { throw ValidationError("give at least one image") }
+        if let jobs { guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64") } }
+    }
+
+    /// What one photo gave: its size, each category's share, and the mask as PNG with --mask.
+    struct PhotoResult: Sendable {
+        var size: ImageSize
+        var labels: [String?]
+        var fractions: [Double]
+        var png: Data?
+    }
+
+    func run() async throws {
+        let jobs = min(self.jobs ?? ProcessInfo.processInfo.activeProcessorCount, images.count)
+        let (bundle, model) = try self.model.makeModel(
+            images: imageOptions, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs)
+        )
+        guard bundle.segmentation != nil else {
+            throw CLIError("\(self.model.bundle) describes no segmentation output: give a bundle whose model.json has a \"segmentation\" entry (tensorio init writes it for segmenters whose metadata marks the mask)")
+        }
+        try RuntimeLog.capturing { try model.load() }
+        let folder = mask.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        if let folder {
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw CLIError("--mask \(folder.relativePath): cannot make the folder (\(error.localizedDescription))")
+            }
+        }
+        var writtenNames = Set<String>()
+        var failures = InputFailures()
+        var printed = 0
+        if json { print("{\"images\":[", terminator: "") }
+        var paths = images.makeIterator()
+        let writesMasks = folder != nil
+        let results = model.results(for: images, concurrency: jobs) { path -> PhotoResult in
+            let url = URL(fileURLWithPath: path)
+            if UntrustedFile.kind(of: url) == .directory {
+                throw CLIError("\(path) is a folder: give the image files in it, such as \(path)/*.jpg")
+            }
+            // Full size: the mask has the pixels of the photo as displayed.
+            let photo = try PixelBuffer(contentsOf: url, limits: model.configuration.limits)
+            let mask = try model.segment(photo)
+            let png = writesMasks ? try mask.categoryImage().pngData() : nil
+            return PhotoResult(size: ImageSize(width: mask.width, height: mask.height), labels: mask.labels, fractions: mask.fractions, png: png)
+        }
+        for await result in results {
+            guard let path = paths.next() else { break }
+            let photo: PhotoResult
+            do {
+                photo = try result.get()
+                if let folder, let png = photo.png {
+                    try png.write(to: PhotoFileName.destination(for: path, in: folder, extension: "png", taken: &writtenNames), options: .atomic)
+                }
+            } catch {
+                failures.record(error, path: path)
+                continue
+            }
+            if json {
+                print((printed > 0 ? "," : "") + JSONText.render(Self.json(path: path, photo)), terminator: "")
+            } else {
+                Self.printBlock(path: path, photo, first: printed == 0)
+            }
+            printed += 1
+        }
+        if json { print("]}") }
+        if !failures.isEmpty { throw failures }
+    }
+
+    /// The categories present, largest share first (ties by index).
+    static func present(_ photo: PhotoResult) -> [(index: Int, label: String?, fraction: Double)] {
+        photo.fractions.enumerated().filter { $0.element > 0 }
+            .sorted { ($0.element, -$0.offset) > ($1.element, -$1.offset) }
+            .map { (index: $0.offset, label: photo.labels.indices.contains($0.offset) ? photo.labels[$0.offset] : nil, fraction: $0.element) }
+    }
+
+    static func json(path: String, _ photo: PhotoResult) -> JSONText.Value {
+        .object([
+            ("path", .string(path)), ("width", .integer(Int64(photo.size.width))), ("height", .integer(Int64(photo.size.height))),
+            ("categories", .array(present(photo).map { category in
+                var members: [(String, JSONText.Value)] = [("index", .integer(Int64(category.index)))]
+                if let label = category.label { members.append(("label", .string(label))) }
+                members.append(("fraction", .double(category.fraction)))
+                return .object(members)
+            })),
+        ])
+    }
+
+    static func printBlock(path: String, _ photo: PhotoResult, first: Bool) {
+        if !first { print("") }
+        print("\(path) (\(photo.size.width)×\(photo.size.height))")
+        let categories = present(photo)
+        let names = categories.map { $0.label ?? "#\($0.index)" }
+        let width = names.map(\.count).max() ?? 0
+        for (category, name) in zip(categories, names) {
+            print("  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(String(format: "%6.2f", category.fraction * 100))%")
+        }
+    }
+}
+#endif

@@ -1,0 +1,55 @@
+#if Tools  // tests of the tool: run with the Tools trait (make test)
+import Foundation
+import Testing
+import TensorIO
+import TensorIOTestSupport
+
+/// `tensorio segment` on bare segmenters with metadata: text, one JSON line, and masks written as PNG.
+@Suite("CLI: segment")
+struct SegmentCommandTests {
+    static let vision = "../shared/task-models/tflite-support/vision/"
+
+    @Test("DeepLab v3: one JSON line of categories, largest first; --mask writes the golden mask's categories as PNG")
+    func deepLab() async throws {
+        let photo = Self.vision + "segmentation_input_rotation0.jpg"
+        try await withTemporaryDirectory { folder in
+            let result = try await CLI.run("segment", Self.vision + "deeplabv3.tflite", photo, "--json", "--mask", folder.path)
+            #expect(result.status == 0 && result.stdoutLines.count == 1, "\(result)")
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let image = try #require((document["images"] as? [[String: Any]])?.first)
+            #expect(image["width"] as? Int == 257 && image["height"] as? Int == 257)
+            let categories = try #require(image["categories"] as? [[String: Any]])
+            #expect(categories.compactMap { $0["label"] as? String } == ["background", "person", "horse"], "\(categories)")
+            let fractions = categories.compactMap { $0["fraction"] as? Double }
+            #expect(fractions == fractions.sorted(by: >) && abs(fractions.reduce(0, +) - 1) < 1e-9)
+            // The PNG's values are category indices: ten times them is the golden mask.
+            let mask = try PixelBuffer(contentsOf: folder.appendingPathComponent("segmentation_input_rotation0.png"))
+            let golden = try PixelBuffer(contentsOf: Fixtures.repositoryURL(Self.vision + "segmentation_golden_rotation0.png"))
+            #expect(mask.format == .gray && mask.width == 257 && mask.height == 257)
+            var equal = 0
+            for y in 0..<257 { for x in 0..<257 where (mask.pixel(x: x, y: y)?.first).map({ Int($0) * 10 }) == golden.pixel(x: x, y: y)?.first.map(Int.init) { equal += 1 } }
+            #expect(Double(equal) / Double(257 * 257) >= 0.995)
+        }
+    }
+
+    @Test("a one-category segmenter: 1 foreground, 0 background, as text by default")
+    func selfie() async throws {
+        try await withTemporaryDirectory { folder in
+            let result = try await CLI.run("segment", "Tests/Fixtures/Metadata/selfie_segmentation.tflite", "Examples/photos/grace_hopper.jpg", "--mask", folder.path)
+            #expect(result.status == 0 && result.stdoutLines.first == "Examples/photos/grace_hopper.jpg (512×600)", "\(result)")
+            let mask = try PixelBuffer(contentsOf: folder.appendingPathComponent("grace_hopper.png"))
+            var values = Set<UInt8>()
+            for y in stride(from: 0, to: mask.height, by: 7) { for x in stride(from: 0, to: mask.width, by: 7) { values.insert(mask.pixel(x: x, y: y)?.first ?? 9) } }
+            #expect(values == [0, 1])
+        }
+    }
+
+    @Test("a model without a segmentation description, and an unreadable photo, each get one line and exit 1")
+    func errors() async throws {
+        let noSegmentation = try await CLI.run("segment", "Examples/efficientnet-lite0-float32.tiobundle", "Examples/photos/cat.jpg")
+        #expect(noSegmentation.status == 1 && noSegmentation.stderr.contains("describes no segmentation output"), "\(noSegmentation)")
+        let missing = try await CLI.run("segment", Self.vision + "deeplabv3.tflite", "nothing.jpg", "--json")
+        #expect(missing.status == 1 && missing.stderr.contains("nothing.jpg"), "\(missing)")
+    }
+}
+#endif

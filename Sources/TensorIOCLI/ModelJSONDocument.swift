@@ -19,6 +19,7 @@ enum ModelJSONDocument {
         ]
         if let detection = bundle.detection { members.append(("detection", value(detection.modelJSON))) }
         if let segmentation = bundle.segmentation { members.append(("segmentation", value(segmentation.modelJSON))) }
+        if let embedding = bundle.embedding { members.append(("embedding", value(embedding.modelJSON))) }
         return .object(members)
     }
 

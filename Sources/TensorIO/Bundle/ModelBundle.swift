@@ -48,6 +48,8 @@ public struct ModelBundle: Sendable, Hashable {
     /// How an output becomes a segmentation mask (`segmentation` in `model.json`), for segmenters; `nil`
     /// otherwise.
     public internal(set) var segmentation: SegmentationDescription?
+    /// How an output becomes an embedding (`embedding` in `model.json`), for embedders; `nil` otherwise.
+    public internal(set) var embedding: EmbeddingDescription?
     /// Whether the bundle was inferred from a bare model (``init(modelAt:options:limits:)``) rather than
     /// read from a `model.json`: ``url`` is then the model's folder.
     public internal(set) var isInferred = false
@@ -88,6 +90,7 @@ public struct ModelBundle: Sendable, Hashable {
         self.options = description.options
         self.detection = description.detection
         self.segmentation = description.segmentation
+        self.embedding = description.embedding
     }
 
     /// The operations run as targets when training (`train.ops`), if any.

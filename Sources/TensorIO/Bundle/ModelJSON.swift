@@ -19,6 +19,8 @@ struct ModelJSON: Sendable {
     var detection: DetectionDescription?
     /// How an output becomes a segmentation mask (`segmentation`), its labels not read yet.
     var segmentation: SegmentationDescription? = nil
+    /// How an output becomes an embedding (`embedding`).
+    var embedding: EmbeddingDescription? = nil
     /// The labels files `model.json` names, by output index: read when the bundle opens, which puts the
     /// labels on those outputs (``LayerDescription/Kind/array(quantization:labels:)``).
     var labelsFiles: [Int: String] = [:]

@@ -1,0 +1,38 @@
+/// How a bundle's output becomes an ``Embedding``: the `embedding` entry of `model.json`
+/// (docs/model-json.md, "Embeddings").
+///
+/// The output is a vector (`[1, n]` or `[n]`, any fixed size): a photo's features, to compare with another
+/// photo's. The description says whether the vector is scaled to length 1 (``normalizes``) and whether its
+/// values are scalar-quantized to bytes (``quantizes``), as MediaPipe's embedders do; a call's
+/// ``EmbeddingOptions`` can change both.
+public struct EmbeddingDescription: Sendable, Hashable {
+    /// The output holding the vector.
+    public let output: String
+    /// Whether the vector is divided by its L2 norm (`normalize`, default false: MediaPipe's default).
+    public let normalizes: Bool
+    /// Whether each value becomes a byte, `clamp(round(v × 128), −128, 127)` (`quantize`, default false).
+    public let quantizes: Bool
+
+    /// The most values an embedding may have.
+    public static let maximumDimensions = 1 << 20
+}
+
+extension EmbeddingDescription {
+    /// The bundle's `embedding` description, or — for a bundle without one whose only output is an
+    /// unlabelled vector (a bare feature-vector model) — that output, neither normalized nor quantized;
+    /// `nil` when neither.
+    package static func implied(by bundle: ModelBundle) -> EmbeddingDescription? {
+        if let description = bundle.embedding { return description }
+        let outputs = bundle.outputs
+        guard outputs.count == 1, outputs[0].labels == nil, shapeProblem(outputs[0].shape) == nil else { return nil }
+        return EmbeddingDescription(output: outputs[0].name, normalizes: false, quantizes: false)
+    }
+
+    /// The `embedding` entry of `model.json` that reads back as this description.
+    package var modelJSON: OrderedJSON {
+        .object([
+            .init(key: "output", value: .string(output)), .init(key: "normalize", value: .bool(normalizes)),
+            .init(key: "quantize", value: .bool(quantizes)),
+        ])
+    }
+}

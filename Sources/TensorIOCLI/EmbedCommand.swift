@@ -1,0 +1,109 @@
+#if Tools  // built with the Tools trait only (Package.swift)
+import ArgumentParser
+import Foundation
+import TensorIO
+import TensorIOToolSupport
+
+/// `tensorio embed MODEL FILE... [--normalize] [--quantize] [--json] [--jobs N]`
+struct EmbedCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "embed",
+        abstract: "Turn photos into embeddings: vectors to compare.",
+        discussion: """
+            MODEL is a bundle whose model.json has an "embedding" entry, or a model whose only output is a \
+            vector (a feature-vector model). Prints one line per photo: its path, the vector's size and \
+            length, and its first values. With --json one line: {"embeddings":[{"path":P,"values":[…]}]} \
+            (quantized values are integers from -128 to 127). Photos that cannot be read are reported at \
+            the end, one line each, and the exit status is then 1.
+            """
+    )
+
+    @OptionGroup var model: ModelOptionGroup
+
+    @Argument(help: "JPEG or PNG files.")
+    var images: [String]
+
+    @Flag(help: "Divide each vector by its length (L2 norm), as MediaPipe's l2_normalize.")
+    var normalize = false
+
+    @Flag(help: "Quantize each value to a byte, clamp(round(v × 128), -128, 127), as MediaPipe's quantize.")
+    var quantize = false
+
+    @Flag(help: "Print one JSON line instead of text.")
+    var json = false
+
+    @Option(help: "Photos decoded and embedded at once, on as many compiled copies of the model (default: one per core).")
+    var jobs: Int?
+
+    @OptionGroup var imageOptions: ImageOptionGroup
+
+    mutating func validate() throws {
+        guard !images.isEmpty else { throw ValidationError("give at least one image") }
+        if let jobs { guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64") } }
+    }
+
+    func run() async throws {
+        let options = EmbeddingOptions(normalizes: normalize ? true : nil, quantizes: quantize ? true : nil)
+        let embedder = try PhotoEmbedder(model: model, images: imageOptions, jobs: jobs, count: images.count)
+        var failures = InputFailures()
+        var printed = 0
+        if json { print("{\"embeddings\":[", terminator: "") }
+        var paths = images.makeIterator()
+        for await result in embedder.embeddings(of: images.map { URL(fileURLWithPath: $0) }, options: options) {
+            guard let path = paths.next() else { break }
+            let embedding: Embedding
+            do {
+                embedding = try result.get()
+            } catch {
+                failures.record(error, path: path)
+                continue
+            }
+            if json {
+                let values: [JSONText.Value] = embedding.isQuantized
+                    ? embedding.quantizedValues.map { .integer(Int64($0)) } : embedding.values.map { .float($0) }
+                print((printed > 0 ? "," : "") + JSONText.render(.object([("path", .string(path)), ("values", .array(values))])), terminator: "")
+            } else {
+                let floats = embedding.isQuantized ? embedding.quantizedValues.map(Float.init) : embedding.values
+                let length = floats.reduce(0) { $0 + Double($1) * Double($1) }.squareRoot()
+                let first = floats.prefix(4).map { embedding.isQuantized ? String(Int($0)) : String(format: "%.4f", $0) }
+                print("\(path): \(embedding.count) values\(embedding.isQuantized ? " (quantized)" : ""), length \(String(format: "%.4f", length)), [\(first.joined(separator: ", "))\(embedding.count > 4 ? ", …" : "")]")
+            }
+            printed += 1
+        }
+        if json { print("]}") }
+        if !failures.isEmpty { throw failures }
+    }
+}
+
+/// A model ready to embed photos on several compiled copies at once: what `embed` and `similar` share.
+struct PhotoEmbedder: Sendable {
+    let model: any Model
+    let jobs: Int
+
+    init(model options: ModelOptionGroup, images: ImageOptionGroup, jobs requested: Int?, count: Int) throws {
+        let jobs = max(1, min(requested ?? ProcessInfo.processInfo.activeProcessorCount, count))
+        let (bundle, model) = try options.makeModel(
+            images: images, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs)
+        )
+        guard bundle.inputs.count == 1, bundle.inputs[0].isImage else {
+            throw CLIError("\(options.bundle) does not take one image: an embedder's one input is an image layer")
+        }
+        guard EmbeddingDescription.implied(by: bundle) != nil else {
+            throw CLIError("\(options.bundle) describes no embedding output: give a bundle whose model.json has an \"embedding\" entry, or a model whose only output is an unlabelled vector")
+        }
+        try RuntimeLog.capturing { try model.load() }
+        self.model = model
+        self.jobs = jobs
+    }
+
+    /// The embeddings of `files`, in order, each a result: a photo that cannot be read fails alone.
+    func embeddings(of files: [URL], options: EmbeddingOptions) -> AsyncStream<Result<Embedding, any Error>> {
+        model.results(for: files, concurrency: jobs) { url -> Embedding in
+            if UntrustedFile.kind(of: url) == .directory {
+                throw CLIError("\(url.relativePath) is a folder: give the image files in it, such as \(url.relativePath)/*.jpg")
+            }
+            return try model.embed(try PixelBuffer(contentsOf: url, limits: model.configuration.limits), options: options)
+        }
+    }
+}
+#endif

@@ -53,7 +53,7 @@ struct SegmentationDecoder: Sendable {
         )
         let modelLabels = description.labels?.values ?? []
         let labels: [String?] = channels == 1
-            ? [nil, modelLabels.first]
+            ? ["background", modelLabels.first ?? "foreground"]
             : (0..<channels).map { modelLabels.indices.contains($0) ? modelLabels[$0] : nil }
         return SegmentationMask(
             width: photo.width, height: photo.height, categoryIndices: field.categories(threshold: description.threshold),

@@ -15,8 +15,8 @@ public struct SegmentationMask: Sendable {
     public let categoryIndices: [UInt8]
     /// The number of categories: the output's channels, or 2 for a one-channel model.
     public let categoryCount: Int
-    /// Each category's label, by index (`nil` where the model has none; for a one-channel model, index 1
-    /// carries the model's only label and index 0, the background, none).
+    /// Each category's label, by index (`nil` where the model has none; for a one-channel model, index 0
+    /// is "background" and index 1 the model's only label, or "foreground" when it has none).
     public let labels: [String?]
 
     /// The confidences at the tensor's resolution, activated, and how they map onto the photo.

@@ -95,7 +95,7 @@ struct SegmentationTests {
         // One channel, sigmoid: foreground (1) above the threshold.
         let single = try Self.decoder(["output": "mask", "activation": "sigmoid", "threshold": 0.6], shape: [1, 2, 2, 1])
         let foreground = try single.mask(in: Self.outputs([2, -2, 0, 0.5], shape: [1, 2, 2, 1]), photo: ImageSize(width: 2, height: 2))
-        #expect(foreground.categoryIndices == [1, 0, 0, 1] && foreground.categoryCount == 2)
+        #expect(foreground.categoryIndices == [1, 0, 0, 1] && foreground.categoryCount == 2 && foreground.labels == ["background", "foreground"])
         #expect(try foreground.confidences(forCategory: 0)[0] < 0.2)
     }
 

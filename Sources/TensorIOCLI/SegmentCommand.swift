@@ -4,7 +4,7 @@ import Foundation
 import TensorIO
 import TensorIOToolSupport
 
-/// `tensorio segment MODEL IMAGE... [--json] [--mask DIR] [--jobs N]`
+/// `tensorio segment MODEL IMAGE... [--json] [--mask DIR] [--overlay DIR] [--jobs N]`
 struct SegmentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "segment",
@@ -17,7 +17,8 @@ struct SegmentCommand: AsyncParsableCommand {
             --json one line: {"images":[{"path":P,"width":W,"height":H,"categories":[{"index":I,\
             "label":L,"fraction":F}]}]} — "label" left out when the model has none. --mask DIR writes \
             DIR/NAME.png, an 8-bit gray PNG at the photo's displayed size whose pixel values are the \
-            category indices (a one-category model: 1 foreground, 0 background). Photos that cannot be \
+            category indices (a one-category model: 1 foreground, 0 background). --overlay DIR writes \
+            DIR/NAME.jpg, the photo upright with its categories tinted over it and a legend. Photos that cannot be \
             read are reported at the end, one line each, and the exit status is then 1.
             """
     )
@@ -32,6 +33,9 @@ struct SegmentCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Write each photo's category mask as DIR/NAME.png (the folder is made if missing).", valueName: "DIR"))
     var mask: String?
+
+    @Option(help: ArgumentHelp("Write each photo with its categories tinted over it and a legend as DIR/NAME.jpg.", valueName: "DIR"))
+    var overlay: String?
 
     @Option(help: "Photos decoded and segmented at once, on as many compiled copies of the model (default: one per core).")
     var jobs: Int?
@@ -49,6 +53,7 @@ struct SegmentCommand: AsyncParsableCommand {
         var labels: [String?]
         var fractions: [Double]
         var png: Data?
+        var overlay: Data?
     }
 
     func run() async throws {
@@ -60,20 +65,16 @@ struct SegmentCommand: AsyncParsableCommand {
             throw CLIError("\(self.model.bundle) describes no segmentation output: give a bundle whose model.json has a \"segmentation\" entry (tensorio init writes it for segmenters whose metadata marks the mask)")
         }
         try RuntimeLog.capturing { try model.load() }
-        let folder = mask.map { URL(fileURLWithPath: $0, isDirectory: true) }
-        if let folder {
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            } catch {
-                throw CLIError("--mask \(folder.relativePath): cannot make the folder (\(error.localizedDescription))")
-            }
-        }
+        let folder = try mask.map { try Self.makeFolder($0, option: "--mask") }
+        let overlayFolder = try overlay.map { try Self.makeFolder($0, option: "--overlay") }
         var writtenNames = Set<String>()
+        var overlayNames = Set<String>()
         var failures = InputFailures()
         var printed = 0
         if json { print("{\"images\":[", terminator: "") }
         var paths = images.makeIterator()
         let writesMasks = folder != nil
+        let drawsOverlays = overlayFolder != nil
         let results = model.results(for: images, concurrency: jobs) { path -> PhotoResult in
             let url = URL(fileURLWithPath: path)
             if UntrustedFile.kind(of: url) == .directory {
@@ -83,7 +84,10 @@ struct SegmentCommand: AsyncParsableCommand {
             let photo = try PixelBuffer(contentsOf: url, limits: model.configuration.limits)
             let mask = try model.segment(photo)
             let png = writesMasks ? try mask.categoryImage().pngData() : nil
-            return PhotoResult(size: ImageSize(width: mask.width, height: mask.height), labels: mask.labels, fractions: mask.fractions, png: png)
+            var result = PhotoResult(size: ImageSize(width: mask.width, height: mask.height), labels: mask.labels, fractions: mask.fractions, png: png)
+            // Drawn here, on the photo's worker thread, so overlays overlap like the segmentations do.
+            if drawsOverlays { result.overlay = try SegmentationOverlay.draw(mask, categories: Self.present(result), on: photo).jpegData(quality: 90) }
+            return result
         }
         for await result in results {
             guard let path = paths.next() else { break }
@@ -92,6 +96,9 @@ struct SegmentCommand: AsyncParsableCommand {
                 photo = try result.get()
                 if let folder, let png = photo.png {
                     try png.write(to: PhotoFileName.destination(for: path, in: folder, extension: "png", taken: &writtenNames), options: .atomic)
+                }
+                if let overlayFolder, let jpeg = photo.overlay {
+                    try jpeg.write(to: PhotoFileName.destination(for: path, in: overlayFolder, extension: "jpg", taken: &overlayNames), options: .atomic)
                 }
             } catch {
                 failures.record(error, path: path)
@@ -106,6 +113,16 @@ struct SegmentCommand: AsyncParsableCommand {
         }
         if json { print("]}") }
         if !failures.isEmpty { throw failures }
+    }
+
+    static func makeFolder(_ path: String, option: String) throws -> URL {
+        let folder = URL(fileURLWithPath: path, isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CLIError("\(option) \(folder.relativePath): cannot make the folder (\(error.localizedDescription))")
+        }
+        return folder
     }
 
     /// The categories present, largest share first (ties by index).

@@ -32,6 +32,22 @@ struct SegmentCommandTests {
         }
     }
 
+    @Test("--overlay writes each photo upright with its categories tinted and a legend, as DIR/NAME.jpg")
+    func overlay() async throws {
+        try await withTemporaryDirectory { folder in
+            // EXIF orientation 6: stored 600×512, displayed 512×600.
+            let photo = "Tests/Fixtures/Detection/photos/grace_hopper_exif6.jpg"
+            let result = try await CLI.run("segment", Self.vision + "deeplabv3.tflite", photo, "--overlay", folder.path)
+            #expect(result.status == 0, "\(result)")
+            let drawn = try PixelBuffer(contentsOf: folder.appendingPathComponent("grace_hopper_exif6.jpg"))
+            #expect(drawn.width == 512 && drawn.height == 600 && drawn.orientation == .up)
+            // The person's face is tinted green-ish (category 15's colour), the sky in the top right is not.
+            let original = try PixelBuffer(contentsOf: Fixtures.repositoryURL("Examples/photos/grace_hopper.jpg"))
+            let face = (drawn.pixel(x: 256, y: 300) ?? []).map(Int.init), untinted = (original.pixel(x: 256, y: 300) ?? []).map(Int.init)
+            #expect(face != untinted && face.count >= 3)
+        }
+    }
+
     @Test("a one-category segmenter: 1 foreground, 0 background, as text by default")
     func selfie() async throws {
         try await withTemporaryDirectory { folder in

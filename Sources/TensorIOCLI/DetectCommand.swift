@@ -90,10 +90,6 @@ struct DetectCommand: AsyncParsableCommand {
             maximumResults: maxResults, scoreThreshold: scoreThreshold, categoryAllowlist: Set(allowed),
             categoryDenylist: Set(denied), labelsLocale: locale
         )
-        var failures = InputFailures()
-        var printed = 0
-        if json { print("{\"images\":[", terminator: "") }
-        var paths = images.makeIterator()
         let keepsPhotos = drawing != nil
         let results = model.results(for: images, concurrency: jobs) { path -> PhotoResult in
             let url = URL(fileURLWithPath: path)
@@ -108,27 +104,15 @@ struct DetectCommand: AsyncParsableCommand {
             let drawing = keepsPhotos ? try DetectionDrawing.draw(detections, on: photo).jpegData(quality: 90) : nil
             return PhotoResult(size: ImageSize(width: width, height: height), detections: detections, drawing: drawing)
         }
-        for await result in results {
-            guard let path = paths.next() else { break }
-            let photo: PhotoResult
-            do {
-                photo = try result.get()
+        try await PhotoResultPrinter.print(
+            results, paths: images, jsonKey: json ? "images" : nil,
+            write: { path, photo in
                 if let drawing, let jpeg = photo.drawing {
                     try jpeg.write(to: PhotoFileName.destination(for: path, in: drawing, extension: "jpg", taken: &drawnNames), options: .atomic)
                 }
-            } catch {
-                failures.record(error, path: path)
-                continue
-            }
-            if json {
-                print((printed > 0 ? "," : "") + JSONText.render(Self.json(path: path, photo)), terminator: "")
-            } else {
-                Self.printBlock(path: path, photo, first: printed == 0)
-            }
-            printed += 1
-        }
-        if json { print("]}") }
-        if !failures.isEmpty { throw failures }
+            },
+            element: Self.json, block: Self.printBlock
+        )
     }
 
     static func json(path: String, _ photo: PhotoResult) -> JSONText.Value {

@@ -45,33 +45,21 @@ struct EmbedCommand: AsyncParsableCommand {
     func run() async throws {
         let options = EmbeddingOptions(normalizes: normalize ? true : nil, quantizes: quantize ? true : nil)
         let embedder = try PhotoEmbedder(model: model, images: imageOptions, jobs: jobs, count: images.count)
-        var failures = InputFailures()
-        var printed = 0
-        if json { print("{\"embeddings\":[", terminator: "") }
-        var paths = images.makeIterator()
-        for await result in embedder.embeddings(of: images.map { URL(fileURLWithPath: $0) }, options: options) {
-            guard let path = paths.next() else { break }
-            let embedding: Embedding
-            do {
-                embedding = try result.get()
-            } catch {
-                failures.record(error, path: path)
-                continue
-            }
-            if json {
+        try await PhotoResultPrinter.print(
+            embedder.embeddings(of: images.map { URL(fileURLWithPath: $0) }, options: options), paths: images,
+            jsonKey: json ? "embeddings" : nil,
+            element: { path, embedding in
                 let values: [JSONText.Value] = embedding.isQuantized
                     ? embedding.quantizedValues.map { .integer(Int64($0)) } : embedding.values.map { .float($0) }
-                print((printed > 0 ? "," : "") + JSONText.render(.object([("path", .string(path)), ("values", .array(values))])), terminator: "")
-            } else {
+                return .object([("path", .string(path)), ("values", .array(values))])
+            },
+            block: { path, embedding, _ in
                 let floats = embedding.isQuantized ? embedding.quantizedValues.map(Float.init) : embedding.values
                 let length = floats.reduce(0) { $0 + Double($1) * Double($1) }.squareRoot()
                 let first = floats.prefix(4).map { embedding.isQuantized ? String(Int($0)) : String(format: "%.4f", $0) }
                 print("\(path): \(embedding.count) values\(embedding.isQuantized ? " (quantized)" : ""), length \(String(format: "%.4f", length)), [\(first.joined(separator: ", "))\(embedding.count > 4 ? ", …" : "")]")
             }
-            printed += 1
-        }
-        if json { print("]}") }
-        if !failures.isEmpty { throw failures }
+        )
     }
 }
 

@@ -69,10 +69,6 @@ struct SegmentCommand: AsyncParsableCommand {
         let overlayFolder = try overlay.map { try Self.makeFolder($0, option: "--overlay") }
         var writtenNames = Set<String>()
         var overlayNames = Set<String>()
-        var failures = InputFailures()
-        var printed = 0
-        if json { print("{\"images\":[", terminator: "") }
-        var paths = images.makeIterator()
         let writesMasks = folder != nil
         let drawsOverlays = overlayFolder != nil
         let results = model.results(for: images, concurrency: jobs) { path -> PhotoResult in
@@ -89,30 +85,18 @@ struct SegmentCommand: AsyncParsableCommand {
             if drawsOverlays { result.overlay = try SegmentationOverlay.draw(mask, categories: Self.present(result), on: photo).jpegData(quality: 90) }
             return result
         }
-        for await result in results {
-            guard let path = paths.next() else { break }
-            let photo: PhotoResult
-            do {
-                photo = try result.get()
+        try await PhotoResultPrinter.print(
+            results, paths: images, jsonKey: json ? "images" : nil,
+            write: { path, photo in
                 if let folder, let png = photo.png {
                     try png.write(to: PhotoFileName.destination(for: path, in: folder, extension: "png", taken: &writtenNames), options: .atomic)
                 }
                 if let overlayFolder, let jpeg = photo.overlay {
                     try jpeg.write(to: PhotoFileName.destination(for: path, in: overlayFolder, extension: "jpg", taken: &overlayNames), options: .atomic)
                 }
-            } catch {
-                failures.record(error, path: path)
-                continue
-            }
-            if json {
-                print((printed > 0 ? "," : "") + JSONText.render(Self.json(path: path, photo)), terminator: "")
-            } else {
-                Self.printBlock(path: path, photo, first: printed == 0)
-            }
-            printed += 1
-        }
-        if json { print("]}") }
-        if !failures.isEmpty { throw failures }
+            },
+            element: Self.json, block: Self.printBlock
+        )
     }
 
     static func makeFolder(_ path: String, option: String) throws -> URL {

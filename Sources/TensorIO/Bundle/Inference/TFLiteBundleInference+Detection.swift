@@ -26,13 +26,8 @@ extension TFLiteBundleInference {
         let layout = try boxLayout(properties, layer: outputs[boxes].name)
 
         var labels: LayerLabels?
-        if let file = valueLabelsFile(metadata[classes]), let data = attachments[file.name] {
-            guard let text = String(data: data, encoding: .utf8) else {
-                throw TensorIOError(.invalidModelFile, "the labels file \"\(file.name)\" packed in the model is not UTF-8 text", location: "model.file")
-            }
-            let values = ModelBundleValidator.labels(inText: text)
+        if let file = valueLabelsFile(metadata[classes]), let values = try packedLabels(file, attachments: attachments) {
             labels = LayerLabels(file: file.name, values: values)
-            addAsset(file.name, Data((values.joined(separator: "\n") + "\n").utf8))
             note(.inferred, layer: outputs[classes].name, "\(values.count) class labels from the metadata's value labels \(file.name)")
         } else {
             note(.unknown, layer: outputs[classes].name, "no value labels: detections carry class indices only")
@@ -105,13 +100,9 @@ extension TFLiteBundleInference {
     ) throws -> [String: LayerLabels] {
         var names: [String: LayerLabels] = [:]
         for file in metadata?.associatedFiles ?? [] where file.type == type {
-            guard let locale = file.locale, !locale.isEmpty, names[locale] == nil, let data = attachments[file.name] else { continue }
-            guard let text = String(data: data, encoding: .utf8) else {
-                throw TensorIOError(.invalidModelFile, "the labels file \"\(file.name)\" packed in the model is not UTF-8 text", location: "model.file")
-            }
-            let values = ModelBundleValidator.labels(inText: text)
+            guard let locale = file.locale, !locale.isEmpty, names[locale] == nil,
+                  let values = try packedLabels(file, attachments: attachments) else { continue }
             names[locale] = LayerLabels(file: file.name, values: values)
-            addAsset(file.name, Data((values.joined(separator: "\n") + "\n").utf8))
         }
         if !names.isEmpty {
             note(.inferred, layer: layer, "class labels in \(names.keys.sorted().joined(separator: ", ")) (display_names; DetectionOptions.labelsLocale, --locale)")

@@ -85,13 +85,8 @@ extension TFLiteBundleInference {
         }
 
         var labels: LayerLabels?
-        if let file = labelsFile(metadata[scores]), let data = attachments[file.name] {
-            guard let text = String(data: data, encoding: .utf8) else {
-                throw TensorIOError(.invalidModelFile, "the labels file \"\(file.name)\" packed in the model is not UTF-8 text", location: "model.file")
-            }
-            let values = ModelBundleValidator.labels(inText: text)
+        if let file = labelsFile(metadata[scores]), let values = try packedLabels(file, attachments: attachments) {
             labels = LayerLabels(file: file.name, values: values)
-            addAsset(file.name, Data((values.joined(separator: "\n") + "\n").utf8))
             note(.inferred, layer: outputs[scores].name, "\(values.count) class labels from the metadata's axis labels \(file.name)")
         } else {
             note(.unknown, layer: outputs[scores].name, "no axis labels: detections carry class indices only")

@@ -17,16 +17,12 @@ extension TFLiteBundleInference {
         let output = outputs[index]
         let categories = output.shape[3]
         var labels: LayerLabels?
-        if let file = labelsFile(metadata[index]), let data = attachments[file.name] {
-            guard let text = String(data: data, encoding: .utf8) else {
-                throw TensorIOError(.invalidModelFile, "the labels file \"\(file.name)\" packed in the model is not UTF-8 text", location: "model.file")
-            }
-            let values = ModelBundleValidator.labels(inText: text)
+        if let file = labelsFile(metadata[index]), let values = try packedLabels(file, attachments: attachments) {
             if values.count == categories {
                 labels = LayerLabels(file: file.name, values: values)
-                addAsset(file.name, Data((values.joined(separator: "\n") + "\n").utf8))
                 note(.inferred, layer: output.name, "\(values.count) category labels from the metadata's \(file.name)")
             } else {
+                dropAsset(file.name)
                 note(.unknown, layer: output.name, "the metadata's \(file.name) has \(values.count) labels for \(categories) categories: not used")
             }
         }

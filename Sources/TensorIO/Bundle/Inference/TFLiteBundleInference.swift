@@ -336,6 +336,25 @@ struct TFLiteBundleInference {
         notes.append(InferredBundle.Note(kind, layer: layer, message))
     }
 
+    /// The labels in a labels file packed in the model (`nil` when the model does not carry it), one per
+    /// line; the file goes to `assets/` as it is read.
+    ///
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidModelFile``) when it is not UTF-8 text.
+    mutating func packedLabels(_ file: TFLiteMetadata.AssociatedFile, attachments: ModelAttachments) throws -> [String]? {
+        guard let data = attachments[file.name] else { return nil }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw TensorIOError(.invalidModelFile, "the labels file \"\(file.name)\" packed in the model is not UTF-8 text", location: "model.file")
+        }
+        let values = ModelBundleValidator.labels(inText: text)
+        addAsset(file.name, Data((values.joined(separator: "\n") + "\n").utf8))
+        return values
+    }
+
+    /// Leaves a file out of the bundle's `assets/` folder again.
+    mutating func dropAsset(_ name: String) {
+        assets[name] = nil
+    }
+
     /// A file for the bundle's `assets/` folder.
     mutating func addAsset(_ name: String, _ data: Data) {
         assets[name] = data

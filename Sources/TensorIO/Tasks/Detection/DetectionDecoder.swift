@@ -8,8 +8,7 @@ import Foundation
 /// whose outputs disagree with its bundle gets an error naming the output, never an out-of-bounds read.
 struct DetectionDecoder: Sendable {
     let description: DetectionDescription
-    /// The image input the photo goes to, and how it is fitted and resampled.
-    let imageLayer: LayerDescription
+    /// How the photo is fitted and resampled to the image input.
     let target: ImageTarget
 
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/unsupported``) when the bundle has no `detection`
@@ -22,16 +21,8 @@ struct DetectionDecoder: Sendable {
                 location: "detection"
             )
         }
-        let inputs = bundle.predictionInputs
-        guard inputs.count == 1, let target = ImageTarget(layer: inputs[0], configuration: configuration) else {
-            throw TensorIOError(
-                .unsupported, "a detector takes one image input; \(bundle.url.lastPathComponent) has \(inputs.map { "\($0.name) (\($0.kindName))" }.joined(separator: ", "))",
-                location: "inputs"
-            )
-        }
+        self.target = try ImageTarget.onlyImageInput(of: bundle, configuration: configuration, task: "a detector")
         self.description = description
-        self.imageLayer = inputs[0]
-        self.target = target
     }
 
     /// The detections in `outputs` for a photo of `photo` upright pixels, best first.

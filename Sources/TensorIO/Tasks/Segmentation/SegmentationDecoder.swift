@@ -17,15 +17,8 @@ struct SegmentationDecoder: Sendable {
                 location: "segmentation"
             )
         }
-        let inputs = bundle.predictionInputs
-        guard inputs.count == 1, let target = ImageTarget(layer: inputs[0], configuration: configuration) else {
-            throw TensorIOError(
-                .unsupported, "a segmenter takes one image input; \(bundle.url.lastPathComponent) has \(inputs.map { "\($0.name) (\($0.kindName))" }.joined(separator: ", "))",
-                location: "inputs"
-            )
-        }
+        self.target = try ImageTarget.onlyImageInput(of: bundle, configuration: configuration, task: "a segmenter")
         self.description = description
-        self.target = target
     }
 
     /// The mask in `outputs` for a photo of `photo` upright pixels.

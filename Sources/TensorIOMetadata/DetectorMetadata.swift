@@ -108,19 +108,10 @@ private struct DetectorMetadataReader {
     init(_ buffer: UnsafeRawBufferPointer, fileName: String) throws {
         self.fileName = fileName
         reader = FlatBufferReader(buffer)
-        guard buffer.count >= 8 else {
-            throw Self.invalid(fileName, "", "the entry is \(buffer.count) bytes long, too short to hold detector options")
-        }
-        guard buffer[4..<8].elementsEqual(Schema.fileIdentifier.utf8) else {
-            let found = buffer[4..<8].map { (32..<127).contains($0) ? String(UnicodeScalar($0)) : "." }.joined()
-            throw Self.invalid(fileName, "", "the entry does not have the identifier \"\(Schema.fileIdentifier)\" at offset 4 (found \"\(found)\")")
-        }
-        var structure = FlatBufferStructureVerifier(reader: reader, tables: Schema.tables, unions: Schema.unions)
-        do {
-            try structure.verify(rootTable: Schema.rootTable)
-        } catch let failure as FlatBufferStructureVerifier.Failure {
-            throw Self.invalid(fileName, failure.path, failure.message)
-        }
+        try FlatBufferIdentityCheck.check(
+            buffer, identifier: Schema.fileIdentifier, what: "detector options", tables: Schema.tables, unions: Schema.unions,
+            rootTable: Schema.rootTable
+        ) { Self.invalid(fileName, $0, $1) }
     }
 
     static func invalid(_ fileName: String, _ path: String, _ message: String) -> ModelFileError {

@@ -21,20 +21,10 @@ struct MetadataReader {
     init(_ buffer: UnsafeRawBufferPointer, fileName: String) throws {
         self.fileName = fileName
         reader = FlatBufferReader(buffer)
-        guard buffer.count >= 8 else {
-            throw Self.invalid(fileName, "", "the buffer is \(buffer.count) bytes long, too short to hold metadata")
-        }
-        let identifier = buffer[4..<8]
-        guard identifier.elementsEqual(Schema.fileIdentifier.utf8) else {
-            let found = identifier.map { (32..<127).contains($0) ? String(UnicodeScalar($0)) : "." }.joined()
-            throw Self.invalid(fileName, "", "the buffer does not have the metadata identifier \"\(Schema.fileIdentifier)\" at offset 4 (found \"\(found)\")")
-        }
-        var structure = FlatBufferStructureVerifier(reader: reader, tables: Schema.tables, unions: Schema.unions)
-        do {
-            try structure.verify(rootTable: Schema.rootTable)
-        } catch let failure as FlatBufferStructureVerifier.Failure {
-            throw Self.invalid(fileName, failure.path, failure.message)
-        }
+        try FlatBufferIdentityCheck.check(
+            buffer, identifier: Schema.fileIdentifier, what: "metadata", tables: Schema.tables, unions: Schema.unions,
+            rootTable: Schema.rootTable
+        ) { Self.invalid(fileName, $0, $1) }
     }
 
     /// The error for a problem at `path` inside the metadata (empty for the whole buffer).

@@ -41,13 +41,17 @@ struct ConfidenceField: Sendable {
     func resized(channel: Int) -> [Float] {
         var result: [Float] = []
         result.reserveCapacity(rows.count * columns.count)
+        var line = [Float](repeating: 0, count: tensorWidth)
         for row in rows {
-            let top = row.first * tensorWidth, bottom = row.second * tensorWidth
+            // The row's vertical blend once per tensor column, then each photo pixel blends two of those.
+            let top = row.first * tensorWidth * channels, bottom = row.second * tensorWidth * channels
+            for x in 0..<tensorWidth {
+                let upper = values[top + x * channels + channel], lower = values[bottom + x * channels + channel]
+                line[x] = upper + (lower - upper) * row.weight
+            }
             for column in columns {
-                let a = values[(top + column.first) * channels + channel], b = values[(top + column.second) * channels + channel]
-                let c = values[(bottom + column.first) * channels + channel], d = values[(bottom + column.second) * channels + channel]
-                let upper = a + (b - a) * column.weight, lower = c + (d - c) * column.weight
-                result.append(upper + (lower - upper) * row.weight)
+                let left = line[column.first], right = line[column.second]
+                result.append(left + (right - left) * column.weight)
             }
         }
         return result
@@ -58,17 +62,21 @@ struct ConfidenceField: Sendable {
     func categories(threshold: Float) -> [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(rows.count * columns.count)
+        // The row's vertical blend of every channel once per tensor column (`tensorWidth × channels`).
+        var line = [Float](repeating: 0, count: tensorWidth * channels)
         for row in rows {
-            let top = row.first * tensorWidth, bottom = row.second * tensorWidth
+            let top = row.first * tensorWidth * channels, bottom = row.second * tensorWidth * channels
+            for index in 0..<(tensorWidth * channels) {
+                let upper = values[top + index], lower = values[bottom + index]
+                line[index] = upper + (lower - upper) * row.weight
+            }
             for column in columns {
-                let a = (top + column.first) * channels, b = (top + column.second) * channels
-                let c = (bottom + column.first) * channels, d = (bottom + column.second) * channels
+                let left = column.first * channels, right = column.second * channels
                 var best = 0
                 var bestValue = -Float.infinity
                 for channel in 0..<channels {
-                    let upper = values[a + channel] + (values[b + channel] - values[a + channel]) * column.weight
-                    let lower = values[c + channel] + (values[d + channel] - values[c + channel]) * column.weight
-                    let sample = upper + (lower - upper) * row.weight
+                    let a = line[left + channel], b = line[right + channel]
+                    let sample = a + (b - a) * column.weight
                     if sample > bestValue { (best, bestValue) = (channel, sample) }
                 }
                 if channels == 1 {

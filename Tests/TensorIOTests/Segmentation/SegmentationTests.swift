@@ -99,6 +99,15 @@ struct SegmentationTests {
         #expect(try foreground.confidences(forCategory: 0)[0] < 0.2)
     }
 
+    @Test("a photo 20 times the model's size gives a mask of the photo's size, every pixel a category")
+    func largePhoto() throws {
+        let model = try ModelBundle(modelAt: Fixtures.repositoryURL("Tests/Fixtures/Metadata/selfie_segmentation.tflite")).makeModel()
+        let photo = try PixelBuffer(width: 5120, height: 5120, format: .gray, repeating: 128)
+        let mask = try model.segment(photo)
+        #expect(mask.width == 5120 && mask.height == 5120 && mask.categoryIndices.count == 5120 * 5120)
+        #expect(mask.categoryIndices.allSatisfy { $0 < 2 })
+    }
+
     @Test("NaN or infinite scores, and an output that disagrees with the description, give a bounded result or one error")
     func hostile() throws {
         let decoder = try Self.decoder(["output": "mask", "activation": "softmax"], shape: [1, 2, 2, 2])

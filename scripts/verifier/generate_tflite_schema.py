@@ -86,6 +86,8 @@ def generic_profile(enum_name):
         "input": "schema.fbs",
         "arguments": [f"--enum-name {enum_name}"],
         "output": f"{enum_name}.generated.swift",
+        # A schema other than TFLite's is read from a module that imports the FlatBuffers types.
+        "imports": ["TensorIOModelFile"],
         "summary": "The schema's tables, unions and enums, as ``FlatBufferTableSchema`` and constants.",
         "identifier": "The four bytes at offset 4 of every buffer of this schema.",
     }

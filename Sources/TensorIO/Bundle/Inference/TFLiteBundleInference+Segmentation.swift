@@ -3,10 +3,18 @@ internal import TensorIOMetadata
 
 /// Segmenters a `.tflite` file says enough for: an image-like output (`[1, height, width, categories]`)
 /// whose metadata describes it as an image — how the TFLite Task Library's and MediaPipe's metadata
-/// writers mark segmentation masks — with its categories' labels from the output's axis labels.
+/// writers mark segmentation masks — with its categories' labels from the output's axis labels and the
+/// activation from MediaPipe's `SEGMENTER_METADATA` entry (none when the model has no entry, as MediaPipe's
+/// `ImageSegmenter` takes it).
 extension TFLiteBundleInference {
     /// The segmentation description of the one output the metadata marks as a mask, or `nil` when none is.
-    mutating func segmentation(outputs: [LayerDescription], metadata: [TFLiteMetadata.TensorMetadata?], attachments: ModelAttachments) throws -> SegmentationDescription? {
+    ///
+    /// - Parameter segmenterMetadata: The data of the subgraph's `SEGMENTER_METADATA` entry, if it has one.
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidModelFile``) when that entry is malformed.
+    mutating func segmentation(
+        outputs: [LayerDescription], metadata: [TFLiteMetadata.TensorMetadata?], segmenterMetadata: [UInt8]?,
+        attachments: ModelAttachments
+    ) throws -> SegmentationDescription? {
         let candidates = outputs.indices.filter { index in
             guard index < metadata.count, case .image? = metadata[index]?.content else { return false }
             let shape = outputs[index].shape
@@ -26,7 +34,18 @@ extension TFLiteBundleInference {
                 note(.unknown, layer: output.name, "the metadata's \(file.name) has \(values.count) labels for \(categories) categories: not used")
             }
         }
-        note(.inferred, "segmentation: output \(output.name), \(categories) categor\(categories == 1 ? "y (a foreground, threshold 0.5)" : "ies"), scores taken as they are (activation none)")
-        return SegmentationDescription(output: output.name, activation: .none, threshold: 0.5, labels: labels, labelsFile: labels?.file)
+        var activation = SegmentationDescription.Activation.none
+        var source = "no \(SegmenterMetadata.customMetadataName) entry"
+        if let segmenterMetadata {
+            let entry = try TensorIOError.reporting { try SegmenterMetadata.read(segmenterMetadata, fileName: fileURL.lastPathComponent) }
+            activation = switch entry.activation {
+            case .none: .none
+            case .sigmoid: .sigmoid
+            case .softmax: .softmax
+            }
+            source = "from \(SegmenterMetadata.customMetadataName)"
+        }
+        note(.inferred, "segmentation: output \(output.name), \(categories) categor\(categories == 1 ? "y (a foreground, threshold 0.5)" : "ies"), activation \(activation.rawValue) (\(source))")
+        return SegmentationDescription(output: output.name, activation: activation, threshold: 0.5, labels: labels, labelsFile: labels?.file)
     }
 }

@@ -88,13 +88,18 @@ struct TFLiteBundleInference {
             }
         }
         var segmentation: SegmentationDescription?
+        let segmenterEntry = subgraph?.customMetadata.first { $0.name == SegmenterMetadata.customMetadataName }
         if detection == nil, inputs.count == 1, inputs[0].isImage,
-           let found = try self.segmentation(outputs: outputs, metadata: outputMetadata, attachments: attachments) {
+           let found = try self.segmentation(
+               outputs: outputs, metadata: outputMetadata, segmenterMetadata: segmenterEntry?.data, attachments: attachments
+           ) {
             segmentation = found
             // As MediaPipe's ImageSegmenter prepares them: stretched with OpenCV's bilinear warp. (The Task
             // Library's libyuv filter puts the selfie segmenters' confidences 0.02 off on up to 17% of pixels.)
             inputs[0] = inputs[0].withImageSettings(resizeMode: .stretch, scalingFilter: .bilinear)
             note(.inferred, layer: inputs[0].name, "photos are stretched to the input and sampled bilinearly (resize: stretch, scaling: bilinear), as MediaPipe's ImageSegmenter does")
+        } else if let segmenterEntry {
+            note(.unused, "\(SegmenterMetadata.customMetadataName): not used, no output is a segmentation mask (an image-like output the metadata describes as an image)")
         }
         for name in options.imageInputs.subtracting(inputs.map(\.name)).sorted() {
             throw TensorIOError(.invalidInput, "no input named \"\(name)\" to make an image (inputs: \(inputs.map(\.name).joined(separator: ", ")))")
@@ -317,8 +322,10 @@ struct TFLiteBundleInference {
             if !subgraph.inputTensorGroups.isEmpty || !subgraph.outputTensorGroups.isEmpty {
                 note(.unused, "tensor groups: not used")
             }
-            // DETECTOR_METADATA is read by the detection inference, which says what it made of it.
-            for custom in subgraph.customMetadata where custom.name != DetectorMetadata.customMetadataName {
+            // DETECTOR_METADATA and SEGMENTER_METADATA are read by the detection and segmentation inference,
+            // which say what they made of them.
+            let read: Set<String?> = [DetectorMetadata.customMetadataName, SegmenterMetadata.customMetadataName]
+            for custom in subgraph.customMetadata where !read.contains(custom.name) {
                 note(.unused, "custom metadata \(custom.name ?? "(unnamed)") (\(custom.data.count) bytes): not used")
             }
             for file in subgraph.associatedFiles {

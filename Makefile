@@ -130,7 +130,7 @@ fuzz-models: setup
 # across cores (bench-throughput), cold start (bench-coldstart) and training speed (bench-training); then
 # every goal's PASS/FAIL together. Results in bench-results/*.json. BENCH_ARGS go to the inference one.
 .PHONY: bench bench-inference bench-venv
-bench: bench-inference bench-throughput bench-coldstart bench-training bench-detection
+bench: bench-inference bench-throughput bench-coldstart bench-training bench-detection bench-segmentation
 	@.venv-bench/bin/python Benchmarks/print-goals.py
 
 # Python's side of the benchmarks (ai_edge_litert, NumPy, Pillow) in .venv-bench.
@@ -153,6 +153,16 @@ bench-detection: build setup-zoo
 	@.venv-mediapipe/bin/pip install --quiet --disable-pip-version-check -r scripts/fixtures/mediapipe-requirements.txt
 	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product detection-benchmark
 	.venv-mediapipe/bin/python Benchmarks/run-detection-benchmarks.py
+
+# Segmentation and embeddings (issue 28, point 6): segment per photo against MediaPipe 0.10.21's
+# ImageSegmenter on the same models and photos, what the mask adds against the model's invoke, and
+# `similar --jobs 2` over 200 photos against --jobs 1; writes bench-results/segmentation.json.
+.PHONY: bench-segmentation
+bench-segmentation: build setup-zoo
+	@[ -x .venv-mediapipe/bin/python ] || python3 -m venv .venv-mediapipe
+	@.venv-mediapipe/bin/pip install --quiet --disable-pip-version-check -r scripts/fixtures/mediapipe-requirements.txt
+	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product segmentation-benchmark
+	.venv-mediapipe/bin/python Benchmarks/run-segmentation-benchmarks.py
 
 # Cold start (issue 12, point 4): process start to printed top-5 for one photo, interleaved: `tensorio
 # classify` with and without --weight-cache, and today's tool before this work (built once from commit

@@ -81,6 +81,13 @@ let package = Package(
             path: "Detection",
             swiftSettings: upcomingFeatures
         ),
+        // Segmentation per photo and what the mask adds to a run, for run-segmentation-benchmarks.py.
+        .executableTarget(
+            name: "segmentation-benchmark",
+            dependencies: [tensorIO("TensorIO")],
+            path: "Segmentation",
+            swiftSettings: upcomingFeatures
+        ),
         // What an isolated load check costs next to loading in this process (docs/security.md).
         .executableTarget(
             name: "load-check-benchmark",

@@ -3,6 +3,9 @@
 ///
 /// Photo pixel centres map into the tensor through the image input's fit, with half-pixel centres as
 /// OpenCV's `resize` (MediaPipe's confidence masks) does; samples beyond the tensor's edge take the edge.
+/// As OpenCV's bilinear `resize` of a float image, each tensor row is first resized across (once, when a
+/// photo row first needs it), then each photo row blends two of those rows: a contiguous loop over the
+/// photo's width, the hot one for a photo many times the tensor's size.
 struct ConfidenceField: Sendable {
     let tensorWidth: Int
     let tensorHeight: Int
@@ -39,20 +42,15 @@ struct ConfidenceField: Sendable {
 
     /// One channel resized onto the photo, row by row.
     func resized(channel: Int) -> [Float] {
-        var result: [Float] = []
-        result.reserveCapacity(rows.count * columns.count)
-        var line = [Float](repeating: 0, count: tensorWidth)
-        for row in rows {
-            // The row's vertical blend once per tensor column, then each photo pixel blends two of those.
-            let top = row.first * tensorWidth * channels, bottom = row.second * tensorWidth * channels
-            for x in 0..<tensorWidth {
-                let upper = values[top + x * channels + channel], lower = values[bottom + x * channels + channel]
-                line[x] = upper + (lower - upper) * row.weight
+        var result = [Float](repeating: 0, count: rows.count * columns.count)
+        var offset = 0
+        forEachRow(channels: channel..<(channel + 1)) { upper, lower, weight in
+            var output = result.mutableSpan
+            for column in 0..<columns.count {
+                let a = upper[column]
+                output[offset + column] = weight == 0 ? a : a + (lower[column] - a) * weight
             }
-            for column in columns {
-                let left = line[column.first], right = line[column.second]
-                result.append(left + (right - left) * column.weight)
-            }
+            offset += columns.count
         }
         return result
     }
@@ -60,32 +58,85 @@ struct ConfidenceField: Sendable {
     /// Each photo pixel's most confident channel (NaN never wins; all NaN gives 0), or for one channel
     /// 1 where the confidence is above `threshold` and 0 elsewhere.
     func categories(threshold: Float) -> [UInt8] {
-        var result: [UInt8] = []
-        result.reserveCapacity(rows.count * columns.count)
-        // The row's vertical blend of every channel once per tensor column (`tensorWidth × channels`).
-        var line = [Float](repeating: 0, count: tensorWidth * channels)
-        for row in rows {
-            let top = row.first * tensorWidth * channels, bottom = row.second * tensorWidth * channels
-            for index in 0..<(tensorWidth * channels) {
-                let upper = values[top + index], lower = values[bottom + index]
-                line[index] = upper + (lower - upper) * row.weight
-            }
-            for column in columns {
-                let left = column.first * channels, right = column.second * channels
-                var best = 0
-                var bestValue = -Float.infinity
-                for channel in 0..<channels {
-                    let a = line[left + channel], b = line[right + channel]
-                    let sample = a + (b - a) * column.weight
-                    if sample > bestValue { (best, bestValue) = (channel, sample) }
+        var result = [UInt8](repeating: 0, count: rows.count * columns.count)
+        var offset = 0
+        forEachRow(channels: 0..<channels) { upper, lower, weight in
+            // Spans: bounds-checked like arrays, without an array's copy-on-write check on every store.
+            var output = result.mutableSpan
+            if channels == 1 {
+                for column in 0..<columns.count {
+                    let a = upper[column], b = lower[column]
+                    output[offset + column] = a + (b - a) * weight > threshold ? 1 : 0
                 }
-                if channels == 1 {
-                    result.append(bestValue > threshold ? 1 : 0)
-                } else {
-                    result.append(UInt8(best))
+            } else {
+                for column in 0..<columns.count {
+                    let start = column * channels
+                    var best = 0
+                    var bestValue = -Float.infinity
+                    for channel in 0..<channels {
+                        let a = upper[start + channel]
+                        let sample = weight == 0 ? a : a + (lower[start + channel] - a) * weight
+                        if sample > bestValue { (best, bestValue) = (channel, sample) }
+                    }
+                    output[offset + column] = UInt8(truncatingIfNeeded: best)
                 }
             }
+            offset += columns.count
         }
         return result
+    }
+
+    /// Calls `body` for each photo row, top to bottom, with the two tensor rows it blends — each resized
+    /// across to the photo's width, `photo width × channels.count` values — and the second's weight.
+    /// Photo rows map to tensor rows in order, so two resized rows are kept and each is made once.
+    private func forEachRow(
+        channels selected: Range<Int>, _ body: (_ upper: Span<Float>, _ lower: Span<Float>, _ weight: Float) -> Void
+    ) {
+        let count = columns.count * selected.count
+        var upper = [Float](repeating: 0, count: count), lower = upper
+        var upperRow = -1, lowerRow = -1
+        for row in rows {
+            if upperRow != row.first {
+                if lowerRow == row.first {
+                    swap(&upper, &lower)
+                    swap(&upperRow, &lowerRow)
+                } else {
+                    resizeAcross(row: row.first, channels: selected, into: &upper)
+                    upperRow = row.first
+                }
+            }
+            if lowerRow != row.second {
+                if row.second == upperRow {
+                    lower = upper
+                } else {
+                    resizeAcross(row: row.second, channels: selected, into: &lower)
+                }
+                lowerRow = row.second
+            }
+            body(upper.span, lower.span, row.weight)
+        }
+    }
+
+    /// Tensor row `row`'s `selected` channels resized to the photo's width.
+    private func resizeAcross(row: Int, channels selected: Range<Int>, into line: inout [Float]) {
+        let base = row * tensorWidth * channels
+        var output = line.mutableSpan
+        if selected.count == 1 {
+            let channel = base + selected.lowerBound
+            for (index, column) in columns.enumerated() {
+                let a = values[channel + column.first * channels], b = values[channel + column.second * channels]
+                output[index] = a + (b - a) * column.weight
+            }
+            return
+        }
+        var index = 0
+        for column in columns {
+            let left = base + column.first * channels, right = base + column.second * channels
+            for channel in selected {
+                let a = values[left + channel]
+                output[index] = column.weight == 0 ? a : a + (values[right + channel] - a) * column.weight
+                index += 1
+            }
+        }
     }
 }

@@ -1,0 +1,70 @@
+// segmentation-benchmark MODEL PHOTO RUNS [--threads N]: TensorIO's side of run-segmentation-benchmarks.py.
+//
+// Loads MODEL (a bundle or a bare .tflite whose metadata describes a segmenter), warms up, then times RUNS
+// iterations of each, interleaved so that a slow spell of the shared machine hits all alike:
+//   photo    decode the JPEG file and segment it (the category mask on the photo): what an app pays per photo
+//            (MediaPipe's segment(image) from the file is timed the same way on the Python side)
+//   run      the model run alone on the decoded photo: scaling it to the input, writing the tensor,
+//            invoking, reading the output
+//   segment  the same photo segmented: run plus the activation, the confidences resized onto the photo and
+//            the argmax per pixel; segment − run is what the mask costs
+//   invoke   the model run on a photo already of the input's size, upright BGRA, so that preparing it costs
+//            next to nothing: the model's own invoke, which the mask's cost is measured against
+// Prints one JSON object with the medians in microseconds.
+import Foundation
+import TensorIO
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+}
+
+func microseconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count >= 3, let runs = Int(arguments[2]), runs > 0 else {
+    FileHandle.standardError.write(Data("usage: segmentation-benchmark MODEL PHOTO RUNS [--threads N]\n".utf8))
+    exit(64)
+}
+var threads = 1
+if let index = arguments.firstIndex(of: "--threads"), index + 1 < arguments.count, let count = Int(arguments[index + 1]) {
+    threads = count
+}
+
+do {
+    let url = URL(fileURLWithPath: arguments[0])
+    let bundle = ModelBundle.isBareModel(url) ? try ModelBundle(modelAt: url) : try ModelBundle(at: url)
+    let model = try bundle.makeModel(configuration: ModelConfiguration(threadCount: threads))
+    try model.load()
+    let photoURL = URL(fileURLWithPath: arguments[1])
+    let photo = try PixelBuffer(contentsOf: photoURL)
+    guard let size = bundle.predictionInputs.first?.imageSize else { throw TensorIOError(.unsupported, "no image input") }
+    let tensorSized = try PixelBuffer(width: size.width, height: size.height, format: .bgra, repeating: 128)
+    var pixels = 0
+    for _ in 0..<max(10, runs / 10) {  // warm-up
+        pixels += try model.segment(contentsOf: photoURL).categoryIndices.count
+        _ = try model.run(.image(photo))
+        _ = try model.run(.image(tensorSized))
+    }
+    var fromFile: [Double] = [], run: [Double] = [], segment: [Double] = [], invoke: [Double] = []
+    for _ in 0..<runs {
+        fromFile.append(try microseconds { pixels += try model.segment(contentsOf: photoURL).categoryIndices.count })
+        run.append(try microseconds { _ = try model.run(.image(photo)) })
+        segment.append(try microseconds { pixels += try model.segment(photo).categoryIndices.count })
+        invoke.append(try microseconds { _ = try model.run(.image(tensorSized)) })
+    }
+    let mask = try model.segment(contentsOf: photoURL)
+    let result: [String: Double] = [
+        "photo_us": median(fromFile), "run_us": median(run), "segment_us": median(segment), "invoke_us": median(invoke),
+        "width": Double(mask.width), "height": Double(mask.height),
+    ]
+    let data = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
+    print(String(decoding: data, as: UTF8.self))
+} catch {
+    FileHandle.standardError.write(Data("segmentation-benchmark: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,39 @@
+"""MediaPipe's side of run-segmentation-benchmarks.py: the Tasks API's ImageSegmenter on one photo file, warm.
+
+  segment_mediapipe.py MODEL PHOTO RUNS
+
+mediapipe.tasks.python.vision.ImageSegmenter (running mode IMAGE) with the category mask on and the
+confidence masks off: the least MediaPipe can be asked for, and what TensorIO's segment gives (a category
+per pixel of the photo). Each iteration decodes the file (mp.Image.create_from_file) and segments, as
+segmentation-benchmark's "photo" does; prints {"photo_us": median, "width": w, "height": h} (the mask's
+size) as one JSON line. Runs in the environment of
+scripts/fixtures/mediapipe-requirements.txt (mediapipe 0.10.21)."""
+import json
+import statistics
+import sys
+import time
+
+import mediapipe as mp
+from mediapipe.tasks import python as tasks
+from mediapipe.tasks.python import vision
+
+
+def main():
+    model, photo, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    options = vision.ImageSegmenterOptions(base_options=tasks.BaseOptions(model_asset_path=model),
+                                           output_category_mask=True, output_confidence_masks=False)
+    segmenter = vision.ImageSegmenter.create_from_options(options)
+    for _ in range(max(10, runs // 10)):  # warm-up
+        segmenter.segment(mp.Image.create_from_file(photo))
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        result = segmenter.segment(mp.Image.create_from_file(photo))
+        times.append((time.perf_counter() - start) * 1e6)
+    mask = segmenter.segment(mp.Image.create_from_file(photo)).category_mask.numpy_view()
+    height, width = mask.shape[:2]
+    print(json.dumps({"photo_us": statistics.median(times), "width": width, "height": height}))
+
+
+if __name__ == "__main__":
+    main()

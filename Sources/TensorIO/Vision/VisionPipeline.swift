@@ -217,6 +217,16 @@ enum VisionPipeline {
         // Points are clamped to a frame one pixel wider than the photo before they become integers:
         // beyond it every tap is black anyway, and the conversion cannot overflow.
         let lowX = -2.0, highX = Double(width) + 1, lowY = -2.0, highY = Double(height) + 1
+        // Each orientation maps a stored coordinate to one upright coordinate (one of a, b is 0, and of d, e):
+        // the fixed-point coordinates are computed once per tensor column and row, not per pixel.
+        func fixed(_ value: Double, _ low: Double, _ high: Double) -> Int {
+            Int((min(max(value, low), high) * 32).rounded(.toNearestOrEven))
+        }
+        let us = (0..<target.width).map { fit.x + Double($0) * stepU }
+        let vs = (0..<target.height).map { fit.y + Double($0) * stepV }
+        let xAlongColumns = b == 0, yAlongColumns = e == 0
+        let xs = xAlongColumns ? us.map { fixed(a * $0 + c, lowX, highX) } : vs.map { fixed(b * $0 + c, lowX, highX) }
+        let ys = yAlongColumns ? us.map { fixed(d * $0 + f, lowY, highY) } : vs.map { fixed(e * $0 + f, lowY, highY) }
         var output = [UInt8](repeating: 0, count: target.width * target.height * 4)
         source.bytes.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { out in
@@ -226,19 +236,25 @@ enum VisionPipeline {
                 }
                 var index = 0
                 for row in 0..<target.height {
-                    let v = fit.y + Double(row) * stepV
                     for column in 0..<target.width {
-                        let u = fit.x + Double(column) * stepU
-                        let p = min(max(a * u + b * v + c, lowX), highX)
-                        let q = min(max(d * u + e * v + f, lowY), highY)
-                        let fixedX = Int((p * 32).rounded(.toNearestOrEven)), fixedY = Int((q * 32).rounded(.toNearestOrEven))
+                        let fixedX = xs[xAlongColumns ? column : row], fixedY = ys[yAlongColumns ? column : row]
                         let x0 = fixedX >> 5, y0 = fixedY >> 5  // arithmetic shifts: floor, also below 0
                         let fx = fixedX & 31, fy = fixedY & 31
                         let w00 = (32 - fx) * (32 - fy), w10 = fx * (32 - fy), w01 = (32 - fx) * fy, w11 = fx * fy
-                        for channel in 0..<3 {
-                            let sum = w00 * tap(x0, y0, channel) + w10 * tap(x0 + 1, y0, channel)
-                                + w01 * tap(x0, y0 + 1, channel) + w11 * tap(x0 + 1, y0 + 1, channel)
-                            out[index + channel] = UInt8(truncatingIfNeeded: (sum + 512) >> 10)
+                        if x0 >= 0, y0 >= 0, x0 + 1 < width, y0 + 1 < height {
+                            // All four pixels inside the photo: no border test per tap.
+                            let top = y0 * stride + x0 * 4, bottom = top + stride
+                            for channel in 0..<3 {
+                                let sum = w00 * Int(input[top + channel]) + w10 * Int(input[top + 4 + channel])
+                                    + w01 * Int(input[bottom + channel]) + w11 * Int(input[bottom + 4 + channel])
+                                out[index + channel] = UInt8(truncatingIfNeeded: (sum + 512) >> 10)
+                            }
+                        } else {
+                            for channel in 0..<3 {
+                                let sum = w00 * tap(x0, y0, channel) + w10 * tap(x0 + 1, y0, channel)
+                                    + w01 * tap(x0, y0 + 1, channel) + w11 * tap(x0 + 1, y0 + 1, channel)
+                                out[index + channel] = UInt8(truncatingIfNeeded: (sum + 512) >> 10)
+                            }
                         }
                         out[index + 3] = 255
                         index += 4

@@ -37,6 +37,13 @@ struct SegmenterMetadataTests {
         #expect(entry.activation == expected && entry.minParserVersion == "1.0.0")
     }
 
+    @Test("an entry written by MediaPipe's own generated code (the fuzz seed) reads as it was written: SOFTMAX, 1.0.0")
+    func writtenByMediaPipe() throws {
+        let data = try Data(contentsOf: Fixtures.repositoryURL("Fuzz/Seeds/fuzz-model-file/segmenter-metadata-entry.bin"))
+        let entry = try SegmenterMetadata.read(Array(data), fileName: "model.tflite")
+        #expect(entry.activation == .softmax && entry.minParserVersion == "1.0.0")
+    }
+
     @Test("the activation reaches the inferred description: a model whose entry says SOFTMAX segments with softmax")
     func inferredActivation() throws {
         let outputs = [LayerDescription(name: "mask", shape: [1, 4, 4, 3], declaredDataType: .float32, kind: .array(quantization: nil))]

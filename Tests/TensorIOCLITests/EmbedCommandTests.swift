@@ -56,5 +56,23 @@ struct EmbedCommandTests {
             #expect(missing.status == 1 && missing.stderr.contains("nothing.jpg"), "\(missing)")
         }
     }
+
+    @Test("similar on the EfficientNet-Lite0 feature-vector bundle: cat first at 1, coffee at MediaPipe's cosine_similarity")
+    func similarEfficientNet() async throws {
+        let result = try await CLI.run("similar", "Examples/efficientnet-lite0-embedding.tiobundle", "Examples/photos/cat.jpg", "Examples/photos", "--json")
+        #expect(result.status == 0, "\(result)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let matches = try #require(document["matches"] as? [[String: Any]])
+        let similarity = Dictionary(uniqueKeysWithValues: matches.compactMap { match in
+            (match["path"] as? String).flatMap { path in (match["similarity"] as? Double).map { (path, $0) } }
+        })
+        #expect(matches.count == 6 && matches.first?["path"] as? String == "Examples/photos/cat.jpg" && abs((similarity["Examples/photos/cat.jpg"] ?? 0) - 1) < 1e-9)
+        // MediaPipe 0.10.21's ImageEmbedder.cosine_similarity of the two plain embeddings (Tests/Fixtures/Embedding).
+        let references = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Fixtures.repositoryURL("Tests/Fixtures/Embedding/references.json"))) as? [String: Any])
+        let pair = try #require((references["cosine_similarity"] as? [[String: Any]])?.first { $0["a"] as? String == "Examples/photos/cat.jpg" && $0["b"] as? String == "Examples/photos/coffee.jpg" })
+        let expected = try #require(pair["plain"] as? Double)
+        let coffee = try #require(similarity["Examples/photos/coffee.jpg"])
+        #expect(abs(coffee - expected) <= 1e-4 && coffee < 0.5, "cat ~ coffee: \(coffee) against MediaPipe's \(expected)")
+    }
 }
 #endif

@@ -15,16 +15,22 @@ What it does, in order (see Examples/README.md for the why):
      b) full-integer uint8: input `image` [1,224,224,3] uint8 raw RGB pixels,
         output `classification` [1,1000] uint8 (dequantize with the tensor's own
         scale / zero point), calibrated on 7 views each of the example photos and of
-        four more scikit-image photos.
+        four more scikit-image photos;
+     c) a float32 feature vector: the same network cut after the global average pool,
+        input as a), output `embedding` [1,1280] float32 (converted like a)).
 4. Copies the photos out of the scikit-image, matplotlib and scikit-learn wheels into
-   Examples/photos/ and writes the two .tiobundle folders (model.json, model.tflite,
-   assets/labels.txt) plus Examples/efficientnet-lite0-expected.json.
-5. Verifies both .tflite files with the LiteRT interpreter (ai-edge-litert), by
-   signature name: cat -> Egyptian cat / tabby / tiger cat, coffee -> espresso.
+   Examples/photos/ and writes the three .tiobundle folders (model.json, model.tflite,
+   assets/labels.txt for the two classifiers) plus Examples/efficientnet-lite0-expected.json.
+5. Verifies the .tflite files with the LiteRT interpreter (ai-edge-litert), by
+   signature name: cat -> Egyptian cat / tabby / tiger cat, coffee -> espresso; the
+   feature vectors match the numpy float64 forward pass, and the classifier's dense
+   layer and softmax applied to them give the float32 classifier's probabilities.
    Exits non-zero if any check fails.
 
-Preprocessing used everywhere (and expected from TensorIO): decode, convert to RGB,
-center-crop to the short side, resize to 224x224 with Pillow's BILINEAR filter.
+Preprocessing used for the checks (and by the classifiers' model.json): decode, convert to
+RGB, center-crop to the short side, resize to 224x224 with Pillow's BILINEAR filter. The
+feature-vector bundle's model.json instead stretches the photo with OpenCV's bilinear warp
+(`"resize": "stretch", "scaling": "bilinear"`), as MediaPipe's ImageEmbedder feeds it.
 
 Usage (from the repository root):
     python3 -m venv .venv-examples
@@ -58,6 +64,7 @@ from PIL import Image
 REPO_ROOT = Path(__file__).resolve().parents[3]
 IMAGE_SIZE = 224
 NUM_CLASSES = 1000
+NUM_FEATURES = 1280
 BN_EPS = 1e-3
 
 # EfficientNet-Lite0 stages: (repeats, kernel, stride, expand ratio, in, out),
@@ -278,6 +285,8 @@ def bn_params(sd, prefix):
 
 
 def build_keras(sd):
+    """The classifier (output `classification`) and, sharing its layers and weights, the feature
+    vector model cut after the global average pool (output `embedding`)."""
     import keras
     from keras import layers
 
@@ -322,18 +331,33 @@ def build_keras(sd):
             x = layers.Add(name=f"block{i}_add")([x, inputs])
     x = conv(x, "head_conv", sd["_conv_head.weight"], 1)
     x = relu6(bn(x, "head_bn", "_bn1"), "head_relu6")
-    x = layers.GlobalAveragePooling2D(name="avg_pool")(x)
+    features = layers.GlobalAveragePooling2D(name="avg_pool")(x)
     dense = layers.Dense(NUM_CLASSES, name="logits")
-    x = dense(x)
+    x = dense(features)
     dense.set_weights([sd["_fc.weight"].T, sd["_fc.bias"]])
     probs = layers.Softmax(name="classification")(x)
     # A dict output makes the TFLite signature output key "classification" (not "output_0").
-    return keras.Model(image, {"classification": probs}, name="efficientnet_lite0")
+    classifier = keras.Model(image, {"classification": probs}, name="efficientnet_lite0")
+    embedder = keras.Model(image, {"embedding": features}, name="efficientnet_lite0_features")
+    return classifier, embedder
 
 
 def reference_forward(sd, pixels: np.ndarray) -> np.ndarray:
     """Independent float64 numpy forward pass of the PyTorch model (TF 'SAME' padding as in
-    efficientnet-lite-pytorch's Conv2dStaticSamePadding), on one HxWx3 uint8 image."""
+    efficientnet-lite-pytorch's Conv2dStaticSamePadding), on one HxWx3 uint8 image: the
+    softmax probabilities."""
+    return reference_classify(sd, reference_features(sd, pixels))
+
+
+def reference_classify(sd, features: np.ndarray) -> np.ndarray:
+    """The classifier head in float64: dense layer (PyTorch-layout weights) and softmax."""
+    logits = features.astype(np.float64) @ sd["_fc.weight"].astype(np.float64).T + sd["_fc.bias"]
+    e = np.exp(logits - logits.max())
+    return e / e.sum()
+
+
+def reference_features(sd, pixels: np.ndarray) -> np.ndarray:
+    """The float64 forward pass up to the global average pool: the 1280 features."""
     x = (pixels.astype(np.float64) - 127.5) / 127.5
 
     def pad_same(x, k, s):
@@ -382,9 +406,7 @@ def reference_forward(sd, pixels: np.ndarray) -> np.ndarray:
         if s == 1 and cin == cout:
             x = x + inputs
     x = relu6(bn(conv(x, sd["_conv_head.weight"], 1), "_bn1"))
-    logits = x.mean(axis=(0, 1)) @ sd["_fc.weight"].astype(np.float64).T + sd["_fc.bias"]
-    e = np.exp(logits - logits.max())
-    return e / e.sum()
+    return x.mean(axis=(0, 1))
 
 
 # ---------------------------------------------------------------------------------------
@@ -499,17 +521,18 @@ def convert_uint8(model, calib: list[np.ndarray]) -> bytes:
 # ---------------------------------------------------------------------------------------
 
 class LiteModel:
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, output: str = "classification"):
         from ai_edge_litert.interpreter import Interpreter
         self.interp = Interpreter(model_path=str(path), num_threads=1)
         self.signatures = self.interp.get_signature_list()
         self.runner = self.interp.get_signature_runner("serving_default")
         self.input = self.runner.get_input_details()["image"]
-        self.output = self.runner.get_output_details()["classification"]
+        self.output_name = output
+        self.output = self.runner.get_output_details()[output]
 
     def raw(self, pixels: np.ndarray, quantized: bool) -> np.ndarray:
         x = pixels[None].copy() if quantized else normalize(pixels)
-        return self.runner(image=x)["classification"][0]
+        return self.runner(image=x)[self.output_name][0]
 
     def probs(self, pixels: np.ndarray, quantized: bool) -> np.ndarray:
         out = self.raw(pixels, quantized)
@@ -580,6 +603,45 @@ def model_json(quantized: bool) -> dict:
     }
 
 
+EMBEDDING_BUNDLE = "efficientnet-lite0-embedding.tiobundle"
+
+
+def embedding_model_json() -> dict:
+    """The feature-vector bundle: the float32 input, but stretched with OpenCV's bilinear warp
+    as MediaPipe's ImageEmbedder prepares a photo (its ImageToTensorCalculator keeps no aspect
+    ratio), and an `embedding` entry naming the output (not normalized, not quantized:
+    MediaPipe's defaults)."""
+    return {
+        "name": "EfficientNet-Lite0 feature vector (float32)",
+        "details": ("EfficientNet-Lite0 (ImageNet weights) without its classifier: the 1280 values "
+                    "of the global average pool, float32. Input: 224x224 RGB, the whole photo "
+                    "stretched with OpenCV-style bilinear sampling (as MediaPipe's ImageEmbedder), "
+                    "normalized to [-1,1] as (x-127.5)/127.5. Output: the 1280-value embedding."),
+        "id": "efficientnet-lite0-embedding",
+        "version": "1",
+        "author": AUTHOR,
+        "license": LICENSE,
+        "model": {"file": "model.tflite", "backend": "tflite", "quantized": False,
+                  "modes": ["predict"], "type": "image.embedding.imagenet"},
+        "inputs": [{"name": "image", "type": "image", "shape": [IMAGE_SIZE, IMAGE_SIZE, 3],
+                    "format": "RGB", "normalize": {"standard": "[-1,1]"},
+                    "resize": "stretch", "scaling": "bilinear"}],
+        "outputs": [{"name": "embedding", "type": "array", "shape": [NUM_FEATURES]}],
+        "embedding": {"output": "embedding"},
+    }
+
+
+def write_embedding_bundle(out_dir: Path, tflite: bytes) -> Path:
+    bundle = out_dir / EMBEDDING_BUNDLE
+    if bundle.exists():
+        shutil.rmtree(bundle)
+    bundle.mkdir(parents=True)
+    (bundle / "model.tflite").write_bytes(tflite)
+    (bundle / "model.json").write_text(json.dumps(embedding_model_json(), indent=2) + "\n",
+                                       encoding="utf-8")
+    return bundle
+
+
 def write_bundle(out_dir: Path, quantized: bool, tflite: bytes, labels: list[str]) -> Path:
     kind = "uint8" if quantized else "float32"
     bundle = out_dir / f"efficientnet-lite0-{kind}.tiobundle"
@@ -630,7 +692,7 @@ def main() -> int:
     pixels = {name: preprocess(photo_dir / name) for name, _, _ in PHOTOS}
 
     print("== keras model")
-    model = build_keras(sd)
+    model, embedder = build_keras(sd)
     print(f"  {model.count_params()} parameters, {len(model.layers)} layers")
     keras_probs = {n: model(normalize(p), training=False)["classification"].numpy()[0]
                    for n, p in pixels.items()}
@@ -647,8 +709,12 @@ def main() -> int:
     t = time.perf_counter()
     uint8_tflite = convert_uint8(model, calibration_images(photo_dir))
     print(f"  uint8:   {len(uint8_tflite)} B in {time.perf_counter() - t:.1f} s")
+    t = time.perf_counter()
+    embedding_tflite = convert_float(embedder)
+    print(f"  embedding (float32): {len(embedding_tflite)} B in {time.perf_counter() - t:.1f} s")
     float_bundle = write_bundle(out_dir, False, float_tflite, labels)
     uint8_bundle = write_bundle(out_dir, True, uint8_tflite, labels)
+    embedding_bundle = write_embedding_bundle(out_dir, embedding_tflite)
 
     print("== verify with ai_edge_litert")
     fm = LiteModel(float_bundle / "model.tflite")
@@ -686,6 +752,33 @@ def main() -> int:
             top = results[name][kind][0]
             check(top[1] in allowed, f"{name} {kind} top-1 = {top[1]} ({top[2]:.4f})")
 
+    # The feature vector: the float32 classifier without its dense layer and softmax.
+    em = LiteModel(embedding_bundle / "model.tflite", output="embedding")
+    want_esig = {"serving_default": {"inputs": ["image"], "outputs": ["embedding"]}}
+    check(em.signatures == want_esig, f"embedding signatures {em.signatures}")
+    ei, eo = describe_tensor(em.input), describe_tensor(em.output)
+    check(ei == fi, f"embedding input {ei} = the float32 classifier's")
+    check(eo["dtype"] == "float32" and eo["shape"] == [1, NUM_FEATURES], f"embedding output {eo}")
+    features = {name: em.raw(p, False).astype(np.float64) for name, p in pixels.items()}
+    for name in ("cat.jpg", "coffee.jpg"):
+        ref = reference_features(sd, pixels[name])
+        rel_err = float(np.abs(features[name] - ref).max() / np.abs(ref).max())
+        cos = float(features[name] @ ref / np.linalg.norm(features[name]) / np.linalg.norm(ref))
+        check(rel_err < 1e-5 and cos > 1 - 1e-9,
+              f"{name}: tflite features vs numpy float64, max |dv| / max |v| = {rel_err:.1e}, "
+              f"cosine 1 - {1 - cos:.1e}")
+    worst = 0.0
+    for name, f in features.items():
+        check(bool(np.all(f >= 0) and np.all(f <= 6)), f"{name}: features within the ReLU6 range [0, 6]")
+        worst = max(worst, float(np.abs(reference_classify(sd, f) - fm.probs(pixels[name], False)).max()))
+    check(worst < 1e-5, f"dense layer + softmax on the features = the float32 classifier's "
+                        f"probabilities, max |dp| = {worst:.1e} over {len(features)} photos")
+    cat_self = features["cat.jpg"] @ features["cat.jpg"] / np.linalg.norm(features["cat.jpg"]) ** 2
+    cat_coffee = (features["cat.jpg"] @ features["coffee.jpg"]
+                  / np.linalg.norm(features["cat.jpg"]) / np.linalg.norm(features["coffee.jpg"]))
+    check(cat_coffee < 0.9 and abs(cat_self - 1) < 1e-12,
+          f"cosine(cat, coffee) = {cat_coffee:.4f} < cosine(cat, cat) = 1")
+
     times = {"float32": fm.time_ms(pixels["cat.jpg"], False),
              "uint8": qm.time_ms(pixels["cat.jpg"], True)}
     print(f"  invoke time, 1 thread: float32 {times['float32']:.1f} ms, uint8 {times['uint8']:.1f} ms")
@@ -714,10 +807,11 @@ def main() -> int:
     print("== files")
     limit = 30 * 1024 * 1024
     for f in sorted(p for p in [*float_bundle.rglob("*"), *uint8_bundle.rglob("*"),
-                                *photo_dir.iterdir(), out_dir / "efficientnet-lite0-expected.json"]
+                                *embedding_bundle.rglob("*"), *photo_dir.iterdir(),
+                                out_dir / "efficientnet-lite0-expected.json"]
                     if p.is_file()):
         size = f.stat().st_size
-        print(f"  {size:>10d}  {sha256(f)[:16]}  {f.relative_to(out_dir)}")
+        print(f"  {size:>10d}  {sha256(f)}  {f.relative_to(out_dir)}")
         if size >= limit:
             raise VerificationError(f"{f} is {size} bytes (>= 30 MB)")
 

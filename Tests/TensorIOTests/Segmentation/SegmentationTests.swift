@@ -82,6 +82,25 @@ struct SegmentationTests {
         Outputs([Output(name: "mask", value: .numbers(.float32(values), shape: shape))])
     }
 
+    @Test("a photo several times the tensor's size takes each decided cell's category and blends the rest: the same categories as blending every pixel", arguments: [
+        (ImageResizeMode.stretch, 3), (ImageResizeMode.aspectFill, 5), (ImageResizeMode.aspectFit, 4),
+    ] as [(ImageResizeMode, Int)])
+    func decidedCells(_ mode: ImageResizeMode, _ scale: Int) {
+        // 12×9 tensor, 7 channels of random scores with exact ties, near-ties, NaN and large magnitudes mixed in.
+        var generator = SystemRandomNumberGenerator()
+        let (width, height, channels) = (12, 9, 7)
+        var values = (0..<(width * height * channels)).map { _ in Float.random(in: -4...4, using: &generator) }
+        for index in stride(from: 0, to: values.count, by: 11) { values[index] = values[index + 1 < values.count ? index + 1 : 0] }
+        for index in stride(from: 5, to: values.count, by: 17) { values[index] = values[index - 1].nextUp }
+        values[40] = .nan
+        values[200] = 900
+        let photo = ImageSize(width: width * scale + 1, height: height * scale - 2)
+        let fit = ImageFit(photo: photo, target: ImageSize(width: width, height: height), mode: mode, filter: .bilinear)
+        let field = ConfidenceField(tensorWidth: width, tensorHeight: height, channels: channels, values: values, fit: fit, photo: photo)
+        let blended = field.rows.flatMap { row in field.columns.map { field.blendedLeader(row: row, column: $0) } }
+        #expect(field.categories(threshold: 0.5) == blended)
+    }
+
     @Test("softmax and argmax per pixel, confidences resized onto a photo twice the tensor's size; one channel splits at the threshold")
     func masks() throws {
         // 2×2 tensor, 2 categories: the left column prefers category 1, the right one category 0.

@@ -58,32 +58,147 @@ struct ConfidenceField: Sendable {
     /// Each photo pixel's most confident channel (NaN never wins; all NaN gives 0), or for one channel
     /// 1 where the confidence is above `threshold` and 0 elsewhere.
     func categories(threshold: Float) -> [UInt8] {
+        guard channels > 1 else { return foreground(threshold: threshold) }
+        return mostConfident()
+    }
+
+    /// One channel: each photo row blends two resized tensor rows and compares with the threshold, a
+    /// contiguous loop that vectorizes.
+    private func foreground(threshold: Float) -> [UInt8] {
         var result = [UInt8](repeating: 0, count: rows.count * columns.count)
         var offset = 0
-        forEachRow(channels: 0..<channels) { upper, lower, weight in
+        forEachRow(channels: 0..<1) { upper, lower, weight in
             // Spans: bounds-checked like arrays, without an array's copy-on-write check on every store.
             var output = result.mutableSpan
-            if channels == 1 {
-                for column in 0..<columns.count {
-                    let a = upper[column], b = lower[column]
-                    output[offset + column] = a + (b - a) * weight > threshold ? 1 : 0
-                }
-            } else {
-                for column in 0..<columns.count {
-                    let start = column * channels
-                    var best = 0
-                    var bestValue = -Float.infinity
-                    for channel in 0..<channels {
-                        let a = upper[start + channel]
-                        let sample = weight == 0 ? a : a + (lower[start + channel] - a) * weight
-                        if sample > bestValue { (best, bestValue) = (channel, sample) }
-                    }
-                    output[offset + column] = UInt8(truncatingIfNeeded: best)
-                }
+            for column in 0..<columns.count {
+                let a = upper[column], b = lower[column]
+                output[offset + column] = a + (b - a) * weight > threshold ? 1 : 0
             }
             offset += columns.count
         }
         return result
+    }
+
+    /// Several channels. A photo pixel blends the four tensor pixels around it with weights that sum to 1,
+    /// so when one channel leads at all four by more than the blend's rounding can change, it leads the
+    /// blend too: such a tensor cell gives its channel to every photo pixel in it without blending 2 ×
+    /// `channels` values per pixel. The other pixels — near a boundary between categories, or next to a
+    /// NaN — are blended and compared exactly as ``resized(channel:)`` blends them.
+    private func mostConfident() -> [UInt8] {
+        let source = values.span
+        let pixelCount = tensorWidth * tensorHeight
+        var result = [UInt8](repeating: 0, count: rows.count * columns.count)
+        guard result.count > 2 * pixelCount else {
+            // A photo not much larger than the tensor: finding each tensor pixel's leader would cost about
+            // as much as blending every photo pixel.
+            do {
+                var output = result.mutableSpan
+                var offset = 0
+                for row in rows {
+                    for column in columns {
+                        output[offset] = blendedLeader(row: row, column: column)
+                        offset += 1
+                    }
+                }
+            }
+            return result
+        }
+        // Each tensor pixel's leading channel and its lead over the next. NaN never leads nor follows (a NaN
+        // channel never wins a blend either); an infinite value makes the margin below infinite, so that
+        // every pixel is then blended.
+        var leader = [UInt8](repeating: 0, count: pixelCount)
+        var lead = [Float](repeating: 0, count: pixelCount)
+        for pixel in 0..<pixelCount {
+            // Two trackers, even and odd channels, so that the compare-and-select chains run side by side;
+            // selects rather than branches, as which channel leads is unpredictable. A tie leaves a lead of
+            // 0, so which of two equal channels is named does not matter.
+            let start = pixel * channels
+            var even = (best: 0, first: -Float.infinity, second: -Float.infinity), odd = even
+            var channel = 0
+            while channel + 1 < channels {
+                let a = source[start + channel], b = source[start + channel + 1]
+                let aLeads = a > even.first, bLeads = b > odd.first
+                even.second = aLeads ? even.first : max(even.second, a)
+                odd.second = bLeads ? odd.first : max(odd.second, b)
+                even.best = aLeads ? channel : even.best
+                odd.best = bLeads ? channel + 1 : odd.best
+                even.first = aLeads ? a : even.first
+                odd.first = bLeads ? b : odd.first
+                channel += 2
+            }
+            if channel < channels {
+                let a = source[start + channel], aLeads = a > even.first
+                even.second = aLeads ? even.first : max(even.second, a)
+                even.best = aLeads ? channel : even.best
+                even.first = aLeads ? a : even.first
+            }
+            let (winner, loser) = odd.first > even.first ? (odd, even) : (even, odd)
+            leader[pixel] = UInt8(truncatingIfNeeded: winner.best)
+            lead[pixel] = winner.first - max(winner.second, loser.first)
+        }
+        // The largest magnitude (NaN ignored), with four running maxima so that they do not wait on each other.
+        var largests: (Float, Float, Float, Float) = (0, 0, 0, 0)
+        var index = 0
+        while index + 4 <= source.count {
+            largests.0 = max(largests.0, abs(source[index]))
+            largests.1 = max(largests.1, abs(source[index + 1]))
+            largests.2 = max(largests.2, abs(source[index + 2]))
+            largests.3 = max(largests.3, abs(source[index + 3]))
+            index += 4
+        }
+        while index < source.count {
+            largests.0 = max(largests.0, abs(source[index]))
+            index += 1
+        }
+        let largest = max(largests.0, largests.1, largests.2, largests.3)
+        // Each blended value is within a few units in the last place of the largest magnitude; a lead of
+        // 2^-16 of it is far beyond what the three blends of a sample can move two channels together.
+        let margin = largest * 0x1p-16
+        // Each tensor cell (its pixel and the next across, down and both, clamped at the edges): the channel
+        // every photo pixel in it takes, or −1 when they are blended one by one.
+        var decided = [Int16](repeating: -1, count: pixelCount)
+        for y in 0..<tensorHeight {
+            let below = min(y + 1, tensorHeight - 1)
+            for x in 0..<tensorWidth {
+                let right = min(x + 1, tensorWidth - 1)
+                let a = y * tensorWidth + x, b = y * tensorWidth + right, c = below * tensorWidth + x, d = below * tensorWidth + right
+                let channel = leader[a]
+                if leader[b] == channel, leader[c] == channel, leader[d] == channel,
+                   min(lead[a], lead[b], lead[c], lead[d]) > margin {
+                    decided[a] = Int16(channel)
+                }
+            }
+        }
+        var output = result.mutableSpan
+        var offset = 0
+        for row in rows {
+            for column in columns {
+                let cell = decided[row.first * tensorWidth + column.first]
+                output[offset] = cell >= 0 ? UInt8(truncatingIfNeeded: cell) : blendedLeader(row: row, column: column)
+                offset += 1
+            }
+        }
+        return result
+    }
+
+    /// The most confident channel at one photo pixel, every channel blended as ``resized(channel:)`` does:
+    /// across first (`column`), then down (`row`).
+    func blendedLeader(row: Tap, column: Tap) -> UInt8 {
+        let source = values.span
+        let top = row.first * tensorWidth * channels, bottom = row.second * tensorWidth * channels
+        let left = column.first * channels, right = column.second * channels
+        var best = 0
+        var bestValue = -Float.infinity
+        for channel in 0..<channels {
+            func across(_ line: Int) -> Float {
+                let a = source[line + left + channel]
+                return column.weight == 0 ? a : a + (source[line + right + channel] - a) * column.weight
+            }
+            let upper = across(top)
+            let sample = row.weight == 0 ? upper : upper + (across(bottom) - upper) * row.weight
+            if sample > bestValue { (best, bestValue) = (channel, sample) }
+        }
+        return UInt8(truncatingIfNeeded: best)
     }
 
     /// Calls `body` for each photo row, top to bottom, with the two tensor rows it blends — each resized
@@ -129,14 +244,22 @@ struct ConfidenceField: Sendable {
             }
             return
         }
+        let source = values.span
+        let count = selected.count
         var index = 0
         for column in columns {
-            let left = base + column.first * channels, right = base + column.second * channels
-            for channel in selected {
-                let a = values[left + channel]
-                output[index] = column.weight == 0 ? a : a + (values[right + channel] - a) * column.weight
-                index += 1
+            let left = base + column.first * channels + selected.lowerBound
+            let right = base + column.second * channels + selected.lowerBound
+            if column.weight == 0 {
+                for channel in 0..<count { output[index + channel] = source[left + channel] }
+            } else {
+                let weight = column.weight
+                for channel in 0..<count {
+                    let a = source[left + channel]
+                    output[index + channel] = a + (source[right + channel] - a) * weight
+                }
             }
+            index += count
         }
     }
 }

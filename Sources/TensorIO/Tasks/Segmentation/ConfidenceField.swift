@@ -85,12 +85,11 @@ struct ConfidenceField: Sendable {
     /// `channels` values per pixel. The other pixels — near a boundary between categories, or next to a
     /// NaN — are blended and compared exactly as ``resized(channel:)`` blends them.
     private func mostConfident() -> [UInt8] {
-        let source = values.span
         let pixelCount = tensorWidth * tensorHeight
         var result = [UInt8](repeating: 0, count: rows.count * columns.count)
-        guard result.count > 2 * pixelCount else {
-            // A photo not much larger than the tensor: finding each tensor pixel's leader would cost about
-            // as much as blending every photo pixel.
+        guard 2 * result.count >= pixelCount else {
+            // A photo of fewer than half the tensor's pixels: finding every tensor pixel's leader would cost
+            // more than blending each photo pixel.
             do {
                 var output = result.mutableSpan
                 var offset = 0
@@ -103,54 +102,8 @@ struct ConfidenceField: Sendable {
             }
             return result
         }
-        // Each tensor pixel's leading channel and its lead over the next. NaN never leads nor follows (a NaN
-        // channel never wins a blend either); an infinite value makes the margin below infinite, so that
-        // every pixel is then blended.
-        var leader = [UInt8](repeating: 0, count: pixelCount)
-        var lead = [Float](repeating: 0, count: pixelCount)
-        for pixel in 0..<pixelCount {
-            // Two trackers, even and odd channels, so that the compare-and-select chains run side by side;
-            // selects rather than branches, as which channel leads is unpredictable. A tie leaves a lead of
-            // 0, so which of two equal channels is named does not matter.
-            let start = pixel * channels
-            var even = (best: 0, first: -Float.infinity, second: -Float.infinity), odd = even
-            var channel = 0
-            while channel + 1 < channels {
-                let a = source[start + channel], b = source[start + channel + 1]
-                let aLeads = a > even.first, bLeads = b > odd.first
-                even.second = aLeads ? even.first : max(even.second, a)
-                odd.second = bLeads ? odd.first : max(odd.second, b)
-                even.best = aLeads ? channel : even.best
-                odd.best = bLeads ? channel + 1 : odd.best
-                even.first = aLeads ? a : even.first
-                odd.first = bLeads ? b : odd.first
-                channel += 2
-            }
-            if channel < channels {
-                let a = source[start + channel], aLeads = a > even.first
-                even.second = aLeads ? even.first : max(even.second, a)
-                even.best = aLeads ? channel : even.best
-                even.first = aLeads ? a : even.first
-            }
-            let (winner, loser) = odd.first > even.first ? (odd, even) : (even, odd)
-            leader[pixel] = UInt8(truncatingIfNeeded: winner.best)
-            lead[pixel] = winner.first - max(winner.second, loser.first)
-        }
-        // The largest magnitude (NaN ignored), with four running maxima so that they do not wait on each other.
-        var largests: (Float, Float, Float, Float) = (0, 0, 0, 0)
-        var index = 0
-        while index + 4 <= source.count {
-            largests.0 = max(largests.0, abs(source[index]))
-            largests.1 = max(largests.1, abs(source[index + 1]))
-            largests.2 = max(largests.2, abs(source[index + 2]))
-            largests.3 = max(largests.3, abs(source[index + 3]))
-            index += 4
-        }
-        while index < source.count {
-            largests.0 = max(largests.0, abs(source[index]))
-            index += 1
-        }
-        let largest = max(largests.0, largests.1, largests.2, largests.3)
+        // Each tensor pixel's leading channel and its lead over the next (Unsafe/ChannelLeaders.swift).
+        let (leader, lead, largest) = ChannelLeaders.find(in: values, channels: channels)
         // Each blended value is within a few units in the last place of the largest magnitude; a lead of
         // 2^-16 of it is far beyond what the three blends of a sample can move two channels together.
         let margin = largest * 0x1p-16

@@ -16,13 +16,12 @@
 Each measurement is repeated --repeats times, interleaved; the figures are medians. Prints the table and
 the goals with PASS/FAIL, writes bench-results/detection.json, and exits 0 whatever the outcome."""
 import argparse
-import json
 import os
 import shutil
 import statistics
-import subprocess
 import tempfile
-import time
+
+from side_by_side import jobs_goal, report, run_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -40,21 +39,6 @@ CASES = [
     ("COCO SSD", os.path.join(VISION, "coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite"), [], "object",
      os.path.join(VISION, "cats_and_dogs.jpg")),
 ]
-
-
-def run_json(command):
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise SystemExit(f"{' '.join(command[:2])} … failed ({result.returncode}): {result.stderr.strip()[-600:]}")
-    return json.loads(result.stdout.strip().splitlines()[-1])
-
-
-def timed(command):
-    start = time.perf_counter()
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise SystemExit(f"{' '.join(command[:3])} … failed ({result.returncode}): {result.stderr.strip()[-400:]}")
-    return time.perf_counter() - start
 
 
 def main():
@@ -99,28 +83,13 @@ def main():
             path = os.path.join(folder, f"photo{index:03}.jpg")
             shutil.copyfile(sources[index % len(sources)], path)
             photos.append(path)
-        ssd = CASES[1][1]
-        one, two = [], []
-        for repeat in range(arguments.repeats):
-            one.append(timed([tensorio, "detect", ssd, *photos, "--jobs", "1", "--threads", "1", "--json"]))
-            two.append(timed([tensorio, "detect", ssd, *photos, "--jobs", "2", "--json"]))
-            print(f"[--jobs] repeat {repeat + 1}/{arguments.repeats}: --jobs 1 {100 / one[-1]:.1f} photos/s, --jobs 2 {100 / two[-1]:.1f} photos/s")
-        scaling = statistics.median(one) / statistics.median(two)
-        goals.append((f"detect --jobs 2 over 100 photos at least {MIN_JOBS_SCALING}x --jobs 1", scaling >= MIN_JOBS_SCALING,
-                      f"{100 / statistics.median(one):.1f} and {100 / statistics.median(two):.1f} photos/s ({scaling:.2f}x)"))
+        goals.append(jobs_goal("detect", [tensorio, "detect", CASES[1][1], *photos, "--json"], len(photos), arguments.repeats, MIN_JOBS_SCALING))
 
     print("\nmodel                  TensorIO/photo  (one thread)  MediaPipe/photo  run      detection adds")
     for row in rows:
         print(f"{row['model']:22} {row['tensorio_photo_us'] / 1000:11.2f} ms {row['tensorio_one_thread_photo_us'] / 1000:9.2f} ms"
               f" {row['mediapipe_photo_us'] / 1000:13.2f} ms {row['run_us'] / 1000:7.2f} ms  {max(0, row['detect_us'] - row['run_us']):.1f} µs")
-    print("\nGoals:")
-    for name, passed, shown in goals:
-        print(f"  {'PASS' if passed else 'FAIL'}  {name}: {shown}")
-    for line in references:
-        print(f"  (reference, not a goal) {line}")
-    os.makedirs(os.path.join(ROOT, "bench-results"), exist_ok=True)
-    with open(os.path.join(ROOT, "bench-results", "detection.json"), "w") as f:
-        json.dump({"rows": rows, "references": references, "goals": [{"goal": n, "result": "PASS" if p else "FAIL", "shown": s} for n, p, s in goals]}, f, indent=2)
+    report(goals, references, "detection", rows)
 
 
 if __name__ == "__main__":

@@ -15,13 +15,12 @@
 Each measurement is repeated --repeats times, interleaved; the figures are medians. Prints the table and
 the goals with PASS/FAIL, writes bench-results/segmentation.json, and exits 0 whatever the outcome."""
 import argparse
-import json
 import os
 import shutil
 import statistics
-import subprocess
 import tempfile
-import time
+
+from side_by_side import jobs_goal, report, run_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -41,21 +40,6 @@ CASES = [
      os.path.join(PHOTOS, "grace_hopper.jpg")),
     ("DeepLab v3", os.path.join(VISION, "deeplabv3.tflite"), os.path.join(VISION, "segmentation_input_rotation0.jpg")),
 ]
-
-
-def run_json(command):
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise SystemExit(f"{' '.join(command[:2])} … failed ({result.returncode}): {result.stderr.strip()[-600:]}")
-    return json.loads(result.stdout.strip().splitlines()[-1])
-
-
-def timed(command):
-    start = time.perf_counter()
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise SystemExit(f"{' '.join(command[:3])} … failed ({result.returncode}): {result.stderr.strip()[-400:]}")
-    return time.perf_counter() - start
 
 
 def main():
@@ -101,28 +85,14 @@ def main():
         sources = sorted(os.path.join(PHOTOS, f) for f in os.listdir(PHOTOS) if f.endswith(".jpg"))
         for index in range(SIMILAR_PHOTOS):
             shutil.copyfile(sources[index % len(sources)], os.path.join(folder, f"photo{index:03}.jpg"))
-        query = os.path.join(PHOTOS, "cat.jpg")
-        one, two = [], []
-        for repeat in range(arguments.repeats):
-            one.append(timed([tensorio, "similar", EMBEDDER, query, folder, "--jobs", "1", "--threads", "1", "--json"]))
-            two.append(timed([tensorio, "similar", EMBEDDER, query, folder, "--jobs", "2", "--json"]))
-            print(f"[similar --jobs] repeat {repeat + 1}/{arguments.repeats}: --jobs 1 {SIMILAR_PHOTOS / one[-1]:.1f} photos/s, --jobs 2 {SIMILAR_PHOTOS / two[-1]:.1f} photos/s")
-        scaling = statistics.median(one) / statistics.median(two)
-        goals.append((f"similar --jobs 2 over {SIMILAR_PHOTOS} photos at least {MIN_JOBS_SCALING}x --jobs 1", scaling >= MIN_JOBS_SCALING,
-                      f"{SIMILAR_PHOTOS / statistics.median(one):.1f} and {SIMILAR_PHOTOS / statistics.median(two):.1f} photos/s ({scaling:.2f}x)"))
+        command = [tensorio, "similar", EMBEDDER, os.path.join(PHOTOS, "cat.jpg"), folder, "--json"]
+        goals.append(jobs_goal("similar", command, SIMILAR_PHOTOS, arguments.repeats, MIN_JOBS_SCALING))
 
     print("\nmodel              TensorIO/photo  (one thread)  MediaPipe/photo  invoke    mask adds (one thread)")
     for row in rows:
         print(f"{row['model']:18} {row['tensorio_photo_us'] / 1000:11.2f} ms {row['tensorio_one_thread_photo_us'] / 1000:9.2f} ms"
               f" {row['mediapipe_photo_us'] / 1000:13.2f} ms {row['invoke_us'] / 1000:7.2f} ms  {max(0, row['segment_us'] - row['run_us']):.0f} µs")
-    print("\nGoals:")
-    for name, passed, shown in goals:
-        print(f"  {'PASS' if passed else 'FAIL'}  {name}: {shown}")
-    for line in references:
-        print(f"  (reference, not a goal) {line}")
-    os.makedirs(os.path.join(ROOT, "bench-results"), exist_ok=True)
-    with open(os.path.join(ROOT, "bench-results", "segmentation.json"), "w") as f:
-        json.dump({"rows": rows, "references": references, "goals": [{"goal": n, "result": "PASS" if p else "FAIL", "shown": s} for n, p, s in goals]}, f, indent=2)
+    report(goals, references, "segmentation", rows)
 
 
 if __name__ == "__main__":

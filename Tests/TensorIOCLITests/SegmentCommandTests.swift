@@ -32,6 +32,26 @@ struct SegmentCommandTests {
         }
     }
 
+    @Test("init writes the segmentation entry (DeepLab's labels to assets/, the selfie segmenter's activation from SEGMENTER_METADATA); the bundle segments as the bare model", arguments: [
+        ("deeplabv3.tflite", "labelmap.txt"), ("selfie_segmentation.tflite", "labels.txt"),
+    ])
+    func initWritesSegmentation(_ model: String, _ labelsFile: String) async throws {
+        let path = model.hasPrefix("selfie") ? "Tests/Fixtures/Metadata/" + model : Self.vision + model
+        let photo = Self.vision + "segmentation_input_rotation0.jpg"
+        try await withTemporaryDirectory { folder in
+            let bundle = folder.appendingPathComponent("segmenter.tiobundle").path
+            let written = try await CLI.run("init", path, "-o", bundle)
+            #expect(written.status == 0, "\(written)")
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: bundle + "/model.json"))) as? [String: Any]
+            let entry = try #require(json?["segmentation"] as? [String: Any])
+            #expect(entry["activation"] as? String == "none" && entry["labels"] as? String == labelsFile, "\(entry)")
+            #expect(FileManager.default.fileExists(atPath: bundle + "/assets/" + labelsFile))
+            let fromBundle = try await CLI.run("segment", bundle, photo, "--json")
+            let fromModel = try await CLI.run("segment", path, photo, "--json")
+            #expect(fromBundle.status == 0 && fromBundle.stdout.replacingOccurrences(of: bundle, with: "") == fromModel.stdout.replacingOccurrences(of: path, with: ""))
+        }
+    }
+
     @Test("--overlay writes each photo upright with its categories tinted and a legend, as DIR/NAME.jpg")
     func overlay() async throws {
         try await withTemporaryDirectory { folder in

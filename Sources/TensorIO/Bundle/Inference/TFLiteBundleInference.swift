@@ -98,7 +98,7 @@ struct TFLiteBundleInference {
             // Library's libyuv filter puts the selfie segmenters' confidences 0.02 off on up to 17% of pixels.)
             inputs[0] = inputs[0].withImageSettings(resizeMode: .stretch, scalingFilter: .bilinear)
             note(.inferred, layer: inputs[0].name, "photos are stretched to the input and sampled bilinearly (resize: stretch, scaling: bilinear), as MediaPipe's ImageSegmenter does")
-        } else if let segmenterEntry {
+        } else if segmenterEntry != nil {
             note(.unused, "\(SegmenterMetadata.customMetadataName): not used, no output is a segmentation mask (an image-like output the metadata describes as an image)")
         }
         for name in options.imageInputs.subtracting(inputs.map(\.name)).sorted() {

@@ -3,9 +3,11 @@
 ///
 /// Photo pixel centres map into the tensor through the image input's fit, with half-pixel centres as
 /// OpenCV's `resize` (MediaPipe's confidence masks) does; samples beyond the tensor's edge take the edge.
-/// As OpenCV's bilinear `resize` of a float image, each tensor row is first resized across (once, when a
-/// photo row first needs it), then each photo row blends two of those rows: a contiguous loop over the
-/// photo's width, the hot one for a photo many times the tensor's size.
+/// Every sample is blended as OpenCV's bilinear `resize` of a float image blends it: across first, then
+/// down. Confidences and one-channel masks resize each tensor row across once (when a photo row first
+/// needs it) and blend two of those per photo row, a contiguous loop over the photo's width; the category
+/// of a several-channel mask skips the blend wherever the four tensor pixels around a photo pixel agree
+/// (``categories(threshold:)``), and blends the rest one pixel at a time with the same arithmetic.
 struct ConfidenceField: Sendable {
     let tensorWidth: Int
     let tensorHeight: Int

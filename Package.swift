@@ -30,6 +30,9 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "TensorIO", targets: ["TensorIO"]),
+        // Sound and text for TensorIO models, each over C libraries of its own (libsndfile and libsoxr;
+        // RE2 and SentencePiece): an app that runs image models builds against neither.
+        .library(name: "TensorIOAudio", targets: ["TensorIOAudio"]),
         .library(name: "TensorIODelivery", targets: ["TensorIODelivery"]),
         .library(name: "TensorIORepositoryServer", targets: ["TensorIORepositoryServer"]),
         .executable(name: "tensorio", targets: ["TensorIOCLI"]),
@@ -89,6 +92,9 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
         .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
+        // Audio files and resampling, for TensorIOAudio alone (scripts/setup.sh installs them).
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         // cairo, for `tensorio detect --draw`: the tool's alone (a trait-conditional dependency of TensorIOCLI).
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // Raw deflate for reading untrusted zip archives with our own bounded reader (TensorIOArchive:
@@ -134,6 +140,13 @@ let package = Package(
                 "CYUV",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: upcomingFeatures
+        ),
+        // Audio for TensorIO models: recordings read with libsndfile, resampled with libsoxr, classified
+        // window by window (a product of its own: TensorIO itself links neither library).
+        .target(
+            name: "TensorIOAudio",
+            dependencies: ["TensorIO", "TensorIOSupport", "CSndFile", "CSoxr"],
             swiftSettings: upcomingFeatures
         ),
         // Model delivery, client side: repository client, local model store, archive checks (Apple-compatible).
@@ -193,6 +206,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
                 .product(name: "Logging", package: "swift-log"),
                 .target(name: "CCairo", condition: tools),
+                .target(name: "TensorIOAudio", condition: tools),
             ],
             swiftSettings: upcomingFeatures
         ),
@@ -240,7 +254,7 @@ let package = Package(
             dependencies: [
                 // CCrashReport directly: the crash-evidence test crashes inside a captured section itself.
                 "TensorIO", "TensorIOSupport", "TensorIOArchive", "TensorIOModelFile", "TensorIOMetadata",
-                "TensorIOTestSupport", "CCrashReport", "TensorIOLoadCheck",
+                "TensorIOTestSupport", "CCrashReport", "TensorIOLoadCheck", "TensorIOAudio",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures

@@ -42,15 +42,26 @@ struct ModelOptionGroup: ParsableArguments {
     func makeModel(
         images: ImageOptionGroup? = nil, concurrentRuns: Int = 1, defaultThreads: Int = 1
     ) throws -> (ModelBundle, any Model) {
-        let bundle = try ModelBundle.open(URL(fileURLWithPath: bundle), logger: ToolLog.logger)
-        let model = try bundle.makeModel(
+        let bundle = try openBundle()
+        return (bundle, try makeModel(of: bundle, images: images, concurrentRuns: concurrentRuns, defaultThreads: defaultThreads))
+    }
+
+    /// Opens the bundle (a `.tflite` file's is inferred).
+    func openBundle() throws -> ModelBundle {
+        try ModelBundle.open(URL(fileURLWithPath: bundle), logger: ToolLog.logger)
+    }
+
+    /// Builds the model of a bundle ``openBundle()`` opened, with these options.
+    func makeModel(
+        of bundle: ModelBundle, images: ImageOptionGroup? = nil, concurrentRuns: Int = 1, defaultThreads: Int = 1
+    ) throws -> any Model {
+        try bundle.makeModel(
             configuration: ModelConfiguration(
                 threadCount: threads ?? defaultThreads, imageResizeMode: images?.resizeMode,
                 imageScalingFilter: images?.scalingFilter, maximumConcurrentRuns: concurrentRuns,
                 weightCacheDirectory: weightCacheDirectory, logger: ToolLog.logger
             )
         )
-        return (bundle, model)
     }
 
     /// Opens the bundle and builds its model as one that trains.

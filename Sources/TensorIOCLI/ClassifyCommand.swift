@@ -8,19 +8,25 @@ import TensorIOToolSupport
 struct ClassifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "classify",
-        abstract: "Classify images with a model that has one image input and a labelled output.",
+        abstract: "Classify images, or recordings window by window, with a model that has a labelled output.",
         discussion: """
             Prints the best labels of each image as a table, or with --json one object: \
             {"images": [{"path": ..., "<output>": [{"label": ..., "score": ...}, ...]}, ...]}. Each \
             image's result is printed as soon as it and the ones before it are ready (in the order \
             given, whatever --jobs); images that cannot be read are reported at the end, one line each, \
             and the exit status is then 1.
+
+            A model with an audio input (an "audio" entry in model.json, or AudioProperties metadata) takes \
+            WAV, FLAC or Ogg files instead: each is mixed and resampled to the model's input, split into \
+            windows of its length (every --hop seconds) and each window classified, --jobs windows at \
+            once. With --json: {"audio": [{"path": ..., "sample_rate": ..., "windows": [{"start_ms": ..., \
+            "classification": [{"label": ..., "score": ...}, ...]}, ...]}, ...]}.
             """
     )
 
     @OptionGroup var model: ModelOptionGroup
 
-    @Argument(help: "JPEG or PNG files.")
+    @Argument(help: "JPEG or PNG files; WAV, FLAC or Ogg files for a model with an audio input.")
     var images: [String]
 
     @Option(help: "How many labels to show per image.")
@@ -35,19 +41,42 @@ struct ClassifyCommand: AsyncParsableCommand {
     @Option(help: "Images decoded and classified at once, on as many compiled copies of the model (default: one per core).")
     var jobs: Int?
 
+    @Option(help: ArgumentHelp(
+        "Audio models: seconds between the starts of windows (default: the window's length, back to back).",
+        valueName: "seconds"
+    ))
+    var hop: Double?
+
     @OptionGroup var imageOptions: ImageOptionGroup
 
     mutating func validate() throws {
         guard top >= 1 else { throw ValidationError("--top must be at least 1") }
         guard !images.isEmpty else { throw ValidationError("give at least one image") }
         if let jobs { guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64") } }
+        if let hop { guard hop > 0, hop <= 3600 else { throw ValidationError("--hop must be more than 0 and at most 3600 seconds") } }
     }
 
     /// Each image's result is printed as soon as it is ready (the JSON document too, element by element);
     /// images that fail are reported together at the end, after the others, with exit status 1.
     func run() async throws {
+        let bundle = try model.openBundle()
+        if bundle.audio != nil {
+            // An audio file's windows run `jobs` at once, each file after the other.
+            let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+            let built = try model.makeModel(
+                of: bundle, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs)
+            )
+            let classifier = AudioFileClassifier(
+                model: built, jobs: jobs, top: top, threshold: threshold, hop: hop.map { .microseconds(Int64(($0 * 1e6).rounded())) }
+            )
+            return try await classifier.run(paths: images, json: json)
+        }
+        guard hop == nil else { throw CLIError("--hop is for audio models; \(model.bundle) has no audio input") }
         let jobs = min(self.jobs ?? ProcessInfo.processInfo.activeProcessorCount, images.count)
-        let classifier = try ImageClassifier(model, images: imageOptions, concurrentRuns: jobs, preload: false)
+        let built = try model.makeModel(
+            of: bundle, images: imageOptions, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs)
+        )
+        let classifier = try ImageClassifier(bundle: bundle, model: built, preload: false)
         // The model loads on a thread of its own while the first images decode on TensorIO's threads (their
         // runs wait for that load): for one photo the two overlap instead of following each other.
         let loading = classifier.loadInBackground()
@@ -113,10 +142,17 @@ struct ImageClassifier: Sendable {
     ///   - concurrentRuns: How many images may run at once (one compiled copy of the model each).
     ///   - preload: Load the model now (else ``loadInBackground()`` or the first run does).
     init(_ options: ModelOptionGroup, images: ImageOptionGroup, concurrentRuns: Int = 1, preload: Bool = true) throws {
-        (bundle, model) = try options.makeModel(
+        let (bundle, model) = try options.makeModel(
             images: images, concurrentRuns: concurrentRuns,
             defaultThreads: ModelOptionGroup.threadsSharingCores(among: concurrentRuns)
         )
+        try self.init(bundle: bundle, model: model, preload: preload)
+    }
+
+    /// - Parameter preload: Load the model now (else ``loadInBackground()`` or the first run does).
+    init(bundle: ModelBundle, model: any Model, preload: Bool = true) throws {
+        self.bundle = bundle
+        self.model = model
         guard bundle.predictionInputs.count == 1, bundle.predictionInputs[0].isImage,
               let target = ImageTarget(layer: bundle.predictionInputs[0], configuration: model.configuration)
         else {

@@ -20,6 +20,7 @@ enum ModelJSONDocument {
         if let detection = bundle.detection { members.append(("detection", value(detection.modelJSON))) }
         if let segmentation = bundle.segmentation { members.append(("segmentation", value(segmentation.modelJSON))) }
         if let embedding = bundle.embedding { members.append(("embedding", value(embedding.modelJSON))) }
+        if let audio = bundle.audio { members.append(("audio", value(audio.modelJSON))) }
         return .object(members)
     }
 

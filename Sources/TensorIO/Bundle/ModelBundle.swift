@@ -50,6 +50,9 @@ public struct ModelBundle: Sendable, Hashable {
     public internal(set) var segmentation: SegmentationDescription?
     /// How an output becomes an embedding (`embedding` in `model.json`), for embedders; `nil` otherwise.
     public internal(set) var embedding: EmbeddingDescription?
+    /// Which input takes sound, and at what rate (`audio` in `model.json`), for audio models; `nil`
+    /// otherwise.
+    public internal(set) var audio: AudioDescription?
     /// Whether the bundle was inferred from a bare model (``init(modelAt:options:limits:)``) rather than
     /// read from a `model.json`: ``url`` is then the model's folder.
     public internal(set) var isInferred = false
@@ -91,6 +94,7 @@ public struct ModelBundle: Sendable, Hashable {
         self.detection = description.detection
         self.segmentation = description.segmentation
         self.embedding = description.embedding
+        self.audio = description.audio
     }
 
     /// The operations run as targets when training (`train.ops`), if any.

@@ -21,6 +21,8 @@ struct ModelJSON: Sendable {
     var segmentation: SegmentationDescription? = nil
     /// How an output becomes an embedding (`embedding`).
     var embedding: EmbeddingDescription? = nil
+    /// Which input takes sound, and at what rate (`audio`).
+    var audio: AudioDescription? = nil
     /// The labels files `model.json` names, by output index: read when the bundle opens, which puts the
     /// labels on those outputs (``LayerDescription/Kind/array(quantization:labels:)``).
     var labelsFiles: [Int: String] = [:]

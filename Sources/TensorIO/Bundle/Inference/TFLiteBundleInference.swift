@@ -56,9 +56,13 @@ struct TFLiteBundleInference {
             return list[position]
         }
         var inputs: [LayerDescription] = []
+        var inputMetadata: [TFLiteMetadata.TensorMetadata?] = []
         for tensor in entry.inputs {
-            inputs.append(try inputLayer(tensor, metadata: tensorMetadata(tensor, in: entry.mainSubgraphInputs, subgraph?.inputs)))
+            let metadata = tensorMetadata(tensor, in: entry.mainSubgraphInputs, subgraph?.inputs)
+            inputMetadata.append(metadata)
+            inputs.append(try inputLayer(tensor, metadata: metadata))
         }
+        let audio = try self.audio(inputs: inputs, metadata: inputMetadata)
         var outputs: [LayerDescription] = []
         var outputMetadata: [TFLiteMetadata.TensorMetadata?] = []
         for tensor in entry.outputs {
@@ -116,7 +120,7 @@ struct TFLiteBundleInference {
             license: metadata?.license ?? "", isPlaceholder: false,
             modelFile: ModelFileDescription(path: fileName, backend: "tflite", isQuantized: nil, modes: [.predict]),
             inputs: inputs, outputs: outputs, placeholders: [], training: nil, options: ModelOptions(),
-            detection: detection, segmentation: segmentation
+            detection: detection, segmentation: segmentation, audio: audio
         )
     }
 
@@ -294,9 +298,6 @@ struct TFLiteBundleInference {
         if !text.isEmpty { note(.inferred, layer: layer, "the metadata calls it \(text)") }
         if case .boundingBox(let box)? = metadata.content {
             note(.unused, layer: layer, "bounding-box properties (\(box.type), \(box.coordinateType)): not used, the boxes come back as numbers")
-        }
-        if case .audio? = metadata.content {
-            note(.unused, layer: layer, "audio properties: not used")
         }
         for unit in metadata.processUnits {
             switch unit {

@@ -1,0 +1,108 @@
+import CSndFile
+import Foundation
+import TensorIO
+
+/// Decodes a WAV, FLAC or Ogg file held in memory with libsndfile, after ``AudioContainer`` has checked
+/// its header: the codec reads exactly the checked bytes (no second read of the file), through
+/// libsndfile's virtual I/O.
+///
+/// Decoding goes block by block and stops at the end of the stream or at ``AudioLimits/maximumSamples``,
+/// whatever the header claims: a WAV whose data chunk says 2^32 frames reads the frames the file holds.
+enum AudioDecoder {
+    /// Frames decoded per call into libsndfile.
+    static let blockFrames = 1 << 16
+
+    static func decode(_ data: Data, limits: AudioLimits) throws -> AudioBuffer {
+        let header = try AudioContainer.check(data)
+        let source = MemorySource(data: data)
+        var io = SF_VIRTUAL_IO(
+            get_filelen: { source in MemorySource.from(source).length },
+            seek: { offset, whence, source in MemorySource.from(source).seek(offset, whence: whence) },
+            read: { buffer, count, source in MemorySource.from(source).read(into: buffer, count: count) },
+            write: { _, _, _ in 0 },
+            tell: { source in MemorySource.from(source).position }
+        )
+        var info = SF_INFO()
+        let file = withExtendedLifetime(source) {
+            sf_open_virtual(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(source).toOpaque())
+        }
+        guard let file else {
+            throw TensorIOError.invalidAudio("\(header.container.rawValue): \(String(cString: sf_strerror(nil)))")
+        }
+        defer { sf_close(file) }
+        // libsndfile must have read the container the header check recognised, with the same format.
+        let type = Int(info.format) & Int(SF_FORMAT_TYPEMASK)
+        let expected: Set<Int> = switch header.container {
+        case .wav: [Int(SF_FORMAT_WAV), Int(SF_FORMAT_WAVEX)]
+        case .flac: [Int(SF_FORMAT_FLAC)]
+        case .ogg: [Int(SF_FORMAT_OGG)]
+        }
+        guard expected.contains(type), Int(info.channels) == header.channels, Int(info.samplerate) == header.sampleRate ?? Int(info.samplerate)
+        else {
+            throw TensorIOError.invalidAudio("\(header.container.rawValue): the codec reads this file differently from its header")
+        }
+        let sampleRate = Int(info.samplerate)
+        if let problem = AudioBuffer.sampleRateProblem(sampleRate) { throw TensorIOError.invalidAudio("\(header.container.rawValue): \(problem)") }
+        let channels = header.channels
+        // Reserve what the header claims only up to the limit; the loop below reads what is really there.
+        var samples: [Float] = []
+        samples.reserveCapacity(min(max(Int(clamping: info.frames), 0), limits.maximumSamples / channels) * channels)
+        var block = [Float](repeating: 0, count: blockFrames * channels)
+        while true {
+            let frames = block.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(blockFrames)) }
+            guard frames > 0 else { break }
+            let count = Int(frames) * channels
+            guard samples.count <= limits.maximumSamples - count else {
+                throw TensorIOError(
+                    .limitExceeded, "the recording holds more than \(limits.maximumSamples) samples, the limit (AudioLimits.maximumSamples)"
+                )
+            }
+            for index in 0..<count where !block[index].isFinite {
+                throw TensorIOError.invalidAudio("sample \(samples.count + index) is not a finite number")
+            }
+            samples.append(contentsOf: block[0..<count])
+        }
+        let status = sf_error(file)
+        if status != 0 {
+            throw TensorIOError.invalidAudio("\(header.container.rawValue): \(String(cString: sf_error_number(status)))")
+        }
+        return AudioBuffer(unchecked: samples, channelCount: channels, sampleRate: sampleRate)
+    }
+}
+
+/// The bytes libsndfile reads, with its read position: the `user_data` of its virtual I/O.
+private final class MemorySource {
+    let data: Data
+    var position: sf_count_t = 0
+
+    init(data: Data) { self.data = data }
+
+    static func from(_ pointer: UnsafeMutableRawPointer?) -> MemorySource {
+        // libsndfile passes back the pointer given to sf_open_virtual, which the decoder keeps alive.
+        Unmanaged<MemorySource>.fromOpaque(pointer!).takeUnretainedValue()
+    }
+
+    var length: sf_count_t { sf_count_t(data.count) }
+
+    func seek(_ offset: sf_count_t, whence: Int32) -> sf_count_t {
+        let base: sf_count_t = switch whence {
+        case SEEK_CUR: position
+        case SEEK_END: length
+        default: 0
+        }
+        let (target, overflow) = base.addingReportingOverflow(offset)
+        guard !overflow, (0...length).contains(target) else { return -1 }
+        position = target
+        return position
+    }
+
+    func read(into buffer: UnsafeMutableRawPointer?, count: sf_count_t) -> sf_count_t {
+        guard let buffer, count > 0, position < length else { return 0 }
+        let available = min(count, length - position)
+        data.withUnsafeBytes { bytes in
+            buffer.copyMemory(from: bytes.baseAddress! + Int(position), byteCount: Int(available))
+        }
+        position += available
+        return available
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import TensorIO
+
+/// A recording made ready for a model's audio input and cut into windows: mixed to the input's channels,
+/// resampled to its rate, and split as MediaPipe's `AudioToTensorCalculator` splits a clip — full windows
+/// every hop while one fits, then one last window, padded with silence, if samples remain.
+struct AudioWindowing: Sendable {
+    let description: AudioDescription
+    /// The output whose scores answer, and its labels when it has none of its own (`"0"`, `"1"`, …).
+    let output: String
+    let samples: [Float]
+    let windowFrames: Int
+    let hopFrames: Int
+    /// The first frame of each window.
+    let starts: [Int]
+    /// Whether the model has inputs besides the audio one (each run then names it).
+    let hasOtherInputs: Bool
+
+    init(model: some Model, audio: AudioBuffer, options: AudioClassificationOptions) throws {
+        let bundle = model.bundle
+        guard let description = bundle.audio else {
+            throw TensorIOError(
+                .unsupported,
+                "\(bundle.url.lastPathComponent) describes no audio input: add an \"audio\" entry to model.json (docs/model-json.md, \"Audio\"); tensorio init writes it from a model's AudioProperties metadata",
+                location: "audio"
+            )
+        }
+        guard let layer = bundle.inputs.first(where: { $0.name == description.input }),
+              let windowFrames = description.windowFrames(of: layer)
+        else {
+            throw TensorIOError(.invalidInput, "input \"\(description.input)\" cannot take \(description.channels)-channel windows", location: "audio.input")
+        }
+        self.description = description
+        self.output = try Self.classificationOutput(of: bundle)
+        self.windowFrames = windowFrames
+        self.hasOtherInputs = bundle.predictionInputs.count > 1
+        let prepared = try audio.mixed(toChannels: description.channels).resampled(to: description.sampleRate, limits: options.limits)
+        self.samples = prepared.samples
+        let frames = prepared.frameCount
+
+        if let hop = options.hop {
+            let seconds = Double(hop.components.seconds) + Double(hop.components.attoseconds) * 1e-18
+            let hopFrames = (seconds * Double(description.sampleRate)).rounded()
+            guard hopFrames >= 1, hopFrames <= Double(AudioDescription.supportedSampleRates.upperBound) * 3600 else {
+                throw TensorIOError(.invalidInput, "a hop of \(hop) is not at least one frame at \(description.sampleRate) Hz (nor at most an hour)")
+            }
+            self.hopFrames = Int(hopFrames)
+        } else {
+            self.hopFrames = windowFrames
+        }
+        // Counted before any is made: a one-frame hop over a long recording would make millions.
+        let fullWindows = frames >= windowFrames ? (frames - windowFrames) / hopFrames + 1 : 0
+        let count = fullWindows + (fullWindows * hopFrames < frames ? 1 : 0)
+        guard count <= options.limits.maximumWindows else {
+            throw TensorIOError(.limitExceeded, "the recording makes \(count) windows, more than the limit of \(options.limits.maximumWindows) (AudioLimits.maximumWindows)")
+        }
+        let hop = self.hopFrames
+        self.starts = (0..<count).map { $0 * hop }
+    }
+
+    /// The first labelled prediction output, else the only prediction output.
+    private static func classificationOutput(of bundle: ModelBundle) throws -> String {
+        let outputs = bundle.predictionOutputs
+        if let labelled = outputs.first(where: { $0.labels != nil }) { return labelled.name }
+        if outputs.count == 1 { return outputs[0].name }
+        throw TensorIOError(
+            .unsupported,
+            "\(bundle.url.lastPathComponent) has \(outputs.count) outputs and none is labelled: label the classification output (\"labels\" in model.json)",
+            location: "outputs"
+        )
+    }
+
+    /// The input value of window `index`: its samples, the tail padded with silence.
+    func input(window index: Int) -> InputValue {
+        let channels = description.channels
+        let start = starts[index] * channels
+        let end = min(start + windowFrames * channels, samples.count)
+        var window = Array(samples[start..<end])
+        window.append(contentsOf: repeatElement(0, count: windowFrames * channels - window.count))
+        let value = InputValue.numbers(.float32(window))
+        return hasOtherInputs ? .named([description.input: value]) : value
+    }
+
+    /// Where window `index` starts, in microseconds: each hop adds its length rounded to the microsecond
+    /// (MediaPipe's timestamps).
+    func startMicroseconds(window index: Int) -> Int64 {
+        let hop = (Double(hopFrames) / Double(description.sampleRate) * 1_000_000).rounded()
+        return Int64(index) * Int64(hop)
+    }
+
+    /// Window `index`'s scores in a run's outputs.
+    func window(_ index: Int, outputs: Outputs) throws -> AudioClassification.Window {
+        let value = try outputs[output]
+        let scores: LabeledScores
+        if case .labeled(let labelled) = value.value {
+            scores = labelled
+        } else {
+            let values = try value.values(as: Float.self)
+            scores = try LabeledScores(labels: values.indices.map(String.init), scores: values)
+        }
+        return AudioClassification.Window(startMicroseconds: startMicroseconds(window: index), scores: scores)
+    }
+
+    func result(_ windows: [AudioClassification.Window]) -> AudioClassification {
+        AudioClassification(output: output, sampleRate: description.sampleRate, windowFrames: windowFrames, windows: windows)
+    }
+}

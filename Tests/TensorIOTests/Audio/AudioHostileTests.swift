@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import TensorIO
+import TensorIOAudio
+import TensorIOTestSupport
+
+/// Hostile audio (issue 29, point 7): truncated, lying and huge headers, empty audio, rates of 0 and 10^9,
+/// byte flips in every container: one clear error or a bounded result, never a crash or a hang.
+@Suite("Audio: hostile files")
+struct AudioHostileTests {
+    /// A PCM WAV file: `fmt ` with these fields, then a `data` chunk claiming `dataSize` bytes and holding
+    /// `samples`.
+    static func wav(
+        channels: UInt16 = 1, rate: UInt32 = 16_000, bits: UInt16 = 16, format: UInt16 = 1, dataSize: UInt32? = nil,
+        samples: [Int16] = [0, 1000, -1000, 32767]
+    ) -> Data {
+        var data = Data()
+        func u16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        let payload = samples.count * 2
+        data.append(contentsOf: Array("RIFF".utf8)); u32(UInt32(36 + payload)); data.append(contentsOf: Array("WAVE".utf8))
+        data.append(contentsOf: Array("fmt ".utf8)); u32(16); u16(format); u16(channels); u32(rate)
+        u32(rate &* UInt32(channels) &* UInt32(bits / 8)); u16(channels &* (bits / 8)); u16(bits)
+        data.append(contentsOf: Array("data".utf8)); u32(dataSize ?? UInt32(payload))
+        for sample in samples { u16(UInt16(bitPattern: sample)) }
+        return data
+    }
+
+    static func error(_ data: Data, limits: AudioLimits = AudioLimits()) -> TensorIOError? {
+        #expect(throws: TensorIOError.self) { try AudioBuffer(data: data, limits: limits) }
+    }
+
+    @Test("a plain WAV reads: 16-bit samples divided by 32768")
+    func plain() throws {
+        let audio = try AudioBuffer(data: Self.wav())
+        let expected: [Float] = [0, 1000, -1000, 32767].map { $0 / 32768 }
+        #expect(audio.samples == expected)
+    }
+
+    @Test("a data chunk claiming 2^32 − 1 bytes reads the samples the file holds")
+    func lyingSize() throws {
+        let audio = try AudioBuffer(data: Self.wav(dataSize: .max))
+        #expect(audio.frameCount <= 4)
+    }
+
+    @Test("zero-length audio: an empty file is an error; a WAV with no samples has no frames and no windows")
+    func empty() throws {
+        #expect(Self.error(Data())?.message.contains("empty") == true)
+        let silent = try AudioBuffer(data: Self.wav(samples: []))
+        #expect(silent.frameCount == 0)
+        let model = try ModelBundle(modelAt: Fixtures.repositoryURL(AudioClassificationTests.yamnet)).makeModel()
+        #expect(try model.classify(silent).windows.isEmpty)
+    }
+
+    @Test("rates of 0 and 10^9, 0 or 1000 channels, 12-bit PCM, ADPCM and block-align lies are refused by the header check",
+          arguments: [
+              wav(rate: 0), wav(rate: 1_000_000_000), wav(channels: 0), wav(channels: 1000), wav(bits: 12), wav(format: 2),
+              wav(bits: 16, format: 3),
+          ])
+    func refusedHeaders(_ data: Data) {
+        #expect(Self.error(data)?.code == .invalidAudio)
+    }
+
+    @Test("files that are none of the three containers are refused before the codec sees them")
+    func otherContainers() {
+        for bytes in ["FORM\0\0\0\u{4}AIFF", ".snd\0\0\0\u{18}", "ID3\u{3}\0\0\0\0\0\0", "not audio at all"] {
+            #expect(Self.error(Data(bytes.utf8))?.message.contains("not a WAV, FLAC or Ogg") == true)
+        }
+    }
+
+    @Test("the sample limit stops decoding, whatever the header says")
+    func sampleLimit() {
+        let error = Self.error(Self.wav(samples: Array(repeating: 5, count: 1000)), limits: AudioLimits(maximumSamples: 100))
+        #expect(error?.code == .limitExceeded)
+        let resampling = #expect(throws: TensorIOError.self) {
+            try AudioBuffer(samples: Array(repeating: 0, count: 100), sampleRate: 8000).resampled(to: 768_000, limits: AudioLimits(maximumSamples: 1000))
+        }
+        #expect(resampling?.code == .limitExceeded)
+    }
+
+    @Test("every prefix and byte flips of each container: an error or a bounded result, never a crash",
+          arguments: ["speech-stereo-44100.flac", "speech-22050.ogg", "speech-float.wav", "speech-3ch-8000-24bit.wav"])
+    func mutations(_ name: String) throws {
+        let original = try Data(contentsOf: Fixtures.repositoryURL("Tests/Fixtures/AudioFormats/" + name))
+        let limits = AudioLimits(maximumSamples: 1 << 20)
+        var prefixes = Array(stride(from: 0, to: min(original.count, 512), by: 1))
+        prefixes += stride(from: 512, to: original.count, by: original.count / 64)
+        var generator = SeededGenerator(seed: 29)
+        for length in prefixes {
+            _ = try? AudioBuffer(data: original.prefix(length), limits: limits)
+        }
+        for _ in 0..<300 {
+            var mutated = original
+            for _ in 0..<Int.random(in: 1...8, using: &generator) {
+                let index = Int.random(in: 0..<min(mutated.count, 4096), using: &generator)
+                mutated[index] = UInt8.random(in: 0...255, using: &generator)
+            }
+            if let audio = try? AudioBuffer(data: mutated, limits: limits) {
+                #expect(audio.samples.count <= limits.maximumSamples && audio.samples.allSatisfy(\.isFinite))
+            }
+        }
+    }
+}

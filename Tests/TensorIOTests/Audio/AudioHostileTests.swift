@@ -79,7 +79,7 @@ struct AudioHostileTests {
     }
 
     @Test("every prefix and byte flips of each container: an error or a bounded result, never a crash",
-          arguments: ["speech-stereo-44100.flac", "speech-22050.ogg", "speech-float.wav", "speech-3ch-8000-24bit.wav"])
+          arguments: ["phrase-stereo.flac", "phrase-22050.ogg", "phrase-float.wav", "phrase-3ch-24bit.wav"])
     func mutations(_ name: String) throws {
         let original = try Data(contentsOf: Fixtures.repositoryURL("Tests/Fixtures/AudioFormats/" + name))
         let limits = AudioLimits(maximumSamples: 1 << 20)

@@ -35,8 +35,13 @@ struct AudioWindowing: Sendable {
         self.windowFrames = windowFrames
         self.hasOtherInputs = bundle.predictionInputs.count > 1
         let prepared = try audio.mixed(toChannels: description.channels).resampled(to: description.sampleRate, limits: options.limits)
-        self.samples = prepared.samples
-        let frames = prepared.frameCount
+        // As long as MediaPipe's resampled clip: its filter's flushed tail, silence here.
+        let frames = max(
+            prepared.frameCount, ResampledLength.mediaPipe(frames: audio.frameCount, from: audio.sampleRate, to: description.sampleRate)
+        )
+        var samples = prepared.samples
+        samples.append(contentsOf: repeatElement(0, count: max(0, frames - prepared.frameCount) * description.channels))
+        self.samples = samples
 
         if let hop = options.hop {
             let seconds = Double(hop.components.seconds) + Double(hop.components.attoseconds) * 1e-18

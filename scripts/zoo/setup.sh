@@ -90,3 +90,32 @@ if [ ! -f "$detector_model" ] || [ "$(cat "$detector_model.inputs" 2>/dev/null)"
   mv "$detector_model.partial" "$detector_model"
   printf '%s\n' "$detector_sums" > "$detector_model.inputs"
 fi
+
+# The wake-phrase model of PyPI's word-activation-recognition 0.1.1 (44.1 kHz audio; the audio references of
+# Tests/Fixtures/Audio/README.md): unzipped from its wheel (downloaded with pip into .build/zoo/cache/, never
+# installed) and checked against the sha256 the references were computed with.
+wake_package=word-activation-recognition==0.1.1
+wake_wheel=word_activation_recognition-0.1.1-py3-none-any.whl
+wake_member=word_activation_recognition/models/star_trek_activation_phrase_v2.tflite
+wake_sha256=1c016cd5f9f474300efab376e4b36010856979c31a9cf7ee9392f1dae0fe3785
+wake_model=.build/zoo/wake-phrase/star_trek_activation_phrase_v2.tflite
+if [ ! -f "$wake_model" ] || [ "$(sha256sum "$wake_model" | cut -d' ' -f1)" != "$wake_sha256" ]; then
+  cache=.build/zoo/cache
+  mkdir -p "$cache" "$(dirname "$wake_model")"
+  if [ ! -f "$cache/$wake_wheel" ]; then
+    echo "setup-zoo: downloading $wake_package (its wheel, for the wake-phrase model)" >&2
+    python3 -m pip download --quiet --disable-pip-version-check --no-deps "$wake_package" -d "$cache"
+  fi
+  python3 - "$cache/$wake_wheel" "$wake_member" "$wake_model.partial" <<'PY'
+import sys, zipfile
+wheel, member, target = sys.argv[1:]
+with zipfile.ZipFile(wheel) as archive, open(target, "wb") as out:
+    out.write(archive.read(member))
+PY
+  if [ "$(sha256sum "$wake_model.partial" | cut -d' ' -f1)" != "$wake_sha256" ]; then
+    rm -f "$wake_model.partial"
+    echo "setup-zoo: $wake_member in $wake_wheel is not the model the audio references were computed with" >&2
+    exit 1
+  fi
+  mv "$wake_model.partial" "$wake_model"
+fi

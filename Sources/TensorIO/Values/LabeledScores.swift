@@ -44,7 +44,8 @@ public struct LabeledScores: Sendable, Hashable, RandomAccessCollection {
     }
 
     /// The best `count` entries, best first, keeping only scores strictly above `threshold` when one is
-    /// given. Equal scores keep the labels file's order.
+    /// given. Equal scores keep the labels file's order; NaN scores (a model's answer to silence, say) come
+    /// last.
     ///
     /// - Parameters:
     ///   - count: How many entries at most.
@@ -54,7 +55,9 @@ public struct LabeledScores: Sendable, Hashable, RandomAccessCollection {
         guard count > 0 else { return [] }
         var indices = Array(scores.indices)
         if let threshold { indices.removeAll { !(scores[$0] > threshold) } }
-        indices.sort { scores[$0] > scores[$1] || (scores[$0] == scores[$1] && $0 < $1) }
+        // NaN ranks below every number, so that the order is total and a NaN never hides a real score.
+        func rank(_ index: Int) -> Float { scores[index].isNaN ? -.infinity : scores[index] }
+        indices.sort { rank($0) > rank($1) || (rank($0) == rank($1) && $0 < $1) }
         return indices.prefix(count).map { self[$0] }
     }
 

@@ -32,3 +32,26 @@ struct AudioClassificationTests {
         #expect(concurrent == result)
     }
 }
+
+extension AudioClassificationTests {
+    @Test("NaN scores (the wake-phrase model's answer to a silent stretch) rank last, whatever their place")
+    func nanLast() throws {
+        let scores = try LabeledScores(labels: ["a", "b", "c", "d"], scores: [.nan, 0.2, .nan, 0.7])
+        #expect(scores.top(4).map(\.label) == ["d", "b", "a", "c"])
+        #expect(scores.top(1, threshold: 0.1).map(\.label) == ["d"])
+    }
+
+    @Test("the hop: overlapping windows every 250 ms, one last padded window after the full ones; a hop under one frame is refused")
+    func hop() throws {
+        let model = try ModelBundle(modelAt: Fixtures.repositoryURL(Self.yamnet)).makeModel()
+        let second = try AudioBuffer(samples: Array(repeating: 0.1, count: 20_000), sampleRate: 16_000)
+        let result = try model.classify(second, options: AudioClassificationOptions(hop: .milliseconds(250)))
+        // Full windows start at 0 and 4000 (4000 + 15,600 ≤ 20,000); then one at 8000 holding the rest.
+        #expect(result.windows.map(\.startMilliseconds) == [0, 250, 500])
+        #expect(throws: TensorIOError.self) { try model.classify(second, options: AudioClassificationOptions(hop: .microseconds(10))) }
+        let tooMany = #expect(throws: TensorIOError.self) {
+            try model.classify(second, options: AudioClassificationOptions(hop: .milliseconds(1), limits: AudioLimits(maximumWindows: 10)))
+        }
+        #expect(tooMany?.code == .limitExceeded)
+    }
+}

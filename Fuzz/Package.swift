@@ -96,6 +96,11 @@ let package = Package(
             path: "Image", swiftSettings: upcomingFeatures
         ),
         .executableTarget(
+            name: "fuzz-audio",
+            dependencies: ["FuzzSupport", tensorIO("TensorIO"), tensorIO("TensorIOAudio")],
+            path: "Audio", swiftSettings: upcomingFeatures
+        ),
+        .executableTarget(
             name: "fuzz-archive",
             dependencies: [
                 "FuzzSupport",

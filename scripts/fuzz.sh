@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 
 seconds="${FUZZ_SECONDS:-60}"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz-model-json fuzz-model-file fuzz-image fuzz-archive fuzz-training-data fuzz-numpy fuzz-delivery)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz-model-json fuzz-model-file fuzz-image fuzz-audio fuzz-archive fuzz-training-data fuzz-numpy fuzz-delivery)
 
 # The fuzz targets are a package of their own (a plain `swift build` of TensorIO leaves them out). lld:
 # gold cannot link sanitizer-instrumented Swift here. .build-fuzz keeps the instrumented build apart.
@@ -31,6 +31,7 @@ seed() {
     fuzz-model-json) find Tests/Fixtures Examples -name model.json -exec cp {} "$corpus/" \; ;;
     fuzz-model-file) find Tests/Fixtures -name '*.tflite' -size -400k -exec cp {} "$corpus/" \; ;;
     fuzz-image) find Tests/Fixtures Examples -size -300k \( -name '*.jpg' -o -name '*.png' \) -exec cp {} "$corpus/" \; ;;
+    fuzz-audio) cp Tests/Fixtures/AudioFormats/* "$corpus/"; rm -f "$corpus/README.md" ;;
     fuzz-delivery)
       # The first byte picks: 0 rollout rules, 1 an assignment request, 2 a release signature file.
       printf '0{"rules": [{"name": "beta", "when": {"appVersion": ">=2.4.0 <3", "region": ["US"]}, "percent": 10, "version": "2"}, {"name": "ab", "split": [{"version": "3", "weight": 30}, {"version": "4", "weight": 70}]}], "revision": 3}' > "$corpus/rules.json"

@@ -55,6 +55,9 @@ seed() {
   esac
 }
 
+# Leaks inside Debian's libraries on malformed input, which TensorIO cannot free (Fuzz/lsan-suppressions.txt).
+export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan-suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+
 status=0
 mkdir -p .fuzz/findings
 for target in "${targets[@]}"; do

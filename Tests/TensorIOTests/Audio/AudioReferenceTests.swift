@@ -9,11 +9,12 @@ import TensorIOTestSupport
 /// recordings, from `Tests/Fixtures/Audio/references.json` (`scripts/fixtures/make_audio_references.py`):
 /// the same windows and start times, every score within 0.01, the same top 3 up to ties.
 ///
-/// Where the clip is resampled down to YAMNet's 16 kHz (a 44.1 kHz clip, speech.wav declared at 48 kHz) the
-/// scores are within 0.1 instead: MediaPipe resamples with audio_dsp's short Kaiser-windowed sinc (31 taps
-/// at 3:1, −6 dB at 90% of the band, falling from about half of it), TensorIO with libsoxr's high-quality
-/// filter (flat to 91%); YAMNet's mel bands reach 7.5 kHz, where the two differ, and its 8-bit scores move
-/// by up to 0.08 in the first window. Same-rate clips match to 1e-7, and upsampling for the 44.1 kHz model
+/// Where the clip is resampled down to YAMNet's 16 kHz (the 44.1 kHz stereo clip, speech.wav declared at
+/// 48 kHz) the scores are within 0.1 instead: MediaPipe resamples with audio_dsp's short Kaiser-windowed sinc
+/// (31 taps at 3:1, −6 dB at 90% of the band, falling from about half of it), TensorIO with libsoxr's
+/// high-quality filter (flat to 91%); YAMNet's mel bands reach 7.5 kHz, where the two differ. Measured: 0.012
+/// on the stereo clip, 0.082 on speech.wav declared at 48 kHz (its speech, squeezed into a third of the band,
+/// lies where the filters differ most). Same-rate clips match to 1e-7, and upsampling for the 44.1 kHz model
 /// within 0.002 (docs/audio.md, "Differences from MediaPipe").
 @Suite("Audio: the same answers as MediaPipe's AudioClassifier")
 struct AudioReferenceTests {

@@ -33,6 +33,7 @@ let package = Package(
         // Sound and text for TensorIO models, each over C libraries of its own (libsndfile and libsoxr;
         // RE2 and SentencePiece): an app that runs image models builds against neither.
         .library(name: "TensorIOAudio", targets: ["TensorIOAudio"]),
+        .library(name: "TensorIOText", targets: ["TensorIOText"]),
         .library(name: "TensorIODelivery", targets: ["TensorIODelivery"]),
         .library(name: "TensorIORepositoryServer", targets: ["TensorIORepositoryServer"]),
         .executable(name: "tensorio", targets: ["TensorIOCLI"]),
@@ -95,6 +96,11 @@ let package = Package(
         // Audio files and resampling, for TensorIOAudio alone (scripts/setup.sh installs them).
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+        // RE2 and SentencePiece behind a C face, for TensorIOText alone (scripts/setup.sh installs them).
+        .target(
+            name: "CTextTokenizers",
+            linkerSettings: [.linkedLibrary("re2"), .linkedLibrary("sentencepiece")]
+        ),
         // cairo, for `tensorio detect --draw`: the tool's alone (a trait-conditional dependency of TensorIOCLI).
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // Raw deflate for reading untrusted zip archives with our own bounded reader (TensorIOArchive:
@@ -147,6 +153,13 @@ let package = Package(
         .target(
             name: "TensorIOAudio",
             dependencies: ["TensorIO", "TensorIOSupport", "CSndFile", "CSoxr"],
+            swiftSettings: upcomingFeatures
+        ),
+        // Text for TensorIO models: the regex, WordPiece and SentencePiece tokenizers of TFLite metadata, text
+        // classified and embedded (a product of its own: TensorIO itself links neither RE2 nor SentencePiece).
+        .target(
+            name: "TensorIOText",
+            dependencies: ["TensorIO", "TensorIOSupport", "CTextTokenizers"],
             swiftSettings: upcomingFeatures
         ),
         // Model delivery, client side: repository client, local model store, archive checks (Apple-compatible).
@@ -207,6 +220,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .target(name: "CCairo", condition: tools),
                 .target(name: "TensorIOAudio", condition: tools),
+                .target(name: "TensorIOText", condition: tools),
             ],
             swiftSettings: upcomingFeatures
         ),
@@ -254,7 +268,7 @@ let package = Package(
             dependencies: [
                 // CCrashReport directly: the crash-evidence test crashes inside a captured section itself.
                 "TensorIO", "TensorIOSupport", "TensorIOArchive", "TensorIOModelFile", "TensorIOMetadata",
-                "TensorIOTestSupport", "CCrashReport", "TensorIOLoadCheck", "TensorIOAudio",
+                "TensorIOTestSupport", "CCrashReport", "TensorIOLoadCheck", "TensorIOAudio", "TensorIOText",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
@@ -283,5 +297,7 @@ let package = Package(
             ],
             swiftSettings: upcomingFeatures
         ),
-    ]
+    ],
+    // CTextTokenizers' C++ (RE2 and SentencePiece headers use C++17).
+    cxxLanguageStandard: .cxx17
 )

@@ -31,7 +31,7 @@ struct AudioWindowing: Sendable {
             throw TensorIOError(.invalidInput, "input \"\(description.input)\" cannot take \(description.channels)-channel windows", location: "audio.input")
         }
         self.description = description
-        self.output = try Self.classificationOutput(of: bundle)
+        self.output = try ClassificationOutput.name(in: bundle)
         self.windowFrames = windowFrames
         self.hasOtherInputs = bundle.predictionInputs.count > 1
         let prepared = try audio.mixed(toChannels: description.channels).resampled(to: description.sampleRate, limits: options.limits)
@@ -63,18 +63,6 @@ struct AudioWindowing: Sendable {
         self.starts = (0..<count).map { $0 * hop }
     }
 
-    /// The first labelled prediction output, else the only prediction output.
-    private static func classificationOutput(of bundle: ModelBundle) throws -> String {
-        let outputs = bundle.predictionOutputs
-        if let labelled = outputs.first(where: { $0.labels != nil }) { return labelled.name }
-        if outputs.count == 1 { return outputs[0].name }
-        throw TensorIOError(
-            .unsupported,
-            "\(bundle.url.lastPathComponent) has \(outputs.count) outputs and none is labelled: label the classification output (\"labels\" in model.json)",
-            location: "outputs"
-        )
-    }
-
     /// The input value of window `index`: its samples, the tail padded with silence.
     func input(window index: Int) -> InputValue {
         let channels = description.channels
@@ -95,15 +83,9 @@ struct AudioWindowing: Sendable {
 
     /// Window `index`'s scores in a run's outputs.
     func window(_ index: Int, outputs: Outputs) throws -> AudioClassification.Window {
-        let value = try outputs[output]
-        let scores: LabeledScores
-        if case .labeled(let labelled) = value.value {
-            scores = labelled
-        } else {
-            let values = try value.values(as: Float.self)
-            scores = try LabeledScores(labels: values.indices.map(String.init), scores: values)
-        }
-        return AudioClassification.Window(startMicroseconds: startMicroseconds(window: index), scores: scores)
+        AudioClassification.Window(
+            startMicroseconds: startMicroseconds(window: index), scores: try ClassificationOutput.scores(of: output, in: outputs)
+        )
     }
 
     func result(_ windows: [AudioClassification.Window]) -> AudioClassification {

@@ -21,6 +21,7 @@ enum ModelJSONDocument {
         if let segmentation = bundle.segmentation { members.append(("segmentation", value(segmentation.modelJSON))) }
         if let embedding = bundle.embedding { members.append(("embedding", value(embedding.modelJSON))) }
         if let audio = bundle.audio { members.append(("audio", value(audio.modelJSON))) }
+        if let text = bundle.text { members.append(("text", value(text.modelJSON))) }
         return .object(members)
     }
 

@@ -219,16 +219,19 @@ struct MetadataReader {
         case members.scoreThresholdingOptions:
             return .scoreThresholding(globalThreshold: try float(options, Schema.ScoreThresholdingOptions.globalScoreThreshold))
         case members.bertTokenizerOptions:
-            _ = try associatedFiles(options, Schema.BertTokenizerOptions.vocabFile, "\(path).vocab_file")
-            return .other(name: "BertTokenizerOptions")
+            return .bertTokenizer(vocabularyFiles: try associatedFiles(options, Schema.BertTokenizerOptions.vocabFile, "\(path).vocab_file"))
         case members.sentencePieceTokenizerOptions:
             typealias SentencePiece = Schema.SentencePieceTokenizerOptions
-            _ = try associatedFiles(options, SentencePiece.sentencePieceModel, "\(path).sentencePiece_model")
-            _ = try associatedFiles(options, SentencePiece.vocabFile, "\(path).vocab_file")
-            return .other(name: "SentencePieceTokenizerOptions")
+            return .sentencePieceTokenizer(
+                modelFiles: try associatedFiles(options, SentencePiece.sentencePieceModel, "\(path).sentencePiece_model"),
+                vocabularyFiles: try associatedFiles(options, SentencePiece.vocabFile, "\(path).vocab_file")
+            )
         case members.regexTokenizerOptions:
-            _ = try associatedFiles(options, Schema.RegexTokenizerOptions.vocabFile, "\(path).vocab_file")
-            return .other(name: "RegexTokenizerOptions")
+            typealias Regex = Schema.RegexTokenizerOptions
+            return .regexTokenizer(
+                pattern: try string(options, Regex.delimRegexPattern, "\(path).delim_regex_pattern") ?? "",
+                vocabularyFiles: try associatedFiles(options, Regex.vocabFile, "\(path).vocab_file")
+            )
         default:
             return .other(name: "options type \(type)")
         }

@@ -9,9 +9,15 @@ extension TFLiteMetadata {
         case scoreCalibration(transformation: ScoreTransformation, defaultScore: Float)
         /// Results scoring below `globalThreshold` are low-confidence and should be dropped.
         case scoreThresholding(globalThreshold: Float)
-        /// A unit this reader names but does not detail: `BertTokenizerOptions`,
-        /// `SentencePieceTokenizerOptions`, `RegexTokenizerOptions`, `NONE`, or `options type N` for a
-        /// type from a newer schema.
+        /// A regex tokenizer: the text split at matches of `pattern` (RE2 syntax), each token looked up in
+        /// the first vocabulary file (`TOKEN ID` lines).
+        case regexTokenizer(pattern: String, vocabularyFiles: [AssociatedFile])
+        /// BERT's WordPiece tokenizer, over the first vocabulary file (one token a line).
+        case bertTokenizer(vocabularyFiles: [AssociatedFile])
+        /// A SentencePiece tokenizer: the first model file is a serialized `ModelProto`.
+        case sentencePieceTokenizer(modelFiles: [AssociatedFile], vocabularyFiles: [AssociatedFile])
+        /// A unit this reader names but does not detail: `NONE`, or `options type N` for a type from a
+        /// newer schema.
         case other(name: String)
     }
 

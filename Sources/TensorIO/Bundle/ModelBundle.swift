@@ -53,9 +53,13 @@ public struct ModelBundle: Sendable, Hashable {
     /// Which input takes sound, and at what rate (`audio` in `model.json`), for audio models; `nil`
     /// otherwise.
     public internal(set) var audio: AudioDescription?
+    /// How the inputs take text (`text` in `model.json`), for text models; `nil` otherwise.
+    public internal(set) var text: TextDescription?
     /// Whether the bundle was inferred from a bare model (``init(modelAt:options:limits:)``) rather than
     /// read from a `model.json`: ``url`` is then the model's folder.
     public internal(set) var isInferred = false
+    /// An inferred bundle's `assets/` files, in memory (labels, a tokenizer's vocabulary): there is no folder.
+    package internal(set) var inferredAssets: [String: Data] = [:]
 
     /// Opens and checks the bundle at `url`.
     ///
@@ -95,6 +99,7 @@ public struct ModelBundle: Sendable, Hashable {
         self.segmentation = description.segmentation
         self.embedding = description.embedding
         self.audio = description.audio
+        self.text = description.text
     }
 
     /// The operations run as targets when training (`train.ops`), if any.
@@ -111,5 +116,23 @@ public struct ModelBundle: Sendable, Hashable {
     /// - Returns: The file's URL (which may not exist).
     public func assetURL(named name: String) -> URL {
         url.appendingPathComponent("assets").appendingPathComponent(name)
+    }
+
+    /// The bytes of a file in `assets/`: read from the folder (at most `limit` bytes), or for an inferred
+    /// bundle from what the model carried.
+    ///
+    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/io`` when it cannot be read,
+    ///   ``TensorIOError/Code/limitExceeded`` past `limit` (named `limitName`).
+    package func assetData(named name: String, limit: Int, limitName: String) throws -> Data {
+        if isInferred {
+            guard let data = inferredAssets[name] else {
+                throw TensorIOError(.io, "\(name) is not among the files the model carries", location: "assets")
+            }
+            guard data.count <= limit else {
+                throw TensorIOError(.limitExceeded, "\(name) is \(data.count) bytes, more than the limit of \(limit) (\(limitName))", location: "assets")
+            }
+            return data
+        }
+        return try UntrustedFile.read(assetURL(named: name), limit: limit, name: name, limitName: limitName)
     }
 }

@@ -135,6 +135,9 @@ public struct ModelBundleValidator: Sendable {
         if let detection = description.detection {
             description.detection = readDetectionFiles(detection, outputs: description.outputs, issues: &issues)
         }
+        for file in description.text?.files ?? [] where !exists("assets/" + file) {
+            issues.append(BundleIssue(path: "text", message: "\"\(file)\" is not in the bundle's assets folder"))
+        }
         guard issues.isEmpty else { return (nil, issues) }
         return (ModelBundle(url: url, description: description), [])
     }

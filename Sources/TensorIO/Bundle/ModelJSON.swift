@@ -23,6 +23,8 @@ struct ModelJSON: Sendable {
     var embedding: EmbeddingDescription? = nil
     /// Which input takes sound, and at what rate (`audio`).
     var audio: AudioDescription? = nil
+    /// How the inputs take text (`text`), its files not checked yet.
+    var text: TextDescription? = nil
     /// The labels files `model.json` names, by output index: read when the bundle opens, which puts the
     /// labels on those outputs (``LayerDescription/Kind/array(quantization:labels:)``).
     var labelsFiles: [Int: String] = [:]

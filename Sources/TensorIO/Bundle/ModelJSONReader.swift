@@ -22,7 +22,7 @@ struct ModelJSONReader {
 
     private static let topLevelKeys: Set<String> = [
         "name", "details", "id", "version", "author", "license", "placeholder", "model", "inputs", "outputs",
-        "options", "placeholders", "placholders", "train", "detection", "segmentation", "embedding", "audio",
+        "options", "placeholders", "placholders", "train", "detection", "segmentation", "embedding", "audio", "text",
     ]
     /// More dimensions than any runtime supports (TensorFlow Lite allows 16 at most in practice).
     static let maximumRank = 16
@@ -75,13 +75,14 @@ struct ModelJSONReader {
         let segmentation = readSegmentation(object["segmentation"], outputs: outputs ?? [])
         let embedding = readEmbedding(object["embedding"], outputs: outputs ?? [])
         let audio = readAudio(object["audio"], inputs: inputs ?? [])
+        let text = readText(object["text"], inputs: inputs ?? [])
 
         guard issues.isEmpty, let model, let inputs, let outputs else { return nil }
         return ModelJSON(
             name: name, details: details, identifier: identifier, version: version, author: author,
             license: license, isPlaceholder: isPlaceholder, modelFile: model, inputs: inputs, outputs: outputs,
             placeholders: placeholders, training: training, options: options, detection: detection,
-            segmentation: segmentation, embedding: embedding, audio: audio, labelsFiles: labelsFiles
+            segmentation: segmentation, embedding: embedding, audio: audio, text: text, labelsFiles: labelsFiles
         )
     }
 

@@ -50,7 +50,7 @@ extension Model {
         )
     }
 
-    static func embedding(in outputs: Outputs, description: EmbeddingDescription, options: EmbeddingOptions) throws -> Embedding {
+    package static func embedding(in outputs: Outputs, description: EmbeddingDescription, options: EmbeddingOptions) throws -> Embedding {
         let output = try outputs[description.output]
         let values = try output.values(as: Float.self)
         guard EmbeddingDescription.shapeProblem(try output.shape) == nil, (1...EmbeddingDescription.maximumDimensions).contains(values.count) else {

@@ -134,6 +134,19 @@ enum DisplayerJSON {
             var options: [String: Any] = [:]
             if threshold != 0 { options["global_score_threshold"] = Double(threshold) }
             return ["options_type": "ScoreThresholdingOptions", "options": options]
+        case .regexTokenizer(let pattern, let vocabulary):
+            var options: [String: Any] = ["delim_regex_pattern": pattern]
+            if !vocabulary.isEmpty { options["vocab_file"] = vocabulary.map(render) }
+            return ["options_type": "RegexTokenizerOptions", "options": options]
+        case .bertTokenizer(let vocabulary):
+            var options: [String: Any] = [:]
+            if !vocabulary.isEmpty { options["vocab_file"] = vocabulary.map(render) }
+            return ["options_type": "BertTokenizerOptions", "options": options]
+        case .sentencePieceTokenizer(let models, let vocabulary):
+            var options: [String: Any] = [:]
+            if !models.isEmpty { options["sentencePiece_model"] = models.map(render) }
+            if !vocabulary.isEmpty { options["vocab_file"] = vocabulary.map(render) }
+            return ["options_type": "SentencePieceTokenizerOptions", "options": options]
         case .other(let name):
             return ["options_type": name]
         }

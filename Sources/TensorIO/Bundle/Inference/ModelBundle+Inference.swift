@@ -54,6 +54,7 @@ extension ModelBundle {
             let description = try inference.infer()
             var bundle = ModelBundle(url: parent, description: description)
             bundle.isInferred = true
+            bundle.inferredAssets = inference.assets
             return InferredBundle(bundle: bundle, assets: inference.assets, notes: inference.notes)
         case .directory:
             var inference = SavedModelBundleInference(directory: url, options: options, limits: limits)

@@ -63,6 +63,9 @@ struct TFLiteBundleInference {
             inputs.append(try inputLayer(tensor, metadata: metadata))
         }
         let audio = try self.audio(inputs: inputs, metadata: inputMetadata)
+        let text = try self.text(
+            inputs: inputs, metadata: inputMetadata, subgraphUnits: subgraph?.inputProcessUnits ?? [], attachments: attachments
+        )
         var outputs: [LayerDescription] = []
         var outputMetadata: [TFLiteMetadata.TensorMetadata?] = []
         for tensor in entry.outputs {
@@ -120,7 +123,7 @@ struct TFLiteBundleInference {
             license: metadata?.license ?? "", isPlaceholder: false,
             modelFile: ModelFileDescription(path: fileName, backend: "tflite", isQuantized: nil, modes: [.predict]),
             inputs: inputs, outputs: outputs, placeholders: [], training: nil, options: ModelOptions(),
-            detection: detection, segmentation: segmentation, audio: audio
+            detection: detection, segmentation: segmentation, audio: audio, text: text
         )
     }
 
@@ -306,6 +309,8 @@ struct TFLiteBundleInference {
                 note(.unused, layer: layer, "score calibration (\(transformation), default \(defaultScore)): not applied, scores come back raw")
             case .scoreThresholding(let threshold):
                 note(.unused, layer: layer, "score threshold \(threshold): not applied (use --threshold)")
+            case .regexTokenizer, .bertTokenizer, .sentencePieceTokenizer:
+                break  // read by the text inference, which says what it made of them
             case .other(let name):
                 note(.unused, layer: layer, "process unit \(name): not used")
             }
@@ -318,6 +323,8 @@ struct TFLiteBundleInference {
     private mutating func reportUnused(_ metadata: TFLiteMetadata) {
         for subgraph in metadata.subgraphs {
             for unit in subgraph.inputProcessUnits + subgraph.outputProcessUnits {
+                if case .bertTokenizer = unit { continue }  // read by the text inference
+                if case .sentencePieceTokenizer = unit { continue }
                 note(.unused, "subgraph process unit \(unit): not used")
             }
             if !subgraph.inputTensorGroups.isEmpty || !subgraph.outputTensorGroups.isEmpty {

@@ -1,0 +1,105 @@
+public import Foundation
+public import TensorIO
+
+/// The tokenizer a bundle's `text` entry describes, with its files read and checked: what
+/// `Model.classify(text:)` and `Model.embed(text:)` feed a model with.
+///
+/// ```swift
+/// let tokenizer = try TextTokenizer(bundle: model.bundle)
+/// print(try tokenizer.tokenize("an absolute masterpiece").ids.prefix(5))
+/// ```
+public final class TextTokenizer: Sendable {
+    private enum Kind: Sendable {
+        case regex(RegexTokenizer)
+        case wordPiece(WordPieceTokenizer)
+        case sentencePiece(SentencePieceTokenizer)
+    }
+
+    /// What the bundle says: the tokenizer and which inputs take its ids, mask and segment ids.
+    public let description: TextDescription
+    /// The inputs' length: every text becomes this many ids.
+    public let sequenceLength: Int
+    /// The limits the files were read with, and texts are held to.
+    public let limits: TextLimits
+    private let kind: Kind
+
+    /// Reads the tokenizer's files from the bundle's `assets/`.
+    ///
+    /// - Parameters:
+    ///   - bundle: A bundle with a `text` entry.
+    ///   - limits: The largest text, vocabulary and SentencePiece model accepted.
+    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/unsupported`` when the bundle has no `text` entry;
+    ///   ``TensorIOError/Code/invalidBundle`` when a file is not what its tokenizer needs (a vocabulary
+    ///   without `<PAD>` or `<UNKNOWN>`, a line that is not `TOKEN ID`, a SentencePiece model that is not one);
+    ///   ``TensorIOError/Code/invalidInput`` for a delimiter pattern RE2 refuses;
+    ///   ``TensorIOError/Code/limitExceeded`` past a limit.
+    public init(bundle: ModelBundle, limits: TextLimits = TextLimits()) throws {
+        guard let description = bundle.text else {
+            throw TensorIOError(
+                .unsupported,
+                "\(bundle.url.lastPathComponent) describes no text input: add a \"text\" entry to model.json (docs/model-json.md, \"Text\"); tensorio init writes it from a model's tokenizer metadata",
+                location: "text"
+            )
+        }
+        guard let layer = bundle.inputs.first(where: { $0.name == description.ids }) else {
+            throw TensorIOError(.invalidBundle, "no input named \"\(description.ids)\"", location: "text.ids")
+        }
+        self.description = description
+        self.sequenceLength = TextDescription.sequenceLength(layer.shape)
+        self.limits = limits
+        func read(_ file: String, limit: Int) throws -> Data {
+            try bundle.assetData(named: file, limit: limit, limitName: "TextLimits")
+        }
+        switch description.tokenizer {
+        case .regex(let pattern, let vocabulary):
+            kind = .regex(try RegexTokenizer(
+                pattern: pattern, vocabulary: try read(vocabulary, limit: limits.maximumVocabularyBytes), file: vocabulary, limits: limits
+            ))
+        case .wordPiece(let vocabulary):
+            kind = .wordPiece(try WordPieceTokenizer(
+                vocabulary: try read(vocabulary, limit: limits.maximumVocabularyBytes), file: vocabulary, limits: limits
+            ))
+        case .sentencePiece(let model):
+            kind = .sentencePiece(try SentencePieceTokenizer(
+                model: try read(model, limit: limits.maximumSentencePieceModelBytes), file: model, limits: limits
+            ))
+        }
+    }
+
+    /// The ids (and BERT's mask and segment ids) of `text`, as long as the inputs.
+    ///
+    /// - Parameter text: Any text; each tokenizer reads it as MediaPipe's does (docs/text.md).
+    /// - Returns: The inputs' values.
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/limitExceeded``) for a text longer than
+    ///   ``TextLimits/maximumTextBytes``.
+    public func tokenize(_ text: String) throws -> TokenizedText {
+        guard text.utf8.count <= limits.maximumTextBytes else {
+            throw TensorIOError(.limitExceeded, "the text is \(text.utf8.count) bytes, more than the limit of \(limits.maximumTextBytes) (TextLimits.maximumTextBytes)")
+        }
+        switch kind {
+        case .regex(let tokenizer): return tokenizer.tokenize(text, length: sequenceLength)
+        case .wordPiece(let tokenizer): return tokenizer.tokenize(text, length: sequenceLength)
+        case .sentencePiece(let tokenizer): return try tokenizer.tokenize(text, length: sequenceLength)
+        }
+    }
+
+    /// `text` as a run's input: the ids (and mask and segment ids) by input name.
+    ///
+    /// - Parameter text: Any text.
+    /// - Returns: The value to run the model on.
+    /// - Throws: What ``tokenize(_:)`` throws.
+    public func input(_ text: String) throws -> InputValue {
+        input(try tokenize(text))
+    }
+
+    /// Tokens as a run's input: the ids (and mask and segment ids) by input name.
+    ///
+    /// - Parameter tokens: What ``tokenize(_:)`` made.
+    /// - Returns: The value to run the model on.
+    public func input(_ tokens: TokenizedText) -> InputValue {
+        var values: [String: InputValue] = [description.ids: .numbers(.int32(tokens.ids))]
+        if let name = description.mask, let mask = tokens.mask { values[name] = .numbers(.int32(mask)) }
+        if let name = description.segmentIDs, let segments = tokens.segmentIDs { values[name] = .numbers(.int32(segments)) }
+        return .named(values)
+    }
+}

@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import TensorIO
+import TensorIOText
 import TensorIOToolSupport
 
 /// `tensorio classify BUNDLE IMAGE... [--top N] [--threshold T] [--jobs N] [--json]`
@@ -21,13 +22,19 @@ struct ClassifyCommand: AsyncParsableCommand {
             windows of its length (every --hop seconds) and each window classified, --jobs windows at \
             once. With --json: {"audio": [{"path": ..., "sample_rate": ..., "windows": [{"start_ms": ..., \
             "classification": [{"label": ..., "score": ...}, ...]}, ...]}, ...]}.
+
+            A model with a "text" entry (or tokenizer metadata: regex, WordPiece, SentencePiece) classifies \
+            texts: --text "..." (repeatable) or --text-file F (one text a line). With --json: {"texts": \
+            [{"text": ..., "classification": [{"label": ..., "score": ...}, ...]}, ...]}.
             """
     )
 
     @OptionGroup var model: ModelOptionGroup
 
     @Argument(help: "JPEG or PNG files; WAV, FLAC or Ogg files for a model with an audio input.")
-    var images: [String]
+    var images: [String] = []
+
+    @OptionGroup var text: TextOptionGroup
 
     @Option(help: "How many labels to show per image.")
     var top: Int = 5
@@ -51,7 +58,9 @@ struct ClassifyCommand: AsyncParsableCommand {
 
     mutating func validate() throws {
         guard top >= 1 else { throw ValidationError("--top must be at least 1") }
-        guard !images.isEmpty else { throw ValidationError("give at least one image") }
+        guard images.isEmpty != text.isEmpty else {
+            throw ValidationError(images.isEmpty ? "give at least one image, recording or --text" : "give files or --text/--text-file, not both")
+        }
         if let jobs { guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64") } }
         if let hop { guard hop > 0, hop <= 3600 else { throw ValidationError("--hop must be more than 0 and at most 3600 seconds") } }
     }
@@ -60,6 +69,7 @@ struct ClassifyCommand: AsyncParsableCommand {
     /// images that fail are reported together at the end, after the others, with exit status 1.
     func run() async throws {
         let bundle = try model.openBundle()
+        if !text.isEmpty { return try await classifyTexts(bundle) }
         if bundle.audio != nil {
             // An audio file's windows run `jobs` at once, each file after the other.
             let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
@@ -107,6 +117,44 @@ struct ClassifyCommand: AsyncParsableCommand {
                 print((printed > 0 ? "," : "") + JSONText.render(object), terminator: "")
             } else {
                 printBlock(path: path, scores: scores, first: printed == 0)
+            }
+            printed += 1
+        }
+        if json { print("]}") }
+        if !failures.isEmpty { throw failures }
+    }
+
+    /// `--text`/`--text-file`: each text classified, `jobs` at once, printed in order as it is ready.
+    private func classifyTexts(_ bundle: ModelBundle) async throws {
+        guard bundle.text != nil else {
+            throw CLIError("\(model.bundle) takes no text: give a bundle whose model.json has a \"text\" entry (tensorio init writes it from a model's tokenizer metadata)")
+        }
+        let texts = try text.all()
+        let jobs = max(1, min(self.jobs ?? ProcessInfo.processInfo.activeProcessorCount, texts.count))
+        let built = try model.makeModel(of: bundle, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs))
+        try RuntimeLog.capturing { try built.load() }
+        var failures = InputFailures()
+        var printed = 0
+        if json { print("{\"texts\":[", terminator: "") }
+        var index = 0
+        for await result in TextOptionGroup.results(texts, model: built, jobs: jobs, { try built.classify(text: $0) }) {
+            let text = texts[index]
+            index += 1
+            let entries: [LabeledScores.Entry]
+            do {
+                entries = try result.get().top(top, threshold: threshold)
+            } catch {
+                failures.record(error, label: "text \(index)")
+                continue
+            }
+            if json {
+                let object = JSONText.Value.object([
+                    ("text", .string(text)),
+                    ("classification", .array(entries.map { .object([("label", .string($0.label)), ("score", .float($0.score))]) })),
+                ])
+                print((printed > 0 ? "," : "") + JSONText.render(object), terminator: "")
+            } else {
+                printBlock(path: text.count > 72 ? String(text.prefix(71)) + "…" : text, scores: [("", entries)], first: printed == 0)
             }
             printed += 1
         }

@@ -2,26 +2,32 @@
 import ArgumentParser
 import Foundation
 import TensorIO
+import TensorIOText
 import TensorIOToolSupport
 
 /// `tensorio embed MODEL FILE... [--normalize] [--quantize] [--json] [--jobs N]`
 struct EmbedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "embed",
-        abstract: "Turn photos into embeddings: vectors to compare.",
+        abstract: "Turn photos or texts into embeddings: vectors to compare.",
         discussion: """
             MODEL is a bundle whose model.json has an "embedding" entry, or a model whose only output is a \
             vector (a feature-vector model). Prints one line per photo: its path, the vector's size and \
             length, and its first values. With --json one line: {"embeddings":[{"path":P,"values":[…]}]} \
             (quantized values are integers from -128 to 127). Photos that cannot be read are reported at \
             the end, one line each, and the exit status is then 1.
+
+            A model with a "text" entry (or tokenizer metadata) embeds texts instead: --text "..." \
+            (repeatable) or --text-file F (one text a line); with --json {"embeddings":[{"text":T,"values":[…]}]}.
             """
     )
 
     @OptionGroup var model: ModelOptionGroup
 
     @Argument(help: "JPEG or PNG files.")
-    var images: [String]
+    var images: [String] = []
+
+    @OptionGroup var text: TextOptionGroup
 
     @Flag(help: "Divide each vector by its length (L2 norm), as MediaPipe's l2_normalize.")
     var normalize = false
@@ -38,28 +44,68 @@ struct EmbedCommand: AsyncParsableCommand {
     @OptionGroup var imageOptions: ImageOptionGroup
 
     mutating func validate() throws {
-        guard !images.isEmpty else { throw ValidationError("give at least one image") }
+        guard images.isEmpty != text.isEmpty else {
+            throw ValidationError(images.isEmpty ? "give at least one image or --text" : "give images or --text/--text-file, not both")
+        }
         if let jobs { guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64") } }
     }
 
     func run() async throws {
         let options = EmbeddingOptions(normalizes: normalize ? true : nil, quantizes: quantize ? true : nil)
+        if !text.isEmpty { return try await embedTexts(options: options) }
         let embedder = try PhotoEmbedder(model: model, images: imageOptions, jobs: jobs, count: images.count)
         try await PhotoResultPrinter.print(
             embedder.embeddings(of: images.map { URL(fileURLWithPath: $0) }, options: options), paths: images,
             jsonKey: json ? "embeddings" : nil,
-            element: { path, embedding in
-                let values: [JSONText.Value] = embedding.isQuantized
-                    ? embedding.quantizedValues.map { .integer(Int64($0)) } : embedding.values.map { .float($0) }
-                return .object([("path", .string(path)), ("values", .array(values))])
-            },
-            block: { path, embedding, _ in
-                let floats = embedding.isQuantized ? embedding.quantizedValues.map(Float.init) : embedding.values
-                let length = floats.reduce(0) { $0 + Double($1) * Double($1) }.squareRoot()
-                let first = floats.prefix(4).map { embedding.isQuantized ? String(Int($0)) : String(format: "%.4f", $0) }
-                print("\(path): \(embedding.count) values\(embedding.isQuantized ? " (quantized)" : ""), length \(String(format: "%.4f", length)), [\(first.joined(separator: ", "))\(embedding.count > 4 ? ", …" : "")]")
-            }
+            element: { path, embedding in .object([("path", .string(path)), ("values", Self.values(embedding))]) },
+            block: { path, embedding, _ in print(Self.summary(embedding, of: path)) }
         )
+    }
+
+    /// One line: the vector's size, length and first values.
+    static func summary(_ embedding: Embedding, of name: String) -> String {
+        let floats = embedding.isQuantized ? embedding.quantizedValues.map(Float.init) : embedding.values
+        let length = floats.reduce(0) { $0 + Double($1) * Double($1) }.squareRoot()
+        let first = floats.prefix(4).map { embedding.isQuantized ? String(Int($0)) : String(format: "%.4f", $0) }
+        return "\(name): \(embedding.count) values\(embedding.isQuantized ? " (quantized)" : ""), length \(String(format: "%.4f", length)), [\(first.joined(separator: ", "))\(embedding.count > 4 ? ", …" : "")]"
+    }
+
+    /// The values as JSON: floats, or integers when quantized.
+    static func values(_ embedding: Embedding) -> JSONText.Value {
+        .array(embedding.isQuantized ? embedding.quantizedValues.map { .integer(Int64($0)) } : embedding.values.map { .float($0) })
+    }
+
+    /// `--text`/`--text-file`: each text embedded, printed in order.
+    private func embedTexts(options: EmbeddingOptions) async throws {
+        let bundle = try model.openBundle()
+        guard bundle.text != nil else {
+            throw CLIError("\(model.bundle) takes no text: give a bundle whose model.json has a \"text\" entry (tensorio init writes it from a model's tokenizer metadata)")
+        }
+        let texts = try text.all()
+        let jobs = max(1, min(self.jobs ?? ProcessInfo.processInfo.activeProcessorCount, texts.count))
+        let built = try model.makeModel(of: bundle, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs))
+        try RuntimeLog.capturing { try built.load() }
+        var failures = InputFailures()
+        var printed = 0
+        if json { print("{\"embeddings\":[", terminator: "") }
+        var index = 0
+        for await result in TextOptionGroup.results(texts, model: built, jobs: jobs, { try built.embed(text: $0, options: options) }) {
+            let text = texts[index]
+            index += 1
+            do {
+                let embedding = try result.get()
+                if json {
+                    print((printed > 0 ? "," : "") + JSONText.render(.object([("text", .string(text)), ("values", Self.values(embedding))])), terminator: "")
+                } else {
+                    print(Self.summary(embedding, of: text.count > 60 ? String(text.prefix(59)) + "…" : text))
+                }
+                printed += 1
+            } catch {
+                failures.record(error, label: "text \(index)")
+            }
+        }
+        if json { print("]}") }
+        if !failures.isEmpty { throw failures }
     }
 }
 

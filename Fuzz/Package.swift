@@ -101,6 +101,11 @@ let package = Package(
             path: "Audio", swiftSettings: upcomingFeatures
         ),
         .executableTarget(
+            name: "fuzz-text",
+            dependencies: ["FuzzSupport", tensorIO("TensorIO"), tensorIO("TensorIOText")],
+            path: "Text", swiftSettings: upcomingFeatures
+        ),
+        .executableTarget(
             name: "fuzz-archive",
             dependencies: [
                 "FuzzSupport",

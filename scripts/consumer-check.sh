@@ -50,6 +50,19 @@ for number, block in enumerate(blocks, start=1):
     out += ["    " + line if line else "" for line in body]
     out += ["}", ""]
 open("Tests/ConsumerPackage/Sources/Consumer/ReadmeExamples.swift", "w", encoding="utf-8").write("\n".join(out))
+# The audio and text examples (blocks starting with `import TensorIOAudio` or `import TensorIOText`), for
+# the consumer that uses those libraries.
+blocks = [b for b in re.findall(r"```swift\n(.*?)```", readme, re.S) if b.splitlines()[0] in ("import TensorIOAudio", "import TensorIOText")]
+if len(blocks) != 2:
+    raise SystemExit("consumer-check: expected the README's audio and text examples")
+out = ["// Written by scripts/consumer-check.sh from README.md; do not edit.", "import Foundation", "import TensorIO",
+       "import TensorIOAudio", "import TensorIOText", ""]
+for number, block in enumerate(blocks, start=1):
+    body = [line for line in block.splitlines() if not line.startswith("import ")]
+    out.append(f"func readmeExample{number}() throws {{")
+    out += ["    " + line if line else "" for line in body]
+    out += ["}", ""]
+open("Tests/ConsumerPackage/Sources/SoundAndTextConsumer/ReadmeExamples.swift", "w", encoding="utf-8").write("\n".join(out))
 PY
 
 swift build "${consumer[@]}"
@@ -71,3 +84,18 @@ if [ "$printed" != "$expected" ]; then
   exit 1
 fi
 echo "consumer-check: the README's examples compile, and the first prints what its comments say"
+
+# An app using TensorIO alone links none of the audio and text libraries' C libraries; the audio and text
+# examples run and print what their comments say.
+linked=$(ldd .build-consumer/debug/Consumer | grep -oE 'lib(sndfile|soxr|re2|sentencepiece)[^ ]*' || true)
+if [ -n "$linked" ]; then
+  echo "consumer-check: the TensorIO-only consumer links ${linked//$'\n'/ }: those belong to TensorIOAudio or TensorIOText" >&2
+  exit 1
+fi
+printed=$(.build-consumer/debug/SoundAndTextConsumer 2>/dev/null | tr '\n' ' ')
+expected_audio='0 ["Speech"] 975 ["Speech"]'
+if [[ "$printed" != "$expected_audio"* ]] || [[ "$printed" != *"Positive"* ]]; then
+  echo "consumer-check: the README's audio and text examples printed: $printed" >&2
+  exit 1
+fi
+echo "consumer-check: the TensorIO-only consumer links no audio or text library; the audio and text examples run"

@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 
 seconds="${FUZZ_SECONDS:-60}"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz-model-json fuzz-model-file fuzz-image fuzz-audio fuzz-archive fuzz-training-data fuzz-numpy fuzz-delivery)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz-model-json fuzz-model-file fuzz-image fuzz-audio fuzz-text fuzz-archive fuzz-training-data fuzz-numpy fuzz-delivery)
 
 # The fuzz targets are a package of their own (a plain `swift build` of TensorIO leaves them out). lld:
 # gold cannot link sanitizer-instrumented Swift here. .build-fuzz keeps the instrumented build apart.
@@ -32,6 +32,18 @@ seed() {
     fuzz-model-file) find Tests/Fixtures -name '*.tflite' -size -400k -exec cp {} "$corpus/" \; ;;
     fuzz-image) find Tests/Fixtures Examples -size -300k \( -name '*.jpg' -o -name '*.png' \) -exec cp {} "$corpus/" \; ;;
     fuzz-audio) cp Tests/Fixtures/AudioFormats/* "$corpus/"; rm -f "$corpus/README.md" ;;
+    fuzz-text)
+      # The first byte picks: 0 a regex vocabulary, 1 a WordPiece vocabulary, 2 a SentencePiece model, 3 a text.
+      { printf '\0'; printf '<PAD> 0\n<START> 1\n<UNKNOWN> 2\ngood 3\n'; } > "$corpus/regex-vocab"
+      { printf '\1'; cat Tests/Fixtures/Text/wordpiece/vocab.txt; } > "$corpus/wordpiece-vocab"
+      python3 - "$corpus" <<'PY'
+import io, sys, zipfile
+# The SentencePiece model packed in the echo model (a zip appended to the .tflite).
+data = open("Tests/Fixtures/Text/sentencepiece/bert_spm_identity_echo.tflite", "rb").read()
+with zipfile.ZipFile(io.BytesIO(data)) as archive:
+    open(sys.argv[1] + "/sentencepiece-model", "wb").write(b"\x02" + archive.read("sentencepiece.model"))
+PY
+      printf '\3This is the best movie I'"'"'ve seen. Café naïve 好 😀' > "$corpus/text" ;;
     fuzz-delivery)
       # The first byte picks: 0 rollout rules, 1 an assignment request, 2 a release signature file.
       printf '0{"rules": [{"name": "beta", "when": {"appVersion": ">=2.4.0 <3", "region": ["US"]}, "percent": 10, "version": "2"}, {"name": "ab", "split": [{"version": "3", "weight": 30}, {"version": "4", "weight": 70}]}], "revision": 3}' > "$corpus/rules.json"

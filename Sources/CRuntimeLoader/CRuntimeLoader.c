@@ -1,5 +1,9 @@
 // The dlopen loader CLiteRT and CTensorFlow share (see the header).
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE  // RTLD_DEEPBIND
+#endif
+
 #include "CRuntimeLoader.h"
 
 #include <dlfcn.h>
@@ -25,6 +29,26 @@ static const char *tio_dlerror_reason(const char *path) {
   return reason;
 }
 
+// A runtime binds its symbols to its own copies first (RTLD_DEEPBIND): the TensorFlow runtime carries its own
+// protobuf, abseil and RE2, and without it, its references would bind to the copies already in the process
+// under the same names — libsentencepiece exports its embedded protobuf, for one, which TensorIOText links —
+// and TensorFlow aborts while registering its protobuf descriptors. The sanitizers' runtimes refuse
+// RTLD_DEEPBIND (google/sanitizers#611): sanitized builds (the thread-sanitizer tests, the fuzz targets)
+// open runtimes as before.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define TIO_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define TIO_SANITIZED 1
+#endif
+#if defined(RTLD_DEEPBIND) && !defined(TIO_SANITIZED)
+#define TIO_RUNTIME_DEEPBIND RTLD_DEEPBIND
+#else
+#define TIO_RUNTIME_DEEPBIND 0
+#endif
+
 static void tio_store(void *table, const TIORuntimeSymbol *symbol, void *function) {
   memcpy((char *)table + symbol->offset, &function, sizeof(function));
 }
@@ -33,7 +57,7 @@ void *tio_runtime_load(const char *path, size_t table_size, const TIORuntimeSymb
                        const TIORuntimeSymbol *optional, size_t optional_count, char *error, size_t error_size) {
   if (error_size > 0) error[0] = '\0';
 
-  void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL | TIO_RUNTIME_DEEPBIND);
   if (library == NULL) {
     snprintf(error, error_size, "cannot open %s: %s", path, tio_dlerror_reason(path));
     return NULL;

@@ -9,11 +9,6 @@ public import TensorIO
 /// print(try tokenizer.tokenize("an absolute masterpiece").ids.prefix(5))
 /// ```
 public final class TextTokenizer: Sendable {
-    private enum Kind: Sendable {
-        case regex(RegexTokenizer)
-        case wordPiece(WordPieceTokenizer)
-        case sentencePiece(SentencePieceTokenizer)
-    }
 
     /// What the bundle says: the tokenizer and which inputs take its ids, mask and segment ids.
     public let description: TextDescription
@@ -21,7 +16,10 @@ public final class TextTokenizer: Sendable {
     public let sequenceLength: Int
     /// The limits the files were read with, and texts are held to.
     public let limits: TextLimits
-    private let kind: Kind
+    // An existential, not an enum of the three: LeakSanitizer does not see class references an enum
+    // payload carries with its tag in their spare bits, and would report the tokenizers of a long-lived
+    // model as leaks.
+    private let tokenizer: any SequenceTokenizer
 
     /// Reads the tokenizer's files from the bundle's `assets/`.
     ///
@@ -33,7 +31,7 @@ public final class TextTokenizer: Sendable {
     ///   without `<PAD>` or `<UNKNOWN>`, a line that is not `TOKEN ID`, a SentencePiece model that is not one);
     ///   ``TensorIOError/Code/invalidInput`` for a delimiter pattern RE2 refuses;
     ///   ``TensorIOError/Code/limitExceeded`` past a limit.
-    public init(bundle: ModelBundle, limits: TextLimits = TextLimits()) throws {
+    public convenience init(bundle: ModelBundle, limits: TextLimits = TextLimits()) throws {
         guard let description = bundle.text else {
             throw TensorIOError(
                 .unsupported,
@@ -44,25 +42,41 @@ public final class TextTokenizer: Sendable {
         guard let layer = bundle.inputs.first(where: { $0.name == description.ids }) else {
             throw TensorIOError(.invalidBundle, "no input named \"\(description.ids)\"", location: "text.ids")
         }
-        self.description = description
-        self.sequenceLength = TextDescription.sequenceLength(layer.shape)
-        self.limits = limits
-        func read(_ file: String, limit: Int) throws -> Data {
-            try bundle.assetData(named: file, limit: limit, limitName: "TextLimits")
+        var files: [String: Data] = [:]
+        for file in description.files {
+            let limit = if case .sentencePiece = description.tokenizer { limits.maximumSentencePieceModelBytes } else { limits.maximumVocabularyBytes }
+            files[file] = try bundle.assetData(named: file, limit: limit, limitName: "TextLimits")
         }
+        try self.init(description, sequenceLength: TextDescription.sequenceLength(layer.shape), files: files, limits: limits)
+    }
+
+    /// Builds the tokenizer of a description from its files' bytes, without a bundle.
+    ///
+    /// - Parameters:
+    ///   - description: The tokenizer and the inputs' names.
+    ///   - sequenceLength: How many ids each text becomes (the inputs' length), 1 to
+    ///     ``TextDescription/maximumSequenceLength``.
+    ///   - files: The bytes of the files ``TextDescription/files`` names, by name.
+    ///   - limits: The largest text, vocabulary and SentencePiece model accepted.
+    /// - Throws: As ``init(bundle:limits:)``.
+    public init(_ description: TextDescription, sequenceLength: Int, files: [String: Data], limits: TextLimits = TextLimits()) throws {
+        guard (1...TextDescription.maximumSequenceLength).contains(sequenceLength) else {
+            throw TensorIOError(.invalidInput, "a sequence of \(sequenceLength) ids: text inputs take 1 to \(TextDescription.maximumSequenceLength)")
+        }
+        func file(_ name: String) throws -> Data {
+            guard let data = files[name] else { throw TensorIOError(.invalidBundle, "\(name) is missing", location: "text") }
+            return data
+        }
+        self.description = description
+        self.sequenceLength = sequenceLength
+        self.limits = limits
         switch description.tokenizer {
         case .regex(let pattern, let vocabulary):
-            kind = .regex(try RegexTokenizer(
-                pattern: pattern, vocabulary: try read(vocabulary, limit: limits.maximumVocabularyBytes), file: vocabulary, limits: limits
-            ))
+            tokenizer = try RegexTokenizer(pattern: pattern, vocabulary: try file(vocabulary), file: vocabulary, limits: limits)
         case .wordPiece(let vocabulary):
-            kind = .wordPiece(try WordPieceTokenizer(
-                vocabulary: try read(vocabulary, limit: limits.maximumVocabularyBytes), file: vocabulary, limits: limits
-            ))
+            tokenizer = try WordPieceTokenizer(vocabulary: try file(vocabulary), file: vocabulary, limits: limits)
         case .sentencePiece(let model):
-            kind = .sentencePiece(try SentencePieceTokenizer(
-                model: try read(model, limit: limits.maximumSentencePieceModelBytes), file: model, limits: limits
-            ))
+            tokenizer = try SentencePieceTokenizer(model: try file(model), file: model, limits: limits)
         }
     }
 
@@ -76,11 +90,7 @@ public final class TextTokenizer: Sendable {
         guard text.utf8.count <= limits.maximumTextBytes else {
             throw TensorIOError(.limitExceeded, "the text is \(text.utf8.count) bytes, more than the limit of \(limits.maximumTextBytes) (TextLimits.maximumTextBytes)")
         }
-        switch kind {
-        case .regex(let tokenizer): return tokenizer.tokenize(text, length: sequenceLength)
-        case .wordPiece(let tokenizer): return tokenizer.tokenize(text, length: sequenceLength)
-        case .sentencePiece(let tokenizer): return try tokenizer.tokenize(text, length: sequenceLength)
-        }
+        return try tokenizer.tokenize(text, length: sequenceLength)
     }
 
     /// `text` as a run's input: the ids (and mask and segment ids) by input name.

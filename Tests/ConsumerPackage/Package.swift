@@ -21,5 +21,21 @@ let package = Package(
                 .enableUpcomingFeature("MemberImportVisibility"),
             ]
         ),
+        // An app that listens and reads: the TensorIOAudio and TensorIOText libraries (still swift-log
+        // alone to resolve; Debian's libsndfile, libsoxr, RE2 and SentencePiece to link, which the
+        // consumer check makes sure the Consumer program above does not).
+        .executableTarget(
+            name: "SoundAndTextConsumer",
+            dependencies: [
+                .product(name: "TensorIOAudio", package: "TensorIO"),
+                .product(name: "TensorIOText", package: "TensorIO"),
+                .product(name: "TensorIO", package: "TensorIO"),
+            ],
+            swiftSettings: [
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("InternalImportsByDefault"),
+                .enableUpcomingFeature("MemberImportVisibility"),
+            ]
+        ),
     ]
 )

@@ -6,7 +6,7 @@
 #                PostgreSQL server on 127.0.0.1 for the shared-index tests), then the concurrency tests under the
 #                thread sanitizer, then builds the documentation with warnings as errors; first it builds a
 #                package that uses the TensorIO library alone
-#   make docs    builds the DocC documentation of the three libraries into .build/docs
+#   make docs    builds the DocC documentation of the five libraries into .build/docs
 #   make bench   every performance goal side by side with its alternative, PASS/FAIL (docs/performance.md)
 #   make fuzz    the libFuzzer targets, FUZZ_SECONDS each (docs/security.md)
 # The benchmark programs and the fuzz targets are packages of their own (Benchmarks/Package.swift,

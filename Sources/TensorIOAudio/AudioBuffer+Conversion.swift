@@ -6,12 +6,12 @@ extension AudioBuffer {
     /// linear-phase low-pass with 20-bit precision, passband to 91% of the lower Nyquist frequency).
     ///
     /// - Parameters:
-    ///   - rate: Frames per second, within ``AudioDescription/supportedSampleRates``.
+    ///   - rate: Frames per second, within `AudioDescription.supportedSampleRates`.
     ///   - limits: The most samples the result may hold.
     /// - Returns: The resampled recording, `frameCount × rate / sampleRate` frames rounded to the nearest;
     ///   this recording itself when the rates are equal.
-    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/invalidAudio`` when `rate` is out of range,
-    ///   ``TensorIOError/Code/limitExceeded`` when the result would pass ``AudioLimits/maximumSamples``.
+    /// - Throws: `TensorIOError`: `TensorIOError.Code.invalidAudio` when `rate` is out of range,
+    ///   `TensorIOError.Code.limitExceeded` when the result would pass ``AudioLimits/maximumSamples``.
     public func resampled(to rate: Int, limits: AudioLimits = AudioLimits()) throws -> AudioBuffer {
         if let problem = Self.sampleRateProblem(rate) { throw TensorIOError.invalidAudio(problem) }
         guard rate != sampleRate else { return self }
@@ -47,7 +47,7 @@ extension AudioBuffer {
     ///
     /// - Parameter channels: The channel count wanted.
     /// - Returns: The mixed recording.
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/unsupported``) for other changes (5.1 to stereo,
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.unsupported`) for other changes (5.1 to stereo,
     ///   say), which need a layout this buffer does not carry.
     public func mixed(toChannels channels: Int) throws -> AudioBuffer {
         if channels == channelCount { return self }

@@ -24,9 +24,9 @@ public struct AudioBuffer: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - samples: The samples, channels interleaved frame by frame, each a finite number (nominally −1…1).
-    ///   - channelCount: Channels per frame, 1 to ``AudioDescription/maximumChannels``.
-    ///   - sampleRate: Frames per second, within ``AudioDescription/supportedSampleRates``.
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidAudio``) when the rate or channel count is
+    ///   - channelCount: Channels per frame, 1 to `AudioDescription.maximumChannels`.
+    ///   - sampleRate: Frames per second, within `AudioDescription.supportedSampleRates`.
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.invalidAudio`) when the rate or channel count is
     ///   out of range, the samples are not whole frames, or one is not finite.
     public init(samples: [Float], channelCount: Int = 1, sampleRate: Int) throws {
         if let problem = Self.sampleRateProblem(sampleRate) ?? Self.channelsProblem(channelCount) {
@@ -55,9 +55,9 @@ public struct AudioBuffer: Sendable, Hashable {
     /// - Parameters:
     ///   - url: The audio file.
     ///   - limits: The largest file and the most samples accepted.
-    /// - Throws: ``TensorIOError``, naming the file: ``TensorIOError/Code/io`` when it cannot be read,
-    ///   ``TensorIOError/Code/invalidAudio`` when it is not a readable WAV, FLAC or Ogg file or a sample is
-    ///   not finite, ``TensorIOError/Code/limitExceeded`` past a limit.
+    /// - Throws: `TensorIOError`, naming the file: `TensorIOError.Code.io` when it cannot be read,
+    ///   `TensorIOError.Code.invalidAudio` when it is not a readable WAV, FLAC or Ogg file or a sample is
+    ///   not finite, `TensorIOError.Code.limitExceeded` past a limit.
     public init(contentsOf url: URL, limits: AudioLimits = AudioLimits()) throws {
         do {
             let data = try UntrustedFile.read(
@@ -75,8 +75,8 @@ public struct AudioBuffer: Sendable, Hashable {
     /// - Parameters:
     ///   - data: The whole file.
     ///   - limits: The most samples accepted.
-    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/invalidAudio`` when it is not a readable WAV, FLAC
-    ///   or Ogg file, ``TensorIOError/Code/limitExceeded`` past a limit.
+    /// - Throws: `TensorIOError`: `TensorIOError.Code.invalidAudio` when it is not a readable WAV, FLAC
+    ///   or Ogg file, `TensorIOError.Code.limitExceeded` past a limit.
     public init(data: Data, limits: AudioLimits = AudioLimits()) throws {
         guard data.count <= limits.maximumFileBytes else {
             throw TensorIOError(.limitExceeded, "the audio is \(data.count) bytes, more than the limit of \(limits.maximumFileBytes) (AudioLimits.maximumFileBytes)")

@@ -17,7 +17,7 @@ public struct AudioClassification: Sendable, Hashable {
         /// Where the window starts, in whole milliseconds (MediaPipe's `timestamp_ms`).
         public var startMilliseconds: Int64 { startMicroseconds / 1000 }
 
-        /// The best `count` labels of the window, best first; see ``LabeledScores/top(_:threshold:)``.
+        /// The best `count` labels of the window, best first; see `LabeledScores.top(_:threshold:)`.
         ///
         /// - Parameters:
         ///   - count: How many labels at most.

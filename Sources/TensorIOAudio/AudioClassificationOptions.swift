@@ -4,7 +4,7 @@ public struct AudioClassificationOptions: Sendable, Hashable {
     /// back to back, as MediaPipe's `AudioClassifier` takes a clip). Shorter hops overlap the windows.
     public var hop: Duration?
     /// Windows classified at once by the async call; `nil` for the model's
-    /// ``ModelConfiguration/maximumConcurrentRuns``. The synchronous call takes them one by one.
+    /// `ModelConfiguration.maximumConcurrentRuns`. The synchronous call takes them one by one.
     public var concurrency: Int?
     /// The most samples the recording may hold once resampled.
     public var limits: AudioLimits

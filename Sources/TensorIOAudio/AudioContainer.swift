@@ -25,7 +25,7 @@ enum AudioContainer: String, Sendable {
     ///
     /// - Parameter data: The whole file.
     /// - Returns: The container, its sample rate and channel count.
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidAudio``) naming what is wrong.
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.invalidAudio`) naming what is wrong.
     static func check(_ data: Data) throws -> Header {
         let bytes = ByteView(data)
         if bytes.matches("RIFF", at: 0), bytes.matches("WAVE", at: 8) { return try checkWAV(bytes) }

@@ -1,7 +1,7 @@
 /// Bounds on the audio TensorIO reads: a crafted file cannot make it allocate or loop without end.
 ///
 /// Every size a file claims is checked against these before memory is reserved for it, and decoding stops
-/// with ``TensorIOError/Code/limitExceeded`` when the samples actually decoded pass them, whatever the
+/// with `TensorIOError.Code.limitExceeded` when the samples actually decoded pass them, whatever the
 /// header said.
 public struct AudioLimits: Sendable, Hashable {
     /// The largest audio file read, in bytes (default 1 GiB: more than an hour of CD-quality WAV).

@@ -22,8 +22,8 @@ extension Model {
     ///   - audio: The recording, at any rate and with any number of channels.
     ///   - options: The hop between windows and the limits.
     /// - Returns: The windows' scores with their start times.
-    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/unsupported`` when the bundle has no `audio`
-    ///   entry or no classification output; ``TensorIOError/Code/limitExceeded`` past
+    /// - Throws: `TensorIOError`: `TensorIOError.Code.unsupported` when the bundle has no `audio`
+    ///   entry or no classification output; `TensorIOError.Code.limitExceeded` past
     ///   ``AudioLimits/maximumSamples`` or ``AudioLimits/maximumWindows``; what running the model throws.
     public func classify(_ audio: AudioBuffer, options: AudioClassificationOptions = AudioClassificationOptions()) throws -> AudioClassification {
         let windowing = try AudioWindowing(model: self, audio: audio, options: options)

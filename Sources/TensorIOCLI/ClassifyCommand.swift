@@ -126,40 +126,20 @@ struct ClassifyCommand: AsyncParsableCommand {
 
     /// `--text`/`--text-file`: each text classified, `jobs` at once, printed in order as it is ready.
     private func classifyTexts(_ bundle: ModelBundle) async throws {
-        guard bundle.text != nil else {
-            throw CLIError("\(model.bundle) takes no text: give a bundle whose model.json has a \"text\" entry (tensorio init writes it from a model's tokenizer metadata)")
-        }
-        let texts = try text.all()
-        let jobs = max(1, min(self.jobs ?? ProcessInfo.processInfo.activeProcessorCount, texts.count))
-        let built = try model.makeModel(of: bundle, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs))
-        try RuntimeLog.capturing { try built.load() }
-        var failures = InputFailures()
-        var printed = 0
-        if json { print("{\"texts\":[", terminator: "") }
-        var index = 0
-        for await result in TextOptionGroup.results(texts, model: built, jobs: jobs, { try built.classify(text: $0) }) {
-            let text = texts[index]
-            index += 1
-            let entries: [LabeledScores.Entry]
-            do {
-                entries = try result.get().top(top, threshold: threshold)
-            } catch {
-                failures.record(error, label: "text \(index)")
-                continue
-            }
-            if json {
-                let object = JSONText.Value.object([
+        let (top, threshold) = (self.top, self.threshold)
+        try await text.run(
+            model: model, bundle: bundle, jobs: jobs, jsonKey: json ? "texts" : nil,
+            work: { model, text in try model.classify(text: text).top(top, threshold: threshold) },
+            element: { text, entries in
+                .object([
                     ("text", .string(text)),
                     ("classification", .array(entries.map { .object([("label", .string($0.label)), ("score", .float($0.score))]) })),
                 ])
-                print((printed > 0 ? "," : "") + JSONText.render(object), terminator: "")
-            } else {
-                printBlock(path: text.count > 72 ? String(text.prefix(71)) + "…" : text, scores: [("", entries)], first: printed == 0)
+            },
+            block: { text, entries, first in
+                printBlock(path: text.count > 72 ? String(text.prefix(71)) + "…" : text, scores: [("", entries)], first: first)
             }
-            printed += 1
-        }
-        if json { print("]}") }
-        if !failures.isEmpty { throw failures }
+        )
     }
 
     private func printBlock(path: String, scores: [(output: String, entries: [LabeledScores.Entry])], first: Bool) {

@@ -77,35 +77,12 @@ struct EmbedCommand: AsyncParsableCommand {
 
     /// `--text`/`--text-file`: each text embedded, printed in order.
     private func embedTexts(options: EmbeddingOptions) async throws {
-        let bundle = try model.openBundle()
-        guard bundle.text != nil else {
-            throw CLIError("\(model.bundle) takes no text: give a bundle whose model.json has a \"text\" entry (tensorio init writes it from a model's tokenizer metadata)")
-        }
-        let texts = try text.all()
-        let jobs = max(1, min(self.jobs ?? ProcessInfo.processInfo.activeProcessorCount, texts.count))
-        let built = try model.makeModel(of: bundle, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs))
-        try RuntimeLog.capturing { try built.load() }
-        var failures = InputFailures()
-        var printed = 0
-        if json { print("{\"embeddings\":[", terminator: "") }
-        var index = 0
-        for await result in TextOptionGroup.results(texts, model: built, jobs: jobs, { try built.embed(text: $0, options: options) }) {
-            let text = texts[index]
-            index += 1
-            do {
-                let embedding = try result.get()
-                if json {
-                    print((printed > 0 ? "," : "") + JSONText.render(.object([("text", .string(text)), ("values", Self.values(embedding))])), terminator: "")
-                } else {
-                    print(Self.summary(embedding, of: text.count > 60 ? String(text.prefix(59)) + "…" : text))
-                }
-                printed += 1
-            } catch {
-                failures.record(error, label: "text \(index)")
-            }
-        }
-        if json { print("]}") }
-        if !failures.isEmpty { throw failures }
+        try await text.run(
+            model: model, bundle: try model.openBundle(), jobs: jobs, jsonKey: json ? "embeddings" : nil,
+            work: { model, text in try model.embed(text: text, options: options) },
+            element: { text, embedding in .object([("text", .string(text)), ("values", Self.values(embedding))]) },
+            block: { text, embedding, _ in print(Self.summary(embedding, of: text.count > 60 ? String(text.prefix(59)) + "…" : text)) }
+        )
     }
 }
 

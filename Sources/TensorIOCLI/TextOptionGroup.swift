@@ -28,11 +28,45 @@ struct TextOptionGroup: ParsableArguments {
         return texts + contents.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline).map(String.init)
     }
 
-    /// The texts, each with the model's answer, in order: a text that fails (too long, say) fails alone.
-    static func results<Value: Sendable>(
-        _ texts: [String], model: any Model, jobs: Int, _ work: @escaping @Sendable (String) throws -> Value
-    ) -> AsyncStream<Result<Value, any Error>> {
-        model.results(for: texts, concurrency: jobs, perform: work)
+    /// Runs `work` on every text with the bundle's model, `jobs` at once, and prints each text's result in
+    /// order as it is ready: with `jsonKey`, one JSON document `{"KEY":[…]}` streamed element by element,
+    /// else `block` for each (its last argument says whether it is the first printed). A text that fails
+    /// (too long, say) is one line at the end, and the exit status 1.
+    ///
+    /// - Throws: ``CLIError`` when the bundle takes no text; what building the model throws.
+    func run<Value: Sendable>(
+        model options: ModelOptionGroup, bundle: ModelBundle, jobs requested: Int?, jsonKey: String?,
+        work: @escaping @Sendable (any Model, String) throws -> Value,
+        element: (String, Value) -> JSONText.Value, block: (String, Value, Bool) -> Void
+    ) async throws {
+        guard bundle.text != nil else {
+            throw CLIError("\(options.bundle) takes no text: give a bundle whose model.json has a \"text\" entry (tensorio init writes it from a model's tokenizer metadata)")
+        }
+        let texts = try all()
+        let jobs = max(1, min(requested ?? ProcessInfo.processInfo.activeProcessorCount, texts.count))
+        let model = try options.makeModel(of: bundle, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs))
+        try RuntimeLog.capturing { try model.load() }
+        var failures = InputFailures()
+        var printed = 0
+        if let jsonKey { print("{\"\(jsonKey)\":[", terminator: "") }
+        var index = 0
+        for await result in model.results(for: texts, concurrency: jobs, perform: { try work(model, $0) }) {
+            let text = texts[index]
+            index += 1
+            do {
+                let value = try result.get()
+                if jsonKey != nil {
+                    print((printed > 0 ? "," : "") + JSONText.render(element(text, value)), terminator: "")
+                } else {
+                    block(text, value, printed == 0)
+                }
+                printed += 1
+            } catch {
+                failures.record(error, label: "text \(index)")
+            }
+        }
+        if jsonKey != nil { print("]}") }
+        if !failures.isEmpty { throw failures }
     }
 }
 #endif

@@ -15,7 +15,7 @@ extension Model {
     /// - Parameter text: Any text, up to ``TextLimits/maximumTextBytes``; what is beyond the inputs' length in
     ///   tokens is not read (``TextClassification/isTruncated``).
     /// - Returns: The classification output's scores.
-    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/unsupported`` when the bundle has no `text` entry
+    /// - Throws: `TensorIOError`: `TensorIOError.Code.unsupported` when the bundle has no `text` entry
     ///   or no classification output; what ``TextTokenizer/init(bundle:limits:)`` and running throw.
     public func classify(text: String) throws -> TextClassification {
         let tokenizer = try TokenizerCache.tokenizer(for: bundle)
@@ -41,7 +41,7 @@ extension Model {
     ///   - text: Any text.
     ///   - options: Whether to normalize and quantize, when not as the bundle says.
     /// - Returns: The embedding.
-    /// - Throws: As `classify(text:)`, and ``TensorIOError/Code/unsupported`` when the bundle describes no
+    /// - Throws: As `classify(text:)`, and `TensorIOError.Code.unsupported` when the bundle describes no
     ///   embedding.
     public func embed(text: String, options: EmbeddingOptions = EmbeddingOptions()) throws -> Embedding {
         guard let description = EmbeddingDescription.implied(by: bundle) else {

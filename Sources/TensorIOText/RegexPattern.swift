@@ -8,7 +8,7 @@ final class RegexPattern: @unchecked Sendable {
 
     /// Compiles `pattern`.
     ///
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidInput``) with RE2's message when it does not
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.invalidInput`) with RE2's message when it does not
     ///   compile or needs more than `maximumMemory` bytes.
     init(_ pattern: String, maximumMemory: Int) throws {
         var error = [CChar](repeating: 0, count: 256)

@@ -9,7 +9,7 @@ public struct TextClassification: Sendable, Hashable {
     /// Whether the text had more tokens than the model takes (the rest was not read).
     public let isTruncated: Bool
 
-    /// The best `count` labels, best first; see ``LabeledScores/top(_:threshold:)``.
+    /// The best `count` labels, best first; see `LabeledScores.top(_:threshold:)`.
     ///
     /// - Parameters:
     ///   - count: How many labels at most.

@@ -26,11 +26,11 @@ public final class TextTokenizer: Sendable {
     /// - Parameters:
     ///   - bundle: A bundle with a `text` entry.
     ///   - limits: The largest text, vocabulary and SentencePiece model accepted.
-    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/unsupported`` when the bundle has no `text` entry;
-    ///   ``TensorIOError/Code/invalidBundle`` when a file is not what its tokenizer needs (a vocabulary
+    /// - Throws: `TensorIOError`: `TensorIOError.Code.unsupported` when the bundle has no `text` entry;
+    ///   `TensorIOError.Code.invalidBundle` when a file is not what its tokenizer needs (a vocabulary
     ///   without `<PAD>` or `<UNKNOWN>`, a line that is not `TOKEN ID`, a SentencePiece model that is not one);
-    ///   ``TensorIOError/Code/invalidInput`` for a delimiter pattern RE2 refuses;
-    ///   ``TensorIOError/Code/limitExceeded`` past a limit.
+    ///   `TensorIOError.Code.invalidInput` for a delimiter pattern RE2 refuses;
+    ///   `TensorIOError.Code.limitExceeded` past a limit.
     public convenience init(bundle: ModelBundle, limits: TextLimits = TextLimits()) throws {
         guard let description = bundle.text else {
             throw TensorIOError(
@@ -55,8 +55,8 @@ public final class TextTokenizer: Sendable {
     /// - Parameters:
     ///   - description: The tokenizer and the inputs' names.
     ///   - sequenceLength: How many ids each text becomes (the inputs' length), 1 to
-    ///     ``TextDescription/maximumSequenceLength``.
-    ///   - files: The bytes of the files ``TextDescription/files`` names, by name.
+    ///     `TextDescription.maximumSequenceLength`.
+    ///   - files: The bytes of the files `TextDescription.files` names, by name.
     ///   - limits: The largest text, vocabulary and SentencePiece model accepted.
     /// - Throws: As ``init(bundle:limits:)``.
     public init(_ description: TextDescription, sequenceLength: Int, files: [String: Data], limits: TextLimits = TextLimits()) throws {
@@ -84,7 +84,7 @@ public final class TextTokenizer: Sendable {
     ///
     /// - Parameter text: Any text; each tokenizer reads it as MediaPipe's does (docs/text.md).
     /// - Returns: The inputs' values.
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/limitExceeded``) for a text longer than
+    /// - Throws: `TensorIOError` (`TensorIOError.Code.limitExceeded`) for a text longer than
     ///   ``TextLimits/maximumTextBytes``.
     public func tokenize(_ text: String) throws -> TokenizedText {
         guard text.utf8.count <= limits.maximumTextBytes else {

@@ -127,8 +127,9 @@ fuzz-models: setup
 
 # Every performance goal, side by side with its alternative, in one run (docs/performance.md): inference
 # against a raw LiteRT C API loop and Python's ai_edge_litert Interpreter (bench-inference), throughput
-# across cores (bench-throughput), cold start (bench-coldstart) and training speed (bench-training); then
-# every goal's PASS/FAIL together. Results in bench-results/*.json. BENCH_ARGS go to the inference one.
+# across cores (bench-throughput), cold start (bench-coldstart), training speed (bench-training), detection,
+# segmentation and audio classification against MediaPipe (bench-detection, bench-segmentation,
+# bench-audio); then every goal's PASS/FAIL together. Results in bench-results/*.json. BENCH_ARGS go to the inference one.
 .PHONY: bench bench-inference bench-venv
 bench: bench-inference bench-throughput bench-coldstart bench-training bench-detection bench-segmentation bench-audio
 	@.venv-bench/bin/python Benchmarks/print-goals.py

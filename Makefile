@@ -127,10 +127,11 @@ fuzz-models: setup
 
 # Every performance goal, side by side with its alternative, in one run (docs/performance.md): inference
 # against a raw LiteRT C API loop and Python's ai_edge_litert Interpreter (bench-inference), throughput
-# across cores (bench-throughput), cold start (bench-coldstart) and training speed (bench-training); then
-# every goal's PASS/FAIL together. Results in bench-results/*.json. BENCH_ARGS go to the inference one.
+# across cores (bench-throughput), cold start (bench-coldstart), training speed (bench-training), detection,
+# segmentation and audio classification against MediaPipe (bench-detection, bench-segmentation,
+# bench-audio); then every goal's PASS/FAIL together. Results in bench-results/*.json. BENCH_ARGS go to the inference one.
 .PHONY: bench bench-inference bench-venv
-bench: bench-inference bench-throughput bench-coldstart bench-training bench-detection bench-segmentation
+bench: bench-inference bench-throughput bench-coldstart bench-training bench-detection bench-segmentation bench-audio
 	@.venv-bench/bin/python Benchmarks/print-goals.py
 
 # Python's side of the benchmarks (ai_edge_litert, NumPy, Pillow) in .venv-bench.
@@ -163,6 +164,17 @@ bench-segmentation: build setup-zoo
 	@.venv-mediapipe/bin/pip install --quiet --disable-pip-version-check -r scripts/fixtures/mediapipe-requirements.txt
 	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product segmentation-benchmark
 	.venv-mediapipe/bin/python Benchmarks/run-segmentation-benchmarks.py
+
+# Audio classification (issue 29, point 6): YAMNet on a 10-minute 44.1 kHz stereo WAV (read, mix, resample,
+# all 616 windows; .build/audio/long-recording-44100-stereo.wav, made by scripts/fixtures/make_long_recording.py
+# when missing) against MediaPipe 0.10.21's Python AudioClassifier on the same file, with TensorIO's parts;
+# writes bench-results/audio.json. MediaPipe runs in .venv-mediapipe (the reference fixtures' pins).
+.PHONY: bench-audio
+bench-audio: setup
+	@[ -x .venv-mediapipe/bin/python ] || python3 -m venv .venv-mediapipe
+	@.venv-mediapipe/bin/pip install --quiet --disable-pip-version-check -r scripts/fixtures/mediapipe-requirements.txt
+	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product audio-classification-benchmark
+	.venv-mediapipe/bin/python Benchmarks/run-audio-benchmarks.py
 
 # Cold start (issue 12, point 4): process start to printed top-5 for one photo, interleaved: `tensorio
 # classify` with and without --weight-cache, and today's tool before this work (built once from commit

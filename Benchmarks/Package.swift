@@ -88,6 +88,14 @@ let package = Package(
             path: "Segmentation",
             swiftSettings: upcomingFeatures
         ),
+        // Audio classification of a long recording (read, mix, resample, every window), and its parts, for
+        // run-audio-benchmarks.py.
+        .executableTarget(
+            name: "audio-classification-benchmark",
+            dependencies: [tensorIO("TensorIO"), tensorIO("TensorIOAudio")],
+            path: "AudioClassification",
+            swiftSettings: upcomingFeatures
+        ),
         // What an isolated load check costs next to loading in this process (docs/security.md).
         .executableTarget(
             name: "load-check-benchmark",

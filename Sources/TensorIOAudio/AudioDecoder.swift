@@ -44,29 +44,50 @@ enum AudioDecoder {
         let sampleRate = Int(info.samplerate)
         if let problem = AudioBuffer.sampleRateProblem(sampleRate) { throw TensorIOError.invalidAudio("\(header.container.rawValue): \(problem)") }
         let channels = header.channels
-        // Reserve what the header claims only up to the limit; the loop below reads what is really there.
-        var samples: [Float] = []
-        samples.reserveCapacity(min(max(Int(clamping: info.frames), 0), limits.maximumSamples / channels) * channels)
-        var block = [Float](repeating: 0, count: blockFrames * channels)
-        while true {
-            let frames = block.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(blockFrames)) }
-            guard frames > 0 else { break }
-            let count = Int(frames) * channels
-            guard samples.count <= limits.maximumSamples - count else {
-                throw TensorIOError(
-                    .limitExceeded, "the recording holds more than \(limits.maximumSamples) samples, the limit (AudioLimits.maximumSamples)"
-                )
+        // What the header claims, up to the limit, is decoded straight into the samples' own storage; a
+        // stream that holds more (a header that lies low) goes on block by block, and one that holds less
+        // leaves the rest unused. Either way what is decoded, not what is claimed, decides the length.
+        let claimed = min(max(Int(clamping: info.frames), 0), limits.maximumSamples / channels)
+        var decoded = 0
+        var samples = try [Float](unsafeUninitializedCapacity: claimed * channels) { buffer, count in
+            while decoded < claimed {
+                let frames = sf_readf_float(file, buffer.baseAddress! + decoded * channels, sf_count_t(min(blockFrames, claimed - decoded)))
+                guard frames > 0 else { break }
+                try Self.checkFinite(buffer, from: decoded * channels, count: Int(frames) * channels)
+                decoded += Int(frames)
             }
-            for index in 0..<count where !block[index].isFinite {
-                throw TensorIOError.invalidAudio("sample \(samples.count + index) is not a finite number")
+            count = decoded * channels
+        }
+        if decoded == claimed {
+            var block = [Float](repeating: 0, count: blockFrames * channels)
+            while true {
+                let frames = block.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(blockFrames)) }
+                guard frames > 0 else { break }
+                let count = Int(frames) * channels
+                guard samples.count <= limits.maximumSamples - count else {
+                    throw TensorIOError(
+                        .limitExceeded, "the recording holds more than \(limits.maximumSamples) samples, the limit (AudioLimits.maximumSamples)"
+                    )
+                }
+                try block.withUnsafeMutableBufferPointer { try Self.checkFinite($0, from: 0, count: count, before: samples.count) }
+                samples.append(contentsOf: block[0..<count])
             }
-            samples.append(contentsOf: block[0..<count])
         }
         let status = sf_error(file)
         if status != 0 {
             throw TensorIOError.invalidAudio("\(header.container.rawValue): \(String(cString: sf_error_number(status)))")
         }
         return AudioBuffer(unchecked: samples, channelCount: channels, sampleRate: sampleRate)
+    }
+}
+
+extension AudioDecoder {
+    /// Throws for the first sample of `buffer[start..<start + count]` that is not a finite number (a float
+    /// WAV may hold NaN or infinity; a model would answer NaN).
+    static func checkFinite(_ buffer: UnsafeMutableBufferPointer<Float>, from start: Int, count: Int, before earlier: Int = 0) throws {
+        for index in start..<(start + count) where !buffer[index].isFinite {
+            throw TensorIOError.invalidAudio("sample \(earlier + index) is not a finite number")
+        }
     }
 }
 

@@ -9,7 +9,14 @@ import TensorIO
 /// `base ^ c`, a child when its label is `c`; the child's base is that index XOR its offset, and when it has
 /// a leaf, the unit at its base holds a value.
 enum DoubleArrayCheck {
+    /// The largest trie walked, in bytes: each of its units is visited at most once, 256 bytes from each,
+    /// so this bounds the walk (a million units, a quarter of a second). The `nmt_nfkc` map's is 175 KB.
+    static let maximumTrieBytes = 4 << 20
+
     static func check(_ trie: ArraySlice<UInt8>, stringBytes: Int, fail: (String) -> TensorIOError) throws {
+        guard trie.count <= maximumTrieBytes else {
+            throw fail("its precompiled character map's trie is \(trie.count) bytes, more than TensorIO walks (\(maximumTrieBytes))")
+        }
         let count = trie.count / 4
         guard count > 0 else { return }
         let start = trie.startIndex

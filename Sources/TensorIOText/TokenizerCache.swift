@@ -3,39 +3,52 @@ import TensorIO
 import TensorIOSupport
 
 /// The tokenizers `Model.classify(text:)` and `Model.embed(text:)` built, by bundle: reading a vocabulary
-/// costs milliseconds, a run on a short text microseconds. An entry is rebuilt when its description or
-/// one of its files changes (size or modification time); at most ``capacity`` are kept.
+/// costs milliseconds, a run on a short text microseconds. An entry is rebuilt when its description
+/// changes, or when one of its files (the model file, for an inferred bundle) changes size or date —
+/// checked at most once every ``revalidation``, since checking costs more than tokenizing. At most
+/// ``capacity`` are kept.
 enum TokenizerCache {
     struct Key: Hashable {
         let bundle: URL
         let description: TextDescription
-        let files: [String]
+    }
+
+    struct Entry {
+        let tokenizer: TextTokenizer
+        /// The files' size and date when the tokenizer was built.
+        let stamp: [String]
+        var checked: ContinuousClock.Instant
     }
 
     static let capacity = 16
-    private static let tokenizers = LockedValue<[Key: TextTokenizer]>([:])
+    static let revalidation = Duration.seconds(1)
+    private static let entries = LockedValue<[Key: Entry]>([:])
 
     static func tokenizer(for bundle: ModelBundle) throws -> TextTokenizer {
-        // The files' size and date (an inferred bundle's come from the model file).
-        let files = try description(of: bundle).files.map { bundle.assetURL(named: $0) } + [bundle.modelFileURL].compactMap { $0 }
-        let key = Key(
-            bundle: bundle.url, description: try description(of: bundle),
-            files: files.map { url in
-                let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-                return "\(attributes?[.size] ?? 0) \((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
-            }
-        )
-        if let tokenizer = tokenizers.withLock({ $0[key] }) { return tokenizer }
+        guard let description = bundle.text else { return try TextTokenizer(bundle: bundle) }  // throws: no text entry
+        let key = Key(bundle: bundle.url, description: description)
+        let now = ContinuousClock.now
+        let cached = entries.withLock { $0[key] }
+        if let cached, now - cached.checked < revalidation { return cached.tokenizer }
+        let stamp = Self.stamp(of: bundle, description)
+        if let cached, cached.stamp == stamp {
+            entries.withLock { $0[key]?.checked = now }
+            return cached.tokenizer
+        }
         let tokenizer = try TextTokenizer(bundle: bundle)
-        tokenizers.withLock { cache in
-            if cache.count >= capacity { cache.removeAll() }
-            cache[key] = tokenizer
+        entries.withLock { entries in
+            if entries.count >= capacity { entries.removeAll() }
+            entries[key] = Entry(tokenizer: tokenizer, stamp: stamp, checked: now)
         }
         return tokenizer
     }
 
-    private static func description(of bundle: ModelBundle) throws -> TextDescription {
-        if let text = bundle.text { return text }
-        return try TextTokenizer(bundle: bundle).description  // throws the "no text entry" error
+    /// The size and modification date of the tokenizer's files and of the model file.
+    private static func stamp(of bundle: ModelBundle, _ description: TextDescription) -> [String] {
+        let paths = description.files.map { bundle.url.path + "/assets/" + $0 } + [bundle.modelFileURL?.path].compactMap { $0 }
+        return paths.map { path in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+            return "\(attributes?[.size] ?? 0) \((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
+        }
     }
 }

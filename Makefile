@@ -128,10 +128,10 @@ fuzz-models: setup
 # Every performance goal, side by side with its alternative, in one run (docs/performance.md): inference
 # against a raw LiteRT C API loop and Python's ai_edge_litert Interpreter (bench-inference), throughput
 # across cores (bench-throughput), cold start (bench-coldstart), training speed (bench-training), detection,
-# segmentation and audio classification against MediaPipe (bench-detection, bench-segmentation,
-# bench-audio); then every goal's PASS/FAIL together. Results in bench-results/*.json. BENCH_ARGS go to the inference one.
+# segmentation, audio and text classification against MediaPipe (bench-detection, bench-segmentation,
+# bench-audio, bench-text); then every goal's PASS/FAIL together. Results in bench-results/*.json. BENCH_ARGS go to the inference one.
 .PHONY: bench bench-inference bench-venv
-bench: bench-inference bench-throughput bench-coldstart bench-training bench-detection bench-segmentation bench-audio
+bench: bench-inference bench-throughput bench-coldstart bench-training bench-detection bench-segmentation bench-audio bench-text
 	@.venv-bench/bin/python Benchmarks/print-goals.py
 
 # Python's side of the benchmarks (ai_edge_litert, NumPy, Pillow) in .venv-bench.
@@ -175,6 +175,18 @@ bench-audio: setup
 	@.venv-mediapipe/bin/pip install --quiet --disable-pip-version-check -r scripts/fixtures/mediapipe-requirements.txt
 	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product audio-classification-benchmark
 	.venv-mediapipe/bin/python Benchmarks/run-audio-benchmarks.py
+
+# Text classification (issue 29, point 6): Model.classify(text:) per sentence on one thread, the 25 sentences of
+# Tests/Fixtures/Text/regex.json one after another, against MediaPipe 0.10.21's Python TextClassifier on the
+# same model (the regex-tokenizer test classifier) and sentences, with TensorIO's tokenization and run timed
+# alone; stops when a top label or a score (1e-5) differs; writes bench-results/text.json. MediaPipe runs in
+# .venv-mediapipe (the reference fixtures' pins).
+.PHONY: bench-text
+bench-text: setup
+	@[ -x .venv-mediapipe/bin/python ] || python3 -m venv .venv-mediapipe
+	@.venv-mediapipe/bin/pip install --quiet --disable-pip-version-check -r scripts/fixtures/mediapipe-requirements.txt
+	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product text-classification-benchmark
+	.venv-mediapipe/bin/python Benchmarks/run-text-benchmarks.py
 
 # Cold start (issue 12, point 4): process start to printed top-5 for one photo, interleaved: `tensorio
 # classify` with and without --weight-cache, and today's tool before this work (built once from commit

@@ -96,6 +96,13 @@ let package = Package(
             path: "AudioClassification",
             swiftSettings: upcomingFeatures
         ),
+        // Text classification per sentence, and its tokenization and run alone, for run-text-benchmarks.py.
+        .executableTarget(
+            name: "text-classification-benchmark",
+            dependencies: [tensorIO("TensorIO"), tensorIO("TensorIOText")],
+            path: "TextClassification",
+            swiftSettings: upcomingFeatures
+        ),
         // What an isolated load check costs next to loading in this process (docs/security.md).
         .executableTarget(
             name: "load-check-benchmark",

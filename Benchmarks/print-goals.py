@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """Every goal of the last `make bench`, from the JSON files its benchmarks wrote in bench-results/:
 inference (benchmarks.json), throughput across cores (throughput.json), cold start (coldstart.json),
-training (training.json), detection (detection.json), segmentation and embeddings (segmentation.json) and
-audio classification (audio.json). Prints one line per goal and a count; exits 0 whatever the outcome."""
+training (training.json), detection (detection.json), segmentation and embeddings (segmentation.json),
+audio classification (audio.json) and text classification (text.json). Prints one line per goal and a
+count; exits 0 whatever the outcome."""
 import json
 import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FILES = [("inference", "benchmarks.json"), ("throughput", "throughput.json"),
          ("cold start", "coldstart.json"), ("training", "training.json"), ("detection", "detection.json"),
-         ("segmentation", "segmentation.json"), ("audio classification", "audio.json")]
+         ("segmentation", "segmentation.json"), ("audio classification", "audio.json"),
+         ("text classification", "text.json")]
 
 passed = total = 0
 print("Goals of this make bench:")

@@ -1,0 +1,124 @@
+"""Text classification per sentence, side by side in one run (issue 29, point 6; `make bench-text`).
+
+  per sentence  text-classification-benchmark (TensorIO: Model.classify(text:), the synchronous call, with
+                ModelConfiguration(threadCount: 1)) against MediaPipe 0.10.21's Python Tasks API
+                (TextClassifier.create_from_options with its default options, classify(text)), warm, on
+                test_model_nl_classifier_with_regex_tokenizer.tflite (a regex tokenizer, 256 ids, 2 labels)
+                and the 25 sentences of Tests/Fixtures/Text/regex.json, one after another on one thread: one
+                untimed round, then --rounds rounds; a process's figure is the median over its rounds of a
+                round's time divided by its sentences.
+  breakdown     TensorIO's parts, timed on their own in the same process: TextTokenizer.tokenize alone, and
+                the inputs made from those tokens (TextTokenizer.input) with the model's run alone; what
+                classify spends besides is printed as the rest.
+  one core      both again with the process pinned to CPU 0 (taskset -c 0, when there is taskset), a
+                reference line: MediaPipe's classify hands each text to its graph's threads and waits for the
+                answer, and on two cores those hand-overs cost more than the work (TensorIO runs on the
+                calling thread alone).
+  equivalence   for every sentence both sides must give the same top label and every score within 1e-5;
+                the run stops otherwise.
+Each side is repeated --repeats times, interleaved, each a process of its own; the figures are medians. Prints
+the table and the goal with PASS/FAIL, writes bench-results/text.json, and exits 0 whatever the outcome."""
+import argparse
+import os
+import shutil
+import statistics
+
+from side_by_side import report, run_json
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+MODEL = os.path.join(os.path.dirname(ROOT), "shared", "task-models", "tflite-support", "text",
+                     "test_model_nl_classifier_with_regex_tokenizer.tflite")
+SENTENCES = os.path.join(ROOT, "Tests", "Fixtures", "Text", "regex.json")
+
+MIN_OVER_MEDIAPIPE = 1.5
+# The largest difference of a score between the two sides (the same model, the same ids, the same kernels).
+SCORE_TOLERANCE = 1e-5
+
+
+def check_agreement(ours, theirs):
+    """The largest score difference; exits when a top label or a score differs."""
+    if ours["labels"] != theirs["labels"] or len(ours["scores"]) != len(theirs["scores"]):
+        raise SystemExit(f"the labels or the sentence counts differ: TensorIO {ours['labels']} on {len(ours['scores'])},"
+                         f" MediaPipe {theirs['labels']} on {len(theirs['scores'])}")
+    largest = 0.0
+    for index, (a, b) in enumerate(zip(ours["scores"], theirs["scores"])):
+        if ours["top"][index] != theirs["top"][index]:
+            raise SystemExit(f"sentence {index}: TensorIO's top label is {ours['top'][index]}, MediaPipe's {theirs['top'][index]}")
+        if len(a) != len(b):
+            raise SystemExit(f"sentence {index}: {len(a)} scores against {len(b)}")
+        difference = max(abs(x - y) for x, y in zip(a, b))
+        if difference > SCORE_TOLERANCE:
+            raise SystemExit(f"sentence {index}: scores {a} against MediaPipe's {b} (differ by {difference:.2e})")
+        largest = max(largest, difference)
+    return largest
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=40, help="timed rounds over the sentences per process, after an untimed one")
+    parser.add_argument("--python", default=os.path.join(ROOT, ".venv-mediapipe", "bin", "python"))
+    arguments = parser.parse_args()
+    benchmark = os.path.join(ROOT, "Benchmarks", ".build", "release", "text-classification-benchmark")
+
+    rounds = str(arguments.rounds)
+    tensorio = [benchmark, MODEL, SENTENCES, rounds, "--threads", "1"]
+    mediapipe = [arguments.python, os.path.join(HERE, "python", "classify_text_mediapipe.py"), MODEL, SENTENCES, rounds]
+    pin = ["taskset", "-c", "0"] if shutil.which("taskset") else None
+    ours, theirs, pinned_ours, pinned_theirs, largest = [], [], [], [], 0.0
+    for repeat in range(arguments.repeats):
+        ours.append(run_json(tensorio))
+        theirs.append(run_json(mediapipe))
+        largest = max(largest, check_agreement(ours[-1], theirs[-1]))
+        line = (f"[text classifier] repeat {repeat + 1}/{arguments.repeats}: TensorIO {ours[-1]['classify_us']:.1f} µs per sentence"
+                f" (tokenize {ours[-1]['tokenize_us']:.1f}, run {ours[-1]['run_us']:.1f}), MediaPipe {theirs[-1]['classify_us']:.1f} µs")
+        if pin:
+            pinned_ours.append(run_json(pin + tensorio))
+            pinned_theirs.append(run_json(pin + mediapipe))
+            largest = max(largest, check_agreement(pinned_ours[-1], pinned_theirs[-1]))
+            line += f"; on CPU 0 alone {pinned_ours[-1]['classify_us']:.1f} and {pinned_theirs[-1]['classify_us']:.1f} µs"
+        print(line)
+
+    def med(results, key):
+        return statistics.median(r[key] for r in results)
+
+    classify_us, mediapipe_us = med(ours, "classify_us"), med(theirs, "classify_us")
+    tokenize_us, run_us = med(ours, "tokenize_us"), med(ours, "run_us")
+    rest_us = classify_us - tokenize_us - run_us
+    sentences = ours[-1]["sentences"]
+    row = {
+        "model": os.path.basename(MODEL), "sentences_file": os.path.relpath(SENTENCES, ROOT), "sentences": sentences,
+        "rounds": arguments.rounds, "repeats": arguments.repeats, "threads": 1,
+        "tensorio_classify_us": classify_us, "mediapipe_classify_us": mediapipe_us,
+        "tokenize_us": tokenize_us, "run_us": run_us, "rest_us": rest_us,
+        "truncated_sentences": sum(ours[-1]["truncated"]), "largest_score_difference": largest,
+    }
+    if pin:
+        row["tensorio_one_core_classify_us"] = med(pinned_ours, "classify_us")
+        row["mediapipe_one_core_classify_us"] = med(pinned_theirs, "classify_us")
+    speedup = mediapipe_us / classify_us
+    goals = [(f"text classification per sentence (the regex-tokenizer test classifier, {sentences} sentences, one after another on one thread) at least {MIN_OVER_MEDIAPIPE}x faster than MediaPipe's TextClassifier",
+              speedup >= MIN_OVER_MEDIAPIPE,
+              f"TensorIO {classify_us:.1f} µs, MediaPipe {mediapipe_us:.1f} µs per sentence ({speedup:.2f}x); the same top label on all {sentences}, scores within {largest:.1e}")]
+    references = [
+        f"text classification: TensorIO's {classify_us:.1f} µs per sentence are tokenization {tokenize_us:.1f} µs, inputs and run {run_us:.1f} µs, the rest {rest_us:.1f} µs",
+    ]
+    if pin:
+        one_ours, one_theirs = row["tensorio_one_core_classify_us"], row["mediapipe_one_core_classify_us"]
+        references.append(f"text classification with each process on CPU 0 alone: TensorIO {one_ours:.1f} µs, MediaPipe {one_theirs:.1f} µs per sentence ({one_theirs / one_ours:.2f}x)")
+
+    print(f"\n{os.path.basename(MODEL)}, the {sentences} sentences of {os.path.relpath(SENTENCES, ROOT)}; medians of {arguments.repeats} processes x {arguments.rounds} rounds, µs per sentence")
+    print(f"  TensorIO Model.classify(text:) (1 thread)   {classify_us:8.1f} µs")
+    print(f"    tokenize (TextTokenizer.tokenize)          {tokenize_us:8.1f} µs  ({tokenize_us / classify_us:.0%})")
+    print(f"    inputs and run (input(tokens), run)        {run_us:8.1f} µs  ({run_us / classify_us:.0%})")
+    print(f"    the rest (classify's other work)           {rest_us:8.1f} µs  ({rest_us / classify_us:.0%})")
+    print(f"  MediaPipe TextClassifier.classify           {mediapipe_us:8.1f} µs")
+    if pin:
+        print(f"  on CPU 0 alone (taskset -c 0): TensorIO      {row['tensorio_one_core_classify_us']:8.1f} µs")
+        print(f"                                 MediaPipe     {row['mediapipe_one_core_classify_us']:8.1f} µs")
+    report(goals, references, "text", [row])
+
+
+if __name__ == "__main__":
+    main()

@@ -145,13 +145,18 @@ bench-inference: build bench-venv
 	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product raw-litert-benchmark
 	.venv-bench/bin/python Benchmarks/run-benchmarks.py $(BENCH_ARGS)
 
+# MediaPipe 0.10.21's Python environment in .venv-mediapipe (the reference fixtures' pins,
+# scripts/fixtures/mediapipe-requirements.txt), which the task benchmarks run MediaPipe in.
+.PHONY: setup-mediapipe
+setup-mediapipe:
+	@[ -x .venv-mediapipe/bin/python ] || python3 -m venv .venv-mediapipe
+	@.venv-mediapipe/bin/pip install --quiet --disable-pip-version-check -r scripts/fixtures/mediapipe-requirements.txt
+
 # Detection (issue 27, point 6): detect per photo against MediaPipe 0.10.21's Python Tasks API on the same
 # models and photos, what decoding and suppression add to a run, and `detect --jobs 2` against --jobs 1;
 # writes bench-results/detection.json. MediaPipe runs in .venv-mediapipe (the reference fixtures' pins).
 .PHONY: bench-detection
-bench-detection: build setup-zoo
-	@[ -x .venv-mediapipe/bin/python ] || python3 -m venv .venv-mediapipe
-	@.venv-mediapipe/bin/pip install --quiet --disable-pip-version-check -r scripts/fixtures/mediapipe-requirements.txt
+bench-detection: build setup-zoo setup-mediapipe
 	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product detection-benchmark
 	.venv-mediapipe/bin/python Benchmarks/run-detection-benchmarks.py
 
@@ -159,9 +164,7 @@ bench-detection: build setup-zoo
 # ImageSegmenter on the same models and photos, what the mask adds against the model's invoke, and
 # `similar --jobs 2` over 200 photos against --jobs 1; writes bench-results/segmentation.json.
 .PHONY: bench-segmentation
-bench-segmentation: build setup-zoo
-	@[ -x .venv-mediapipe/bin/python ] || python3 -m venv .venv-mediapipe
-	@.venv-mediapipe/bin/pip install --quiet --disable-pip-version-check -r scripts/fixtures/mediapipe-requirements.txt
+bench-segmentation: build setup-zoo setup-mediapipe
 	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product segmentation-benchmark
 	.venv-mediapipe/bin/python Benchmarks/run-segmentation-benchmarks.py
 
@@ -170,9 +173,7 @@ bench-segmentation: build setup-zoo
 # when missing) against MediaPipe 0.10.21's Python AudioClassifier on the same file, with TensorIO's parts;
 # writes bench-results/audio.json. MediaPipe runs in .venv-mediapipe (the reference fixtures' pins).
 .PHONY: bench-audio
-bench-audio: setup
-	@[ -x .venv-mediapipe/bin/python ] || python3 -m venv .venv-mediapipe
-	@.venv-mediapipe/bin/pip install --quiet --disable-pip-version-check -r scripts/fixtures/mediapipe-requirements.txt
+bench-audio: setup setup-mediapipe
 	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product audio-classification-benchmark
 	.venv-mediapipe/bin/python Benchmarks/run-audio-benchmarks.py
 
@@ -182,9 +183,7 @@ bench-audio: setup
 # alone; stops when a top label or a score (1e-5) differs; writes bench-results/text.json. MediaPipe runs in
 # .venv-mediapipe (the reference fixtures' pins).
 .PHONY: bench-text
-bench-text: setup
-	@[ -x .venv-mediapipe/bin/python ] || python3 -m venv .venv-mediapipe
-	@.venv-mediapipe/bin/pip install --quiet --disable-pip-version-check -r scripts/fixtures/mediapipe-requirements.txt
+bench-text: setup setup-mediapipe
 	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product text-classification-benchmark
 	.venv-mediapipe/bin/python Benchmarks/run-text-benchmarks.py
 

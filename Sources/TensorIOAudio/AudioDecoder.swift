@@ -47,7 +47,11 @@ enum AudioDecoder {
         // What the header claims, up to the limit, is decoded straight into the samples' own storage; a
         // stream that holds more (a header that lies low) goes on block by block, and one that holds less
         // leaves the rest unused. Either way what is decoded, not what is claimed, decides the length.
-        let claimed = min(max(Int(clamping: info.frames), 0), limits.maximumSamples / channels)
+        // A header may claim far more than the file holds (FLAC's 36-bit sample count, say): the storage
+        // reserved from it is also held to 8 samples per byte of the file, more than any real PCM or FLAC
+        // stream needs; a recording that decodes to more goes on block by block.
+        let plausible = data.count.multipliedReportingOverflow(by: 8).partialValue / channels
+        let claimed = min(max(Int(clamping: info.frames), 0), limits.maximumSamples / channels, plausible)
         var decoded = 0
         var samples = try [Float](unsafeUninitializedCapacity: claimed * channels) { buffer, count in
             while decoded < claimed {

@@ -11,8 +11,8 @@ struct AudioWindowing: Sendable {
     let samples: [Float]
     let windowFrames: Int
     let hopFrames: Int
-    /// The first frame of each window.
-    let starts: [Int]
+    /// How many windows the recording makes; window `i` starts at frame `i × hopFrames`.
+    let windowCount: Int
     /// Whether the model has inputs besides the audio one (each run then names it).
     let hasOtherInputs: Bool
 
@@ -34,6 +34,12 @@ struct AudioWindowing: Sendable {
         self.output = try ClassificationOutput.name(in: bundle)
         self.windowFrames = windowFrames
         self.hasOtherInputs = bundle.predictionInputs.count > 1
+        // Mixing one channel into many multiplies the samples: held to the limit before it allocates.
+        guard audio.frameCount <= options.limits.maximumSamples / description.channels else {
+            throw TensorIOError(
+                .limitExceeded, "mixed to \(description.channels) channels the recording would hold more than \(options.limits.maximumSamples) samples, the limit (AudioLimits.maximumSamples)"
+            )
+        }
         let prepared = try audio.mixed(toChannels: description.channels).resampled(to: description.sampleRate, limits: options.limits)
         // As long as MediaPipe's resampled clip: its filter's flushed tail, silence here.
         let frames = max(
@@ -59,14 +65,13 @@ struct AudioWindowing: Sendable {
         guard count <= options.limits.maximumWindows else {
             throw TensorIOError(.limitExceeded, "the recording makes \(count) windows, more than the limit of \(options.limits.maximumWindows) (AudioLimits.maximumWindows)")
         }
-        let hop = self.hopFrames
-        self.starts = (0..<count).map { $0 * hop }
+        self.windowCount = count
     }
 
     /// The input value of window `index`: its samples, the tail padded with silence.
     func input(window index: Int) -> InputValue {
         let channels = description.channels
-        let start = starts[index] * channels
+        let start = index * hopFrames * channels
         let end = min(start + windowFrames * channels, samples.count)
         var window = Array(samples[start..<end])
         window.append(contentsOf: repeatElement(0, count: windowFrames * channels - window.count))

@@ -27,7 +27,7 @@ extension Model {
     ///   ``AudioLimits/maximumSamples`` or ``AudioLimits/maximumWindows``; what running the model throws.
     public func classify(_ audio: AudioBuffer, options: AudioClassificationOptions = AudioClassificationOptions()) throws -> AudioClassification {
         let windowing = try AudioWindowing(model: self, audio: audio, options: options)
-        let windows = try windowing.starts.indices.map { index in
+        let windows = try (0..<windowing.windowCount).map { index in
             try windowing.window(index, outputs: try run(windowing.input(window: index)))
         }
         return windowing.result(windows)
@@ -44,9 +44,9 @@ extension Model {
     public func classify(_ audio: AudioBuffer, options: AudioClassificationOptions = AudioClassificationOptions()) async throws -> AudioClassification {
         let windowing = try await RunThreads.shared.perform { _ in try AudioWindowing(model: self, audio: audio, options: options) }
         var windows: [AudioClassification.Window] = []
-        windows.reserveCapacity(windowing.starts.count)
+        windows.reserveCapacity(windowing.windowCount)
         let concurrency = options.concurrency ?? configuration.maximumConcurrentRuns
-        for await result in results(for: windowing.starts.indices, concurrency: concurrency, perform: { index in
+        for await result in results(for: (0..<windowing.windowCount), concurrency: concurrency, perform: { index in
             try windowing.window(index, outputs: try self.run(windowing.input(window: index)))
         }) {
             windows.append(try result.get())

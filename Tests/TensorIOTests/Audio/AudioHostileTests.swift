@@ -109,3 +109,19 @@ extension AudioHostileTests {
         #expect(Self.error(data)?.message == "Ogg: Supported file format but file is malformed.")
     }
 }
+
+extension AudioHostileTests {
+    @Test("a mono recording mixed into a many-channel input is held to the sample limit before it is copied")
+    func mixingLimit() throws {
+        var document = Fixtures.numberModelDocument()
+        document["inputs"] = [["name": "waveform", "type": "array", "shape": [1, 64], "dtype": "float32"]]
+        document["audio"] = ["input": "waveform", "sample_rate": 8000, "channels": 64]
+        let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
+        let error = try withBundle(json: String(decoding: data, as: UTF8.self)) { url in
+            let model = try ModelBundle(at: url).makeModel()
+            let mono = try AudioBuffer(samples: Array(repeating: 0.1, count: 1000), sampleRate: 8000)
+            return #expect(throws: TensorIOError.self) { try model.classify(mono, options: AudioClassificationOptions(limits: AudioLimits(maximumSamples: 10_000))) }
+        }
+        #expect(error?.code == .limitExceeded)
+    }
+}

@@ -1,11 +1,12 @@
 # TensorIO for Swift — set-up, the main example, tests.
-#   make demo    installs what is missing, builds, and classifies the cat photo with EfficientNet-Lite0
-#   make test    installs what is missing (LiteRT, the TensorFlow runtime: a 274 MB download, 853 MB on
-#                disk, Debian's postgresql, and for the model zoo test ai_edge_litert in .venv-zoo and the
-#                MediaPipe models: make setup-zoo), runs every test through both runtimes (with a throwaway
-#                PostgreSQL server on 127.0.0.1 for the shared-index tests), then the concurrency tests under the
-#                thread sanitizer, then builds the documentation with warnings as errors; first it builds a
-#                package that uses the TensorIO library alone
+#   make demo    installs what is missing, builds the tool alone, and classifies the cat photo with EfficientNet-Lite0
+#   make test    fetches the third-party test data into its cache (make test-data), installs what is missing
+#                (LiteRT, the TensorFlow runtime: a 274 MB download, 853 MB on disk, Debian's postgresql, and for
+#                the model zoo test ai_edge_litert in .venv-zoo and the MediaPipe models: make setup-zoo), runs
+#                every test through both runtimes (with a throwaway PostgreSQL server on 127.0.0.1 for the
+#                shared-index tests), then the concurrency tests under the thread sanitizer, then builds the
+#                documentation with warnings as errors; first it builds a package that uses the TensorIO
+#                library alone; last it says how many tests were skipped for missing test data
 #   make docs    builds the DocC documentation of the five libraries into .build/docs
 #   make bench   every performance goal side by side with its alternative, PASS/FAIL (docs/performance.md)
 #   make fuzz    the libFuzzer targets, FUZZ_SECONDS each (docs/security.md)
@@ -25,7 +26,7 @@ BENCHMARKS = --package-path Benchmarks
 # test of this package here passes it, so the debug build, the tests and the docs share one configuration.
 TOOLS = --traits Tools
 
-.PHONY: help setup setup-tensorflow setup-zoo build demo bench-delivery bench-load-check bench-model-load train-demo test test-consumer test-unit test-tsan test-contract docs models bench-images clean fuzz fuzz-models
+.PHONY: help setup setup-tensorflow setup-zoo test-data test-data-report build build-tool build-server build-load-check demo bench-delivery bench-load-check bench-model-load train-demo test test-consumer test-unit test-tsan test-contract docs models bench-images clean fuzz fuzz-models
 
 # What the build needs from Debian and PyPI (LiteRT, the image libraries), installed when missing.
 setup:
@@ -38,33 +39,58 @@ setup-tensorflow: setup
 # The model zoo test's Python side (Tests/Fixtures/README.md, "The model zoo"): ai_edge_litert and NumPy
 # in .venv-zoo, and the .tflite files of the pinned mediapipe wheel's mediapipe/modules/ in
 # .build/zoo/mediapipe-modules/.
-setup-zoo: setup
+setup-zoo: setup test-data
 	@scripts/zoo/setup.sh
 
-# tensorio-repository and tensorio-load-check go next to tensorio: tensorio hands its repository commands
-# (serve, push, pull, …) to the first; validate --load, pull, update and serve load models in the second.
-build: setup
+# The third-party test data (the TFLite Task Library's models, photos and recordings, MediaPipe Model Maker's
+# gesture photos), pinned in Tests/TestData/manifest.json, into ~/.cache/tensorio/test-data
+# (TENSORIO_TEST_DATA_CACHE overrides it): copied from the folder TENSORIO_TEST_DATA_MIRROR names, else
+# downloaded; every file checked against its sha-256. What cannot be had is named in one line and its tests
+# are skipped (Tests/TestData/README.md).
+test-data:
+	@python3 scripts/testdata.py fetch
+	@scripts/testdata-skips.sh reset
+
+# How many tests the last `make test` skipped for missing test data (the skips that scripts/failures-last.sh
+# collected), and which command fetches it.
+test-data-report:
+	@scripts/testdata-skips.sh report
+
+# The three programs, in release: tensorio-repository and tensorio-load-check go next to tensorio: tensorio
+# hands its repository commands (serve, push, pull, …) to the first; validate --load, pull, update and serve
+# load models in the second. Each has a target of its own, which the commands that need it use.
+build: build-tool build-server build-load-check
+
+# `tensorio` alone: the model commands (classify, detect, run, train, …), all that `make demo` needs.
+build-tool: setup
 	$(SWIFT) build $(RELEASE) $(TOOLS) --product tensorio
+
+# `tensorio-repository`, which runs tensorio's repository commands (serve, push, pull, …).
+build-server: setup
 	$(SWIFT) build $(RELEASE) $(TOOLS) --product tensorio-repository
+
+# `tensorio-load-check`, which loads models in a process of its own (validate --load, pull, update, serve).
+build-load-check: setup
 	$(SWIFT) build $(RELEASE) $(TOOLS) --product tensorio-load-check
 
-# The main job on a bundled example: EfficientNet-Lite0 classifies the cat photo.
-demo: build
+# The main job on a bundled example: EfficientNet-Lite0 classifies the cat photo (the tool alone is built).
+demo: build-tool
 	$(TENSORIO) classify Examples/efficientnet-lite0-float32.tiobundle Examples/photos/cat.jpg
 
 # Trains the untrained digits classifier on LiteRT (TensorFlow Lite on-device training) and reports
 # its held-out accuracy.
-train-demo: build
+train-demo: build-tool
 	$(TENSORIO) train Examples/digits-training/digits-train-tflite.tiobundle \
 		--data Examples/digits-training/data/train.json --test Examples/digits-training/data/test.json \
 		--epochs 20 --batch-size 32 --shuffle
 
-# The README's test command: everything CI runs (the consumer check, every test, TSan, the contract test, DocC).
-test: test-consumer test-unit test-tsan test-contract docs
+# The README's test command: everything CI runs (the test data, the consumer check, every test, TSan, the
+# contract test, DocC), then how many tests were skipped for missing test data.
+test: test-data test-consumer test-unit test-tsan test-contract docs test-data-report
 
 # Tests/ConsumerPackage against the TensorIO library alone, in .build-consumer: fails when SwiftPM resolves
 # more than swift-log for it (docs/packages.md).
-test-consumer: setup
+test-consumer: setup test-data
 	@scripts/consumer-check.sh
 
 # With a throwaway PostgreSQL server on loopback for the tests of servers sharing a PostgreSQL index
@@ -99,7 +125,7 @@ models:
 	.venv-models/bin/python scripts/models/make_test_models.py
 
 # Side-by-side image benchmarks: TensorIO against Pillow + NumPy and a Python LiteRT script (one run).
-bench-images: build
+bench-images: build-tool
 	python3 -m venv .venv-bench
 	.venv-bench/bin/pip install --quiet -r Benchmarks/python/requirements.txt
 	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product image-preprocessing-benchmark
@@ -141,7 +167,7 @@ bench-venv:
 
 # TensorIO (`tensorio bench`) against the raw LiteRT C API loop (the floor) and Python's ai_edge_litert
 # Interpreter with NumPy and with Pillow: per-run medians, memory in three modes, concurrent callers.
-bench-inference: build bench-venv
+bench-inference: build-tool bench-venv
 	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product raw-litert-benchmark
 	.venv-bench/bin/python Benchmarks/run-benchmarks.py $(BENCH_ARGS)
 
@@ -156,7 +182,7 @@ setup-mediapipe:
 # models and photos, what decoding and suppression add to a run, and `detect --jobs 2` against --jobs 1;
 # writes bench-results/detection.json. MediaPipe runs in .venv-mediapipe (the reference fixtures' pins).
 .PHONY: bench-detection
-bench-detection: build setup-zoo setup-mediapipe
+bench-detection: build-tool setup-zoo setup-mediapipe
 	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product detection-benchmark
 	.venv-mediapipe/bin/python Benchmarks/run-detection-benchmarks.py
 
@@ -164,7 +190,7 @@ bench-detection: build setup-zoo setup-mediapipe
 # ImageSegmenter on the same models and photos, what the mask adds against the model's invoke, and
 # `similar --jobs 2` over 200 photos against --jobs 1; writes bench-results/segmentation.json.
 .PHONY: bench-segmentation
-bench-segmentation: build setup-zoo setup-mediapipe
+bench-segmentation: build-tool setup-zoo setup-mediapipe
 	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product segmentation-benchmark
 	.venv-mediapipe/bin/python Benchmarks/run-segmentation-benchmarks.py
 
@@ -173,7 +199,7 @@ bench-segmentation: build setup-zoo setup-mediapipe
 # when missing) against MediaPipe 0.10.21's Python AudioClassifier on the same file, with TensorIO's parts;
 # writes bench-results/audio.json. MediaPipe runs in .venv-mediapipe (the reference fixtures' pins).
 .PHONY: bench-audio
-bench-audio: setup setup-mediapipe
+bench-audio: setup test-data setup-mediapipe
 	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product audio-classification-benchmark
 	.venv-mediapipe/bin/python Benchmarks/run-audio-benchmarks.py
 
@@ -183,7 +209,7 @@ bench-audio: setup setup-mediapipe
 # alone; stops when a top label or a score (1e-5) differs; writes bench-results/text.json. MediaPipe runs in
 # .venv-mediapipe (the reference fixtures' pins).
 .PHONY: bench-text
-bench-text: setup setup-mediapipe
+bench-text: setup test-data setup-mediapipe
 	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product text-classification-benchmark
 	.venv-mediapipe/bin/python Benchmarks/run-text-benchmarks.py
 
@@ -191,21 +217,21 @@ bench-text: setup setup-mediapipe
 # classify` with and without --weight-cache, and today's tool before this work (built once from commit
 # COLDSTART_BASELINE by scripts/build-coldstart-baseline.sh); writes bench-results/coldstart.json.
 .PHONY: bench-coldstart
-bench-coldstart: build
+bench-coldstart: build-tool
 	@scripts/build-coldstart-baseline.sh
 	python3 Benchmarks/run-coldstart-benchmarks.py --baseline .build-baseline/release/tensorio
 
 # Throughput across cores (issue 12, point 3): `tensorio classify --jobs 1` and `--jobs N` against a Python
 # multiprocessing pool of N processes, over 200 photos; prints the goals and writes bench-results/throughput.json.
 .PHONY: bench-throughput
-bench-throughput: build bench-venv
+bench-throughput: build-tool bench-venv
 	.venv-bench/bin/python Benchmarks/run-throughput-benchmarks.py
 
 # Training speed (issue 12, point 5): `tensorio train --json` against the same steps driven from Python
 # (ai_edge_litert's signature runner; TensorFlow's tf.compat.v1 Session) on the two digits bundles, 5 epochs of
 # batch 32 in file order; prints the goals and writes bench-results/training.json.
 .PHONY: bench-training
-bench-training: build setup-tensorflow bench-venv
+bench-training: build-tool setup-tensorflow bench-venv
 	.venv-bench/bin/python Benchmarks/run-training-benchmarks.py
 
 # Delivery under load (issue 13): downloads/s and MB/s with 50 concurrent clients against one server on

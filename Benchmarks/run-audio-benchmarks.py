@@ -28,8 +28,10 @@ from side_by_side import report, run_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HERE = os.path.dirname(os.path.abspath(__file__))
-MODEL = os.path.join(os.path.dirname(ROOT), "shared", "task-models", "tflite-support", "audio",
-                     "yamnet_audio_classifier_with_metadata.tflite")
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import testdata  # noqa: E402  (the test data's manifest and cache: make test-data)
+
+MODEL = str(testdata.path("task-models/tflite-support/audio/yamnet_audio_classifier_with_metadata.tflite"))
 RECORDING = os.path.join(ROOT, ".build", "audio", "long-recording-44100-stereo.wav")
 
 MIN_OVER_MEDIAPIPE = 1.5

@@ -16,6 +16,7 @@ Each measurement is repeated --repeats times, interleaved; the figures are media
 the goals with PASS/FAIL, writes bench-results/segmentation.json, and exits 0 whatever the outcome."""
 import argparse
 import os
+import sys
 import shutil
 import statistics
 import tempfile
@@ -24,7 +25,11 @@ from side_by_side import jobs_goal, report, run_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HERE = os.path.dirname(os.path.abspath(__file__))
-VISION = os.path.join(os.path.dirname(ROOT), "shared", "task-models", "tflite-support", "vision")
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import testdata  # noqa: E402  (the test data's manifest and cache: make test-data)
+
+# The Task Library's models and photos, in the test-data cache (make test-data).
+VISION = str(testdata.cache_dir() / "task-models" / "tflite-support" / "vision")
 MODULES = os.path.join(ROOT, ".build", "zoo", "mediapipe-modules")
 PHOTOS = os.path.join(ROOT, "Examples", "photos")
 EMBEDDER = os.path.join(ROOT, "Examples", "efficientnet-lite0-embedding.tiobundle")

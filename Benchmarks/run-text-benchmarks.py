@@ -20,6 +20,7 @@ Each side is repeated --repeats times, interleaved, each a process of its own; t
 the table and the goal with PASS/FAIL, writes bench-results/text.json, and exits 0 whatever the outcome."""
 import argparse
 import os
+import sys
 import shutil
 import statistics
 
@@ -27,8 +28,10 @@ from side_by_side import report, run_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HERE = os.path.dirname(os.path.abspath(__file__))
-MODEL = os.path.join(os.path.dirname(ROOT), "shared", "task-models", "tflite-support", "text",
-                     "test_model_nl_classifier_with_regex_tokenizer.tflite")
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import testdata  # noqa: E402  (the test data's manifest and cache: make test-data)
+
+MODEL = str(testdata.path("task-models/tflite-support/text/test_model_nl_classifier_with_regex_tokenizer.tflite"))
 SENTENCES = os.path.join(ROOT, "Tests", "Fixtures", "Text", "regex.json")
 
 MIN_OVER_MEDIAPIPE = 1.5

@@ -92,7 +92,35 @@ if [ -n "$linked" ]; then
   echo "consumer-check: the TensorIO-only consumer links ${linked//$'\n'/ }: those belong to TensorIOAudio or TensorIOText" >&2
   exit 1
 fi
-printed=$(.build-consumer/debug/SoundAndTextConsumer 2>/dev/null | tr '\n' ' ')
+# The audio and text examples read the TFLite Task Library's files from the test-data cache, by the path the
+# README gives (~/.cache/tensorio/test-data); without them they are compiled but not run, a skip that
+# `make test` counts (scripts/testdata-skips.sh).
+example_data=(
+  task-models/tflite-support/audio/yamnet_audio_classifier_with_metadata.tflite
+  task-models/tflite-support/audio/speech.wav
+  task-models/tflite-support/text/test_model_nl_classifier_with_regex_tokenizer.tflite
+)
+for name in "${example_data[@]}"; do
+  if ! python3 scripts/testdata.py path "$name" >/dev/null; then
+    skip_log=$(mktemp "${TMPDIR:-/tmp}/consumer-skip.XXXXXX")
+    echo "consumer-check: skipped (missing test data: $name) running the README's audio and text examples (make test-data fetches it)" | tee "$skip_log"
+    scripts/testdata-skips.sh collect "$skip_log"
+    rm -f "$skip_log"
+    echo "consumer-check: the TensorIO-only consumer links no audio or text library"
+    exit 0
+  fi
+done
+# Where TENSORIO_TEST_DATA_CACHE moves the cache, the examples run with a home whose ~/.cache/tensorio/test-data
+# is that folder (the runtimes are still found in the real ~/.local/share).
+run_home=$HOME
+cache=$(python3 -c 'import sys; sys.path.insert(0, "scripts"); import testdata; print(testdata.cache_dir().resolve())')
+if [ "$cache" != "$(cd "$HOME" && pwd -P)/.cache/tensorio/test-data" ]; then
+  run_home=$(mktemp -d "${TMPDIR:-/tmp}/consumer-home.XXXXXX")
+  trap 'rm -rf "$run_home"' EXIT
+  mkdir -p "$run_home/.cache/tensorio"
+  ln -s "$cache" "$run_home/.cache/tensorio/test-data"
+fi
+printed=$(HOME=$run_home XDG_DATA_HOME=${XDG_DATA_HOME:-$HOME/.local/share} .build-consumer/debug/SoundAndTextConsumer 2>/dev/null | tr '\n' ' ')
 expected_audio='0 ["Speech"] 975 ["Speech"]'
 if [[ "$printed" != "$expected_audio"* ]] || [[ "$printed" != *"Positive"* ]]; then
   echo "consumer-check: the README's audio and text examples printed: $printed" >&2

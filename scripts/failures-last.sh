@@ -14,6 +14,8 @@ trap 'rm -f "$log"' EXIT
 
 "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
+# The tests skipped for missing test data, for `make test`'s last line (scripts/testdata-skips.sh).
+"$(dirname "$0")/testdata-skips.sh" collect "$log"
 if [ "$status" -ne 0 ]; then
   echo
   echo "== what failed, with the lines that follow each (repeated from above) =="

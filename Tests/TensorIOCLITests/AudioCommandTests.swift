@@ -7,10 +7,10 @@ import TensorIOTestSupport
 /// `tensorio classify` on audio (issue 29, point 2), and `tensorio init` writing the audio entry (point 1).
 @Suite("CLI: classify audio")
 struct AudioCommandTests {
-    static let yamnet = "../shared/task-models/tflite-support/audio/yamnet_audio_classifier_with_metadata.tflite"
-    static let speech = "../shared/task-models/tflite-support/audio/speech.wav"
+    static let yamnet = TestData.path("task-models/tflite-support/audio/yamnet_audio_classifier_with_metadata.tflite")
+    static let speech = TestData.path("task-models/tflite-support/audio/speech.wav")
 
-    @Test("--json: each file's path, its own sample rate, and its windows with start times and top labels")
+    @Test("--json: each file's path, its own sample rate, and its windows with start times and top labels", TestData.required(paths: yamnet, speech))
     func json() async throws {
         let result = try await CLI.run(
             "classify", Self.yamnet, Self.speech, "Tests/Fixtures/AudioFormats/phrase-stereo.flac", "--top", "3", "--json"
@@ -26,7 +26,7 @@ struct AudioCommandTests {
         #expect(first.count == 3 && first[0]["label"] as? String == "Speech" && (first[0]["score"] as? Double ?? 0) > 0.9)
     }
 
-    @Test("the table; --hop overlaps windows; a file that is not audio is one line naming it, the others still printed")
+    @Test("the table; --hop overlaps windows; a file that is not audio is one line naming it, the others still printed", TestData.required(paths: yamnet, speech))
     func table() async throws {
         let result = try await CLI.run("classify", Self.yamnet, Self.speech, "README.md", "--top", "1", "--hop", "0.5")
         #expect(result.status == 1, "\(result)")
@@ -37,7 +37,7 @@ struct AudioCommandTests {
         #expect(hop.status != 0 && hop.stderr.contains("--hop is for audio models"), "\(hop)")
     }
 
-    @Test("init writes the audio entry from AudioProperties; the bundle classifies as the bare model")
+    @Test("init writes the audio entry from AudioProperties; the bundle classifies as the bare model", TestData.required(paths: yamnet, speech))
     func initWritesAudio() async throws {
         try await withTemporaryDirectory { folder in
             let bundle = folder.appendingPathComponent("yamnet.tiobundle")

@@ -7,15 +7,15 @@ import TensorIOTestSupport
 /// `tensorio detect` on a bare SSD model with metadata and on a bundle `tensorio init --detector` wrote.
 @Suite("CLI: detect")
 struct DetectCommandTests {
-    static let ssd = "../shared/task-models/tflite-support/vision/coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite"
-    static let catsAndDogs = "../shared/task-models/tflite-support/vision/cats_and_dogs.jpg"
+    static let ssd = TestData.path("task-models/tflite-support/vision/coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite")
+    static let catsAndDogs = TestData.path("task-models/tflite-support/vision/cats_and_dogs.jpg")
     static let astronaut = "Tests/Fixtures/Detection/photos/astronaut.jpg"
 
     static func json(_ result: ProcessResult) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     }
 
-    @Test("a bare SSD model with metadata: one JSON line, boxes in the photo's pixels, labels, no keypoints")
+    @Test("a bare SSD model with metadata: one JSON line, boxes in the photo's pixels, labels, no keypoints", TestData.required(paths: ssd, catsAndDogs))
     func bareSSD() async throws {
         let result = try await CLI.run("detect", Self.ssd, Self.catsAndDogs, "--json", "--max-results", "2")
         #expect(result.status == 0 && result.stdoutLines.count == 1, "\(result)")
@@ -46,7 +46,7 @@ struct DetectCommandTests {
         }
     }
 
-    @Test("init reads DETECTOR_METADATA into a bundle with its anchors file; the bundle and the bare model find the same cats and dogs")
+    @Test("init reads DETECTOR_METADATA into a bundle with its anchors file; the bundle and the bare model find the same cats and dogs", TestData.required(paths: ssd, catsAndDogs))
     func detectorMetadata() async throws {
         // The SSD without its post-processing operator, carrying MediaPipe's DETECTOR_METADATA (made by the zoo set-up).
         let model = ".build/zoo/derived/coco_ssd_detector_metadata.tflite"
@@ -93,7 +93,7 @@ struct DetectCommandTests {
         }
     }
 
-    @Test("a model without a detection description, and an unreadable photo, each get one line and exit 1")
+    @Test("a model without a detection description, and an unreadable photo, each get one line and exit 1", TestData.required(paths: ssd, catsAndDogs))
     func refusals() async throws {
         expectOneLineError(try await CLI.run("detect", "Examples/efficientnet-lite0-float32.tiobundle", Self.astronaut), containing: ["describes no detection outputs"])
         let missing = try await CLI.run("detect", Self.ssd, "no-such.jpg", Self.catsAndDogs, "--json", "--max-results", "1")

@@ -7,7 +7,7 @@ import TensorIOTestSupport
 /// `tensorio embed` and `tensorio similar` on a bundle whose `embedding` entry names mobilenet's output.
 @Suite("CLI: embed and similar")
 struct EmbedCommandTests {
-    static let mobilenet = "../shared/task-models/tflite-support/vision/mobilenet_v1_0.25_224_quant.tflite"
+    static let mobilenet = TestData.path("task-models/tflite-support/vision/mobilenet_v1_0.25_224_quant.tflite")
 
     /// `tensorio init` of mobilenet with an `embedding` entry added to its model.json.
     static func bundle(in folder: URL) async throws -> String {
@@ -21,7 +21,7 @@ struct EmbedCommandTests {
         return bundle.path
     }
 
-    @Test("embed: one JSON line of vectors; --normalize makes them length 1, --quantize bytes")
+    @Test("embed: one JSON line of vectors; --normalize makes them length 1, --quantize bytes", TestData.required(paths: mobilenet))
     func embed() async throws {
         try await withTemporaryDirectory { folder in
             let bundle = try await Self.bundle(in: folder)
@@ -40,7 +40,7 @@ struct EmbedCommandTests {
         }
     }
 
-    @Test("similar: a folder's photos ranked by cosine similarity, the query itself first at 1; --top; a missing query is one error")
+    @Test("similar: a folder's photos ranked by cosine similarity, the query itself first at 1; --top; a missing query is one error", TestData.required(paths: mobilenet))
     func similar() async throws {
         try await withTemporaryDirectory { folder in
             let bundle = try await Self.bundle(in: folder)

@@ -7,13 +7,15 @@ import TensorIOTestSupport
 /// `tensorio segment` on bare segmenters with metadata: text, one JSON line, and masks written as PNG.
 @Suite("CLI: segment")
 struct SegmentCommandTests {
-    static let vision = "../shared/task-models/tflite-support/vision/"
+    static let deepLabModel = TestData.path("task-models/tflite-support/vision/deeplabv3.tflite")
+    static let photo = TestData.path("task-models/tflite-support/vision/segmentation_input_rotation0.jpg")
+    static let golden = TestData.path("task-models/tflite-support/vision/segmentation_golden_rotation0.png")
 
-    @Test("DeepLab v3: one JSON line of categories, largest first; --mask writes the golden mask's categories as PNG")
+    @Test("DeepLab v3: one JSON line of categories, largest first; --mask writes the golden mask's categories as PNG", TestData.required(paths: deepLabModel, photo, golden))
     func deepLab() async throws {
-        let photo = Self.vision + "segmentation_input_rotation0.jpg"
+        let photo = Self.photo
         try await withTemporaryDirectory { folder in
-            let result = try await CLI.run("segment", Self.vision + "deeplabv3.tflite", photo, "--json", "--mask", folder.path)
+            let result = try await CLI.run("segment", Self.deepLabModel, photo, "--json", "--mask", folder.path)
             #expect(result.status == 0 && result.stdoutLines.count == 1, "\(result)")
             let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             let image = try #require((document["images"] as? [[String: Any]])?.first)
@@ -24,7 +26,7 @@ struct SegmentCommandTests {
             #expect(fractions == fractions.sorted(by: >) && abs(fractions.reduce(0, +) - 1) < 1e-9)
             // The PNG's values are category indices: ten times them is the golden mask.
             let mask = try PixelBuffer(contentsOf: folder.appendingPathComponent("segmentation_input_rotation0.png"))
-            let golden = try PixelBuffer(contentsOf: Fixtures.repositoryURL(Self.vision + "segmentation_golden_rotation0.png"))
+            let golden = try PixelBuffer(contentsOf: URL(fileURLWithPath: Self.golden))
             #expect(mask.format == .gray && mask.width == 257 && mask.height == 257)
             var equal = 0
             for y in 0..<257 { for x in 0..<257 where (mask.pixel(x: x, y: y)?.first).map({ Int($0) * 10 }) == golden.pixel(x: x, y: y)?.first.map(Int.init) { equal += 1 } }
@@ -32,12 +34,13 @@ struct SegmentCommandTests {
         }
     }
 
-    @Test("init writes the segmentation entry (DeepLab's labels to assets/, the selfie segmenter's activation from SEGMENTER_METADATA); the bundle segments as the bare model", arguments: [
+    @Test("init writes the segmentation entry (DeepLab's labels to assets/, the selfie segmenter's activation from SEGMENTER_METADATA); the bundle segments as the bare model",
+          TestData.required(paths: deepLabModel, photo), arguments: [
         ("deeplabv3.tflite", "labelmap.txt"), ("selfie_segmentation.tflite", "labels.txt"),
     ])
     func initWritesSegmentation(_ model: String, _ labelsFile: String) async throws {
-        let path = model.hasPrefix("selfie") ? "Tests/Fixtures/Metadata/" + model : Self.vision + model
-        let photo = Self.vision + "segmentation_input_rotation0.jpg"
+        let path = model.hasPrefix("selfie") ? "Tests/Fixtures/Metadata/" + model : Self.deepLabModel
+        let photo = Self.photo
         try await withTemporaryDirectory { folder in
             let bundle = folder.appendingPathComponent("segmenter.tiobundle").path
             let written = try await CLI.run("init", path, "-o", bundle)
@@ -52,12 +55,12 @@ struct SegmentCommandTests {
         }
     }
 
-    @Test("--overlay writes each photo upright with its categories tinted and a legend, as DIR/NAME.jpg")
+    @Test("--overlay writes each photo upright with its categories tinted and a legend, as DIR/NAME.jpg", TestData.required(paths: deepLabModel))
     func overlay() async throws {
         try await withTemporaryDirectory { folder in
             // EXIF orientation 6: stored 600×512, displayed 512×600.
             let photo = "Tests/Fixtures/Detection/photos/grace_hopper_exif6.jpg"
-            let result = try await CLI.run("segment", Self.vision + "deeplabv3.tflite", photo, "--overlay", folder.path)
+            let result = try await CLI.run("segment", Self.deepLabModel, photo, "--overlay", folder.path)
             #expect(result.status == 0, "\(result)")
             let drawn = try PixelBuffer(contentsOf: folder.appendingPathComponent("grace_hopper_exif6.jpg"))
             #expect(drawn.width == 512 && drawn.height == 600 && drawn.orientation == .up)
@@ -80,11 +83,11 @@ struct SegmentCommandTests {
         }
     }
 
-    @Test("a model without a segmentation description, and an unreadable photo, each get one line and exit 1")
+    @Test("a model without a segmentation description, and an unreadable photo, each get one line and exit 1", TestData.required(paths: deepLabModel))
     func errors() async throws {
         let noSegmentation = try await CLI.run("segment", "Examples/efficientnet-lite0-float32.tiobundle", "Examples/photos/cat.jpg")
         #expect(noSegmentation.status == 1 && noSegmentation.stderr.contains("describes no segmentation output"), "\(noSegmentation)")
-        let missing = try await CLI.run("segment", Self.vision + "deeplabv3.tflite", "nothing.jpg", "--json")
+        let missing = try await CLI.run("segment", Self.deepLabModel, "nothing.jpg", "--json")
         #expect(missing.status == 1 && missing.stderr.contains("nothing.jpg"), "\(missing)")
     }
 }

@@ -8,10 +8,10 @@ import TensorIOTestSupport
 /// text entry with the tokenizer's files.
 @Suite("CLI: classify and embed text")
 struct TextCommandTests {
-    static let classifier = "../shared/task-models/tflite-support/text/test_model_nl_classifier_with_regex_tokenizer.tflite"
-    static let embedder = "../shared/task-models/tflite-support/text/regex_one_embedding_with_metadata.tflite"
+    static let classifier = TestData.path("task-models/tflite-support/text/test_model_nl_classifier_with_regex_tokenizer.tflite")
+    static let embedder = TestData.path("task-models/tflite-support/text/regex_one_embedding_with_metadata.tflite")
 
-    @Test("classify --text (repeatable) and --text-file: one JSON document of texts and their labels, in order")
+    @Test("classify --text (repeatable) and --text-file: one JSON document of texts and their labels, in order", TestData.required(paths: classifier))
     func classify() async throws {
         try await withTemporaryDirectory { folder in
             let file = folder.appendingPathComponent("reviews.txt")
@@ -28,7 +28,7 @@ struct TextCommandTests {
         }
     }
 
-    @Test("a text model given files, an image model given --text, files and --text together: one clear error each")
+    @Test("a text model given files, an image model given --text, files and --text together: one clear error each", TestData.required(paths: classifier))
     func refusals() async throws {
         let image = try await CLI.run("classify", "Examples/efficientnet-lite0-float32.tiobundle", "--text", "hello")
         #expect(image.status != 0 && image.stderr.contains("takes no text"), "\(image)")
@@ -38,7 +38,7 @@ struct TextCommandTests {
         #expect(missing.status != 0 && missing.stderr.contains("nothing.txt"), "\(missing)")
     }
 
-    @Test("embed --text: the vectors, normalized to length 1 with --normalize")
+    @Test("embed --text: the vectors, normalized to length 1 with --normalize", TestData.required(paths: embedder))
     func embed() async throws {
         let result = try await CLI.run("embed", Self.embedder, "--text", "hello world", "--text", "a quiet evening", "--normalize", "--json")
         #expect(result.status == 0, "\(result)")
@@ -50,7 +50,7 @@ struct TextCommandTests {
     }
 
     @Test("init writes the text entry and the tokenizer's file to assets/; the bundle classifies as the bare model",
-          arguments: [classifier, "Tests/Fixtures/Text/wordpiece/bert_wordpiece_echo.tflite", "Tests/Fixtures/Text/sentencepiece/bert_spm_identity_echo.tflite"])
+          TestData.required(paths: classifier), arguments: [classifier, "Tests/Fixtures/Text/wordpiece/bert_wordpiece_echo.tflite", "Tests/Fixtures/Text/sentencepiece/bert_spm_identity_echo.tflite"])
     func initWritesText(_ model: String) async throws {
         try await withTemporaryDirectory { folder in
             let bundle = folder.appendingPathComponent("text.tiobundle")

@@ -11,15 +11,16 @@ import TensorIOTestSupport
 @Suite("Outputs sized by the runtime")
 struct RunSizedOutputTests {
     static let fixtures = Fixtures.bundlesDirectory.deletingLastPathComponent().appendingPathComponent("RunSizedOutputs")
-    /// `../shared/task-models/tflite-support/vision`, beside the repository.
-    static let vision = Fixtures.bundlesDirectory
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()  // the repository
-        .deletingLastPathComponent()
-        .appendingPathComponent("shared/task-models/tflite-support/vision")
     static let detectors = [
         "coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite",
         "coco_ssd_mobilenet_v1_1.0_quant_2018_06_29_score_calibration.tflite",
     ]
+    /// The detector called `name` in the test data.
+    static func detectorURL(_ name: String) -> URL {
+        TestData.url("task-models/tflite-support/vision/" + name)
+    }
+    /// Both detectors are in the test data.
+    static let detectorsFetched = TestData.required(detectors.map { "task-models/tflite-support/vision/" + $0 })
     static let outputNames = (0..<4).map { $0 == 0 ? "TFLite_Detection_PostProcess" : "TFLite_Detection_PostProcess:\($0)" }
 
     struct ReferenceOutput: Decodable {
@@ -46,7 +47,7 @@ struct RunSizedOutputTests {
     static func bundle(_ detector: String, outputShape: (Int) -> [Int]? = { _ in nil }) throws -> ModelBundle {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("run-sized-\(UUID().uuidString).tiobundle")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: vision.appendingPathComponent(detector), to: folder.appendingPathComponent("model.tflite"))
+        try FileManager.default.copyItem(at: detectorURL(detector), to: folder.appendingPathComponent("model.tflite"))
         let reference = try reference(detector)
         let outputs = reference.enumerated().map { index, output in
             #"{"name": "\#(output.name)", "type": "array", "dtype": "float32", "shape": \#(outputShape(index) ?? output.shape)}"#
@@ -72,9 +73,9 @@ struct RunSizedOutputTests {
         }
     }
 
-    @Test("a bare detector's outputs are Python's four arrays, at the shapes LiteRT prepares", arguments: detectors)
+    @Test("a bare detector's outputs are Python's four arrays, at the shapes LiteRT prepares", detectorsFetched, arguments: detectors)
     func bareFile(_ detector: String) throws {
-        let bundle = try ModelBundle(modelAt: Self.vision.appendingPathComponent(detector))
+        let bundle = try ModelBundle(modelAt: Self.detectorURL(detector))
         // The file gives no shape: the inferred layers take any shape (`[-1]`), never a made-up [1].
         #expect(bundle.outputs.map(\.shape) == [[-1], [-1], [-1], [-1]])
         let model = try bundle.makeModel()
@@ -90,7 +91,7 @@ struct RunSizedOutputTests {
         return try! Batch([item, item])  // two items of the same keys
     }()
 
-    @Test("from a bundle, sync and in a batch, the same arrays", arguments: detectors)
+    @Test("from a bundle, sync and in a batch, the same arrays", detectorsFetched, arguments: detectors)
     func bundlePaths(_ detector: String) throws {
         let model = try Self.bundle(detector).makeModel()
         try Self.expectPython(model.run(Self.input), detector)
@@ -99,7 +100,7 @@ struct RunSizedOutputTests {
         for outputs in results { try Self.expectPython(outputs, detector) }
     }
 
-    @Test("from a bundle, async and in an async batch, the same arrays", arguments: detectors)
+    @Test("from a bundle, async and in an async batch, the same arrays", detectorsFetched, arguments: detectors)
     func asyncPaths(_ detector: String) async throws {
         let model = try Self.bundle(detector).makeModel()
         try await Self.expectPython(model.run(Self.input), detector)
@@ -108,13 +109,13 @@ struct RunSizedOutputTests {
         for outputs in results { try Self.expectPython(outputs, detector) }
     }
 
-    @Test("the isolated load check loads and runs the detector", arguments: detectors)
+    @Test("the isolated load check loads and runs the detector", detectorsFetched, arguments: detectors)
     func isolatedLoadCheck(_ detector: String) throws {
         let report = try Self.bundle(detector).checkLoading(.isolated)
         #expect(report.runDuration != nil)
     }
 
-    @Test("-1 takes the size LiteRT gives; a declared size LiteRT does not give is refused at load, naming both shapes")
+    @Test("-1 takes the size LiteRT gives; a declared size LiteRT does not give is refused at load, naming both shapes", detectorsFetched)
     func declaredShapes() throws {
         let detector = Self.detectors[0]
         let open = try Self.bundle(detector) { (index: Int) -> [Int]? in index == 0 ? [1, -1, 4] : nil }.makeModel()

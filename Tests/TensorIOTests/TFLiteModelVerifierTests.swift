@@ -500,7 +500,7 @@ struct TFLiteModelVerifierTests {
         return try #require(try reader.vector(reader.table(in: signatures, at: 0), slot: slot, elementByteCount: 4))
     }
 
-    /// One byte of a real model's signature, as in ../shared/reproducers/tflite-null-string-01: its first
+    /// One byte of a real model's signature, as in the reproducer tflite-null-string-01 (the team's, not in the repository): its first
     /// output mapped onto the second one's tensor.
     @Test func signatureOutputMappedTwiceInARealModel() throws {
         let (original, (position, tensor)) = try fixture("2_in_2_out_matrices_test.tiobundle") { reader, model in
@@ -526,7 +526,7 @@ struct TFLiteModelVerifierTests {
         expectRejection(bytes, "signature_defs[0].inputs[0].name: the signature's input has no name")
     }
 
-    /// A real model's quantization scale turned subnormal, as in ../shared/reproducers/tflite-segv-offset-03.
+    /// A real model's quantization scale turned subnormal, as in the reproducer tflite-segv-offset-03 (the team's, not in the repository).
     @Test func subnormalScaleInARealModel() throws {
         let (original, position) = try fixture("quantized_uint8_test.tiobundle") { reader, model in
             let subgraphs = try #require(try reader.vector(model, slot: Schema.Model.subgraphs, elementByteCount: 4))

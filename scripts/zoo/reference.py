@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Reference outputs for the model zoo test (Tests/TensorIOTests/ModelZooTests.swift).
 
-Runs every .tflite file of ../shared/task-models/ and of the pinned mediapipe wheel's mediapipe/modules/
+Runs every pinned .tflite file under task-models/ of the test data (Tests/TestData/manifest.json; those in the
+cache that `make test-data` fills) and of the pinned mediapipe wheel's mediapipe/modules/
 (unpacked into .build/zoo/mediapipe-modules/ by scripts/zoo/setup.sh) in ai_edge_litert's Interpreter on
 fixed random inputs, and writes into OUT (the test uses .build/zoo/reference/):
 
@@ -36,26 +37,29 @@ import numpy as np
 from ai_edge_litert.interpreter import Interpreter
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-# (display prefix, folder relative to the repository root)
-SOURCES = [
-    ("task-models", "../shared/task-models"),
-    ("mediapipe/modules", ".build/zoo/mediapipe-modules"),
-]
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import testdata  # noqa: E402  (the test data's manifest and cache)
+
+MODULES = ".build/zoo/mediapipe-modules"
 FORMAT_VERSION = 1
 
 
 def model_files():
-    """(name, path relative to the repository root) of every model, sorted; name is what the test shows."""
+    """(name, path, file) of every model, sorted; name is what the test shows, path what the manifest records
+    (a test-data name, read from the cache, or a path relative to the repository root) and file where it is.
+    Pinned models not in the cache are left out: the Swift test skips the task models then."""
     found = []
-    for prefix, folder in SOURCES:
-        base = os.path.join(ROOT, folder)
-        if not os.path.isdir(base):
-            sys.exit(f"reference.py: {folder} is missing (run make setup-zoo)")
-        for directory, _, files in os.walk(base):
-            for file in files:
-                if file.endswith(".tflite"):
-                    relative = os.path.relpath(os.path.join(directory, file), base).replace(os.sep, "/")
-                    found.append((f"{prefix}/{relative}", f"{folder}/{relative}"))
+    for name in testdata.load_manifest():
+        if name.startswith("task-models/") and name.endswith(".tflite") and (testdata.cache_dir() / name).is_file():
+            found.append((name, name, str(testdata.cache_dir() / name)))
+    base = os.path.join(ROOT, MODULES)
+    if not os.path.isdir(base):
+        sys.exit(f"reference.py: {MODULES} is missing (run make setup-zoo)")
+    for directory, _, files in os.walk(base):
+        for file in files:
+            if file.endswith(".tflite"):
+                relative = os.path.relpath(os.path.join(directory, file), base).replace(os.sep, "/")
+                found.append((f"mediapipe/modules/{relative}", f"{MODULES}/{relative}", os.path.join(base, relative)))
     return sorted(found)
 
 
@@ -94,9 +98,9 @@ def entry_point(interpreter):
     return None, inputs, outputs
 
 
-def run_model(name, path):
+def run_model(name, file):
     """The model's inputs and outputs as {layer name: array}, in entry-point order, and its signature key."""
-    interpreter = Interpreter(model_path=os.path.join(ROOT, path))
+    interpreter = Interpreter(model_path=file)
     interpreter.allocate_tensors()
     key, input_tensors, output_tensors = entry_point(interpreter)
     details = {d["index"]: d for d in interpreter.get_tensor_details()}
@@ -142,7 +146,7 @@ def up_to_date(manifest_path, models):
     written = os.path.getmtime(manifest_path)
     here = os.path.dirname(os.path.abspath(__file__))
     sources = [os.path.abspath(__file__), os.path.join(here, "requirements.txt")]
-    sources += [os.path.join(ROOT, path) for _, path in models]
+    sources += [file for _, _, file in models]
     if any(os.path.getmtime(source) >= written for source in sources):
         return False
     try:
@@ -150,7 +154,7 @@ def up_to_date(manifest_path, models):
             manifest = json.load(file)
     except (OSError, ValueError):
         return False
-    return manifest.get("format") == FORMAT_VERSION and [m["name"] for m in manifest["models"]] == [n for n, _ in models]
+    return manifest.get("format") == FORMAT_VERSION and [m["name"] for m in manifest["models"]] == [n for n, _, _ in models]
 
 
 def main(arguments):
@@ -172,10 +176,10 @@ def main(arguments):
     shutil.rmtree(partial, ignore_errors=True)
     os.makedirs(partial)
     entries = []
-    for name, path in models:
+    for name, path, file in models:
         entry = {"name": name, "path": path, "id": model_id(name), "seed": seed(name)}
         try:
-            key, inputs, outputs = run_model(name, path)
+            key, inputs, outputs = run_model(name, file)
         except Exception as error:  # what Python could not load or run: the test expects TensorIO to refuse it too
             entry["error"] = f"{type(error).__name__}: {error}".strip()
             entries.append(entry)

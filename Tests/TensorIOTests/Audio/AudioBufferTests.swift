@@ -8,11 +8,11 @@ import TensorIOTestSupport
 /// check, mixing and resampling with libsoxr.
 @Suite("Audio: reading, mixing, resampling")
 struct AudioBufferTests {
-    static let audio = "../shared/task-models/tflite-support/audio/"
+    static let audio = "task-models/tflite-support/audio/"
 
-    @Test("speech.wav reads as 16-bit PCM becomes floats: its rate, channels and length")
+    @Test("speech.wav reads as 16-bit PCM becomes floats: its rate, channels and length", TestData.required(audio + "speech.wav"))
     func speech() throws {
-        let speech = try AudioBuffer(contentsOf: Fixtures.repositoryURL(Self.audio + "speech.wav"))
+        let speech = try AudioBuffer(contentsOf: TestData.url(Self.audio + "speech.wav"))
         #expect(speech.sampleRate == 16_000 && speech.channelCount == 1)
         #expect(speech.frameCount > 16_000)
         #expect(speech.samples.allSatisfy { (-1...1).contains($0) })

@@ -43,12 +43,12 @@ struct AudioHostileTests {
         #expect(audio.frameCount <= 4)
     }
 
-    @Test("zero-length audio: an empty file is an error; a WAV with no samples has no frames and no windows")
+    @Test("zero-length audio: an empty file is an error; a WAV with no samples has no frames and no windows", TestData.required(AudioClassificationTests.yamnet))
     func empty() throws {
         #expect(Self.error(Data())?.message.contains("empty") == true)
         let silent = try AudioBuffer(data: Self.wav(samples: []))
         #expect(silent.frameCount == 0)
-        let model = try ModelBundle(modelAt: Fixtures.repositoryURL(AudioClassificationTests.yamnet)).makeModel()
+        let model = try ModelBundle(modelAt: TestData.url(AudioClassificationTests.yamnet)).makeModel()
         #expect(try model.classify(silent).windows.isEmpty)
     }
 

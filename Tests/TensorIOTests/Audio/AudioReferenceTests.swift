@@ -5,7 +5,7 @@ import TensorIOAudio
 import TensorIOTestSupport
 
 /// The same answers as MediaPipe 0.10.21's Python `AudioClassifier` (issue 29, point 4): YAMNet and the
-/// wake-phrase model of word-activation-recognition 0.1.1 (44.1 kHz) on the shared clips and our own
+/// wake-phrase model of word-activation-recognition 0.1.1 (44.1 kHz) on the Task Library's clips and our own
 /// recordings, from `Tests/Fixtures/Audio/references.json` (`scripts/fixtures/make_audio_references.py`):
 /// the same windows and start times, every score within 0.01, the same top 3 up to ties.
 ///
@@ -37,7 +37,7 @@ struct AudioReferenceTests {
         return (try? JSONDecoder().decode(References.self, from: Data(contentsOf: url)).runs) ?? []
     }()
 
-    /// The models by the references' names: YAMNet in place, the wake-phrase model as `make setup-zoo`
+    /// The models by the references' names: YAMNet from the test data, the wake-phrase model as `make setup-zoo`
     /// unzips it from its wheel.
     static let models = [
         "yamnet": AudioClassificationTests.yamnet,
@@ -47,7 +47,7 @@ struct AudioReferenceTests {
     /// The clip as the reference handed it to MediaPipe: its own rate, or the one it was declared at; both
     /// channels, or the left one alone when the reference took one of a stereo clip.
     static func audio(of run: Run) throws -> AudioBuffer {
-        let clip = try AudioBuffer(contentsOf: Fixtures.repositoryURL(run.clip.path))
+        let clip = try AudioBuffer(contentsOf: TestData.referencedURL(run.clip.path))
         var samples = clip.samples
         var channels = clip.channelCount
         if run.audio_data.shape.count == 1, channels > 1 {
@@ -57,9 +57,10 @@ struct AudioReferenceTests {
         return try AudioBuffer(samples: samples, channelCount: channels, sampleRate: run.audio_data.sample_rate)
     }
 
-    @Test("every run: the same windows and start times, scores within 0.01 (0.1 resampled down for YAMNet), the same top 3 up to ties", arguments: runs)
+    @Test("every run: the same windows and start times, scores within 0.01 (0.1 resampled down for YAMNet), the same top 3 up to ties",
+          TestData.required(runs.flatMap { [models[$0.model] ?? "", $0.clip.path] }.filter(TestData.isPinned)), arguments: runs)
     func run(_ run: Run) throws {
-        let model = try ModelBundle(modelAt: Fixtures.repositoryURL(try #require(Self.models[run.model]))).makeModel()
+        let model = try ModelBundle(modelAt: TestData.referencedURL(try #require(Self.models[run.model]))).makeModel()
         let audio = try Self.audio(of: run)
         let result = try model.classify(audio)
         let tolerance: Float = run.model == "yamnet" && audio.sampleRate > 16_000 ? 0.1 : 0.01

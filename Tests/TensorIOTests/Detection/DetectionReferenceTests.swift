@@ -85,11 +85,17 @@ struct DetectionReferenceTests {
         try JSONDecoder().decode(Document.self, from: Data(contentsOf: folder.appendingPathComponent("\(file).json")))
     }
 
-    /// A model file named in a run: beside the repository (`../shared/…`), made at set-up (`.build/…`), or
-    /// among the wheel's modules.
+    /// A model file named in a run: in the test data (``TestData``), made at set-up (`.build/…`), or among
+    /// the wheel's modules.
     static func modelURL(_ path: String) -> URL {
-        path.hasPrefix("../") || path.hasPrefix(".build/") ? Fixtures.repositoryURL(path) : mediapipeModules.appendingPathComponent(path)
+        TestData.isPinned(path) || path.hasPrefix(".build/") ? TestData.referencedURL(path) : mediapipeModules.appendingPathComponent(path)
     }
+
+    /// The test data every run names (models and photos).
+    static let testData: [String] = {
+        let runs = Set(cases.map(\.file)).compactMap { try? document($0).runs }.joined()
+        return Set(runs.flatMap { [$0.model] + $0.images.map(\.path) }).filter(TestData.isPinned).sorted()
+    }()
 
     @Test("every reference family is here, with every run")
     func families() throws {
@@ -97,7 +103,7 @@ struct DetectionReferenceTests {
         #expect(Self.cases.count == 21)
     }
 
-    @Test("the same detections as the reference", arguments: cases)
+    @Test("the same detections as the reference", TestData.required(testData), arguments: cases)
     func sameDetections(_ reference: Case) throws {
         let run = try Self.document(reference.file).runs[reference.index]
         let bundle = try ModelBundle(
@@ -114,7 +120,7 @@ struct DetectionReferenceTests {
             print("detection-reference | \(reference.file) \(run.variant ?? "") | \(URL(fileURLWithPath: run.model).lastPathComponent) | \(run.images.count) photos | \(table.count) detections | box ≤ \(String(format: "%.2f", table.box)) px | score ≤ \(String(format: "%.4f", table.score))\(table.knownPhotos > 0 ? " | \(table.knownPhotos) photo(s) known" : "")")
         }
         for image in run.images {
-            let detections = try model.detect(contentsOf: Fixtures.repositoryURL(image.path), options: options)
+            let detections = try model.detect(contentsOf: TestData.referencedURL(image.path), options: options)
             if let known = Self.knownIssues.first(where: {
                 $0.file == reference.file && (run.variant ?? "").hasPrefix($0.variant) && image.path.hasSuffix($0.photo)
             }) {

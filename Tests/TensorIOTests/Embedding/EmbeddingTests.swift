@@ -7,7 +7,7 @@ import TensorIOTestSupport
 /// quantization, cosine similarity and its errors, and `model.embed` on a real model.
 @Suite("Embeddings")
 struct EmbeddingTests {
-    static let mobilenet = "../shared/task-models/tflite-support/vision/mobilenet_v1_0.25_224_quant.tflite"
+    static let mobilenet = "task-models/tflite-support/vision/mobilenet_v1_0.25_224_quant.tflite"
 
     @Test("cosine similarity: 1 for the same direction, −1 for the opposite; errors for other sizes, kinds and zero vectors")
     func cosine() throws {
@@ -35,7 +35,7 @@ struct EmbeddingTests {
 
     /// mobilenet's bundle with an `embedding` entry naming its output (its 1,001 scores stand in for a vector).
     static func bundle(_ entry: JSONObject?, in folder: URL? = nil) throws -> ModelBundle {
-        let inferred = try ModelBundle(modelAt: Fixtures.repositoryURL(mobilenet))
+        let inferred = try ModelBundle(modelAt: TestData.url(mobilenet))
         var document = Fixtures.numberModelDocument()
         document["model"] = ["file": "model.tflite", "backend": "tflite", "quantized": true]
         document["inputs"] = [["name": inferred.inputs[0].name, "type": "image", "shape": [224, 224, 3], "format": "RGB", "dtype": "uint8"]]
@@ -49,7 +49,7 @@ struct EmbeddingTests {
         let bundle = folder.appendingPathComponent("mobilenet.tiobundle")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
         try data.write(to: bundle.appendingPathComponent("model.json"))
-        try FileManager.default.copyItem(at: Fixtures.repositoryURL(mobilenet), to: bundle.appendingPathComponent("model.tflite"))
+        try FileManager.default.copyItem(at: TestData.url(mobilenet), to: bundle.appendingPathComponent("model.tflite"))
         return try ModelBundle(at: bundle)
     }
 
@@ -57,13 +57,13 @@ struct EmbeddingTests {
         try model.embed(photo, options: options)
     }
 
-    @Test("model.embed: the description's output, normalized and quantized as the description or the options say")
+    @Test("model.embed: the description's output, normalized and quantized as the description or the options say", TestData.required(mobilenet))
     func embed() async throws {
         try await withTemporaryDirectory { folder in try await Self.embed(in: folder) }
     }
 
     static func embed(in folder: URL) async throws {
-        let output = try ModelBundle(modelAt: Fixtures.repositoryURL(mobilenet)).outputs[0].name
+        let output = try ModelBundle(modelAt: TestData.url(mobilenet)).outputs[0].name
         let bundle = try Self.bundle(["output": output, "normalize": true], in: folder)
         #expect(bundle.embedding == EmbeddingDescription(output: output, normalizes: true, quantizes: false))
         let model = try bundle.makeModel()

@@ -29,7 +29,11 @@ struct SegmentationReferenceTests {
         return try JSONDecoder().decode(Document.self, from: Data(contentsOf: url)).runs.filter { $0.name.hasPrefix("selfie") }
     }
 
-    @Test("the selfie segmenters' confidence masks and foreground areas", arguments: ["selfie-general", "selfie-landscape"])
+    /// The test data the selfie runs' photos include.
+    static let testData = ((try? runs()) ?? []).flatMap { $0.images.map(\.path) }.filter(TestData.isPinned)
+
+    @Test("the selfie segmenters' confidence masks and foreground areas", TestData.required(testData),
+          arguments: ["selfie-general", "selfie-landscape"])
     func selfie(_ name: String) throws {
         let run = try #require(try Self.runs().first { $0.name == name })
         let model = try ModelBundle(modelAt: Fixtures.repositoryURL(".build/zoo/mediapipe-modules/" + run.model))
@@ -37,7 +41,7 @@ struct SegmentationReferenceTests {
         var worstShare = 1.0, worstArea = 0.0
         for image in run.images {
             guard let file = image.confidence_masks?.first?.path, let area = image.foreground_area else { continue }
-            let mask = try model.segment(contentsOf: Fixtures.repositoryURL(image.path))
+            let mask = try model.segment(contentsOf: TestData.referencedURL(image.path))
             let reference = try PixelBuffer(contentsOf: Fixtures.repositoryURL(file))
             #expect([mask.width, mask.height] == image.displayed && reference.width == mask.width && reference.height == mask.height)
             let confidences = try mask.confidences(forCategory: 1)

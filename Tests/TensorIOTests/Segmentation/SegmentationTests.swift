@@ -7,22 +7,24 @@ import TensorIOTestSupport
 /// and masks on the photo as displayed — checked against the TFLite Task Library's golden DeepLab masks.
 @Suite("Segmentation")
 struct SegmentationTests {
-    static let vision = "../shared/task-models/tflite-support/vision/"
+    static let vision = "task-models/tflite-support/vision/"
 
     /// The Task Library's pairs: the rotated photo is stored turned 90° and mirrored, its golden mask in the
     /// same stored frame; with EXIF orientation 7 (`rightMirrored`) the photo is upright, and so is the mask,
     /// which is compared pixel by pixel through the same orientation.
-    @Test("DeepLab v3 as a bare model gives the Task Library's golden category mask on at least 99.5% of pixels", arguments: [
+    @Test("DeepLab v3 as a bare model gives the Task Library's golden category mask on at least 99.5% of pixels",
+          TestData.required((["deeplabv3.tflite"] + ["rotation0", "rotation90_flop"].flatMap { ["segmentation_input_\($0).jpg", "segmentation_golden_\($0).png"] }).map { vision + $0 }),
+          arguments: [
         ("rotation0", ImageOrientation.up), ("rotation90_flop", .rightMirrored),
     ])
     func deepLabGolden(_ variant: String, _ orientation: ImageOrientation) throws {
-        let bundle = try ModelBundle(modelAt: Fixtures.repositoryURL(Self.vision + "deeplabv3.tflite"))
+        let bundle = try ModelBundle(modelAt: TestData.url(Self.vision + "deeplabv3.tflite"))
         let segmentation = try #require(bundle.segmentation)
         #expect(segmentation.labels?.values.count == 21 && segmentation.labels?.values[15] == "person")
-        var photo = try PixelBuffer(contentsOf: Fixtures.repositoryURL(Self.vision + "segmentation_input_\(variant).jpg"))
+        var photo = try PixelBuffer(contentsOf: TestData.url(Self.vision + "segmentation_input_\(variant).jpg"))
         photo.orientation = orientation
         let mask = try bundle.makeModel().segment(photo)
-        let golden = try PixelBuffer(contentsOf: Fixtures.repositoryURL(Self.vision + "segmentation_golden_\(variant).png"))
+        let golden = try PixelBuffer(contentsOf: TestData.url(Self.vision + "segmentation_golden_\(variant).png"))
         #expect(mask.width * mask.height == golden.width * golden.height && mask.categoryCount == 21)
         var agreeing = 0
         for v in 0..<mask.height {

@@ -11,8 +11,8 @@ import TensorIOText
 /// accents, CJK, emoji, NUL, whitespace, texts longer than the inputs).
 @Suite("Text: the same ids and answers as MediaPipe")
 struct TextReferenceTests {
-    static let text = "../shared/task-models/tflite-support/text/"
-    static let classifier = text + "test_model_nl_classifier_with_regex_tokenizer.tflite"
+    static let text = "task-models/tflite-support/text/"
+    static let classifierModel = text + "test_model_nl_classifier_with_regex_tokenizer.tflite"
     static let embedders = ["regex_one_embedding_with_metadata", "regex_two_embeddings_with_metadata"]
 
     struct Regex: Decodable {
@@ -45,14 +45,14 @@ struct TextReferenceTests {
         try JSONDecoder().decode(T.self, from: Data(contentsOf: Fixtures.repositoryURL("Tests/Fixtures/Text/" + name)))
     }
 
-    static func model(_ path: String) throws -> any Model {
-        try ModelBundle(modelAt: Fixtures.repositoryURL(path)).makeModel()
+    static func model(_ name: String) throws -> any Model {
+        try ModelBundle(modelAt: TestData.url(name)).makeModel()
     }
 
-    @Test("the movie-review classifier: MediaPipe's ids on every sentence, scores within 1e-5")
+    @Test("the movie-review classifier: MediaPipe's ids on every sentence, scores within 1e-5", TestData.required(classifierModel))
     func classifier() throws {
         let references = try Self.load("regex.json", as: Regex.self)
-        let model = try Self.model(Self.classifier)
+        let model = try Self.model(Self.classifierModel)
         let tokenizer = try TextTokenizer(bundle: model.bundle)
         #expect(model.bundle.text?.tokenizer == .regex(pattern: #"[^\w\']+"#, vocabulary: "vocab.txt"))
         var worst = 0.0
@@ -66,7 +66,7 @@ struct TextReferenceTests {
         #expect(worst <= 1e-5)
     }
 
-    @Test("the two regex embedders: MediaPipe's ids, embeddings plain, normalized and quantized", arguments: embedders)
+    @Test("the two regex embedders: MediaPipe's ids, embeddings plain, normalized and quantized", TestData.required(embedders.map { text + $0 + ".tflite" }), arguments: embedders)
     func embedder(_ name: String) throws {
         let references = try Self.load("regex.json", as: Regex.self)
         let model = try Self.model(Self.text + name + ".tflite")

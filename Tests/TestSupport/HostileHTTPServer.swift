@@ -16,6 +16,18 @@ public final class HostileHTTPServer: @unchecked Sendable {
         case trickle(interval: Duration)
         /// `422` whose JSON error message is `count` bytes long.
         case hugeErrorMessage(count: Int)
+        /// Files by request path (`/good.bin`): each answered as its ``FileAnswer`` says, any other path `404`.
+        case files([String: FileAnswer])
+    }
+
+    /// How ``Behaviour/files(_:)`` answers one path.
+    public enum FileAnswer: Sendable {
+        /// `200` with these bytes and their length.
+        case ok(Data)
+        /// `200` claiming the bytes' length, then half of them, then the connection closes.
+        case truncated(Data)
+        /// `404`.
+        case notFound
     }
 
     public let port: Int
@@ -89,7 +101,24 @@ public final class HostileHTTPServer: @unchecked Sendable {
             _ = send(connection, "HTTP/1.1 422 Unprocessable Content\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
             // Drain what the client still sends (an upload's body), so that it reads the answer.
             while recv(connection, &buffer, buffer.count, 0) > 0 {}
+        case .files(let files):
+            // "GET /path HTTP/1.1": the path is the request line's second word.
+            let requestLine = String(decoding: seen.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
+            let words = requestLine.split(separator: " ")
+            let path = words.count >= 2 ? String(words[1]) : ""
+            switch files[path] ?? .notFound {
+            case .ok(let body):
+                _ = send(connection, "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n", body)
+            case .truncated(let body):
+                _ = send(connection, "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n", body.prefix(body.count / 2))
+            case .notFound:
+                _ = send(connection, "HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\nConnection: close\r\n\r\nnot found")
+            }
         }
+    }
+
+    private func send(_ connection: Int32, _ head: String, _ body: Data) -> Bool {
+        send(connection, head) && body.withUnsafeBytes { LoopbackSocket.write($0, to: connection) } == body.count
     }
 
     private func send(_ connection: Int32, _ text: String) -> Bool {

@@ -231,6 +231,15 @@ def main(arguments):
     return 2
 
 
+def reference_name(file):
+    """How a committed reference names `file`: its manifest name when it is in the cache, else its path
+    relative to the repository root (for the scripts under scripts/fixtures/)."""
+    file, cache = Path(file).resolve(), cache_dir().resolve()
+    if file.is_relative_to(cache):
+        return file.relative_to(cache).as_posix()
+    return os.path.relpath(file, ROOT).replace(os.sep, "/")
+
+
 def path(name):
     """Where `name` is cached (for scripts and benchmarks); exits with one line when it is not there."""
     if name not in load_manifest():

@@ -221,7 +221,7 @@ def campaign_case(name, source, edits, message, why):
     case(name, "bundle", "invalid-model-file", message, why)
     case(name + "/model.tflite", "model-file", "invalid-model-file", message, why)
 
-# ../shared/reproducers/tflite-null-string-01 (four flipped bits): byte 156 turns
+# the team's reproducer tflite-null-string-01 (not in the repository) (four flipped bits): byte 156 turns
 # signature_defs[0].outputs[0].tensor_index from 7 into 6, which outputs[1] maps already; the others fall in
 # constant data and a tensor name.
 campaign_case("duplicate-signature-output.tiobundle", "2_in_2_out_matrices_test.tiobundle",
@@ -229,7 +229,7 @@ campaign_case("duplicate-signature-output.tiobundle", "2_in_2_out_matrices_test.
               "signature_defs[0].outputs[1].tensor_index: tensor 6 is already mapped by outputs[0]",
               "subgraph output 7 left unmapped: LiteRT aborted (std::logic_error, basic_string::_M_construct null not valid)")
 
-# ../shared/reproducers/tflite-segv-offset-03 and -04 (the same file; offsets rewritten): bytes 1164-1167
+# the team's reproducer tflite-segv-offset-03 (not in the repository) and -04 (the same file; offsets rewritten): bytes 1164-1167
 # turn tensor 3's scale from 0.0039 into 2.2e-42, a subnormal float; the others change the signature key,
 # a shape and a string inside CONVERSION_METADATA.
 campaign_case("subnormal-quantization-scale.tiobundle", "quantized_uint8_test.tiobundle",

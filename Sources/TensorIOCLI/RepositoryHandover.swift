@@ -29,7 +29,7 @@ enum RepositoryHandover {
         guard let program = CompanionProgram.find(named: programName) else {
             ToolMain.fail(
                 "tensorio \(name) is run by \(programName), which is neither next to tensorio nor on PATH: "
-                    + "build it with `swift build --product \(programName)` (make build does)")
+                    + "build it with `make build-server` (`swift build -c release --traits Tools --product \(programName)`)")
         }
         let argv = [program.path] + arguments.dropFirst()
         var pointers = argv.map { strdup($0) }

@@ -9,7 +9,7 @@ struct TensorIOCommand: AsyncParsableCommand {
         commandName: "tensorio",
         abstract: "Validate, inspect, run and train Tensor/IO model bundles; serve, push and pull them.",
         discussion: """
-            The repository subcommands are run by \(RepositoryCommand.programName), which `make build` \
+            The repository subcommands are run by \(RepositoryCommand.programName), which `make build-server` \
             puts next to tensorio.
             """,
         version: ToolVersion.current,

@@ -82,7 +82,7 @@ struct RepositoryHandoverTests {
         #expect(handedOver.stdout == tool.stdout, "\(handedOver)")
     }
 
-    @Test("without tensorio-repository, a repository command is one line saying how to build it; the rest works")
+    @Test("without tensorio-repository or tensorio-load-check, a command that needs one is one line naming the make target that builds it; the rest works")
     func missingProgram() async throws {
         try await withTemporaryDirectory { folder in
             // A copy of tensorio alone: nothing next to it, nothing on PATH.
@@ -93,13 +93,20 @@ struct RepositoryHandoverTests {
                 let result = try await CLI.run(arguments, environment: environment, executable: lone)
                 expectOneLineError(result, containing: [
                     "tensorio \(arguments[0] == "help" ? arguments[1] : arguments[0]) is run by tensorio-repository",
-                    "swift build --product tensorio-repository",
+                    "make build-server",
                 ])
             }
             let run = try await CLI.run(
                 ["run", Fixtures.path("1_in_1_out_number_test.tiobundle"), "--input", "2"], environment: environment,
                 executable: lone)
             expectSuccess(run, stdout: #"{"output":25}"#)
+            // validate --load needs tensorio-load-check: one line naming the target that builds it.
+            let load = try await CLI.run(
+                ["validate", Fixtures.path("1_in_1_out_number_test.tiobundle"), "--load"],
+                environment: environment.merging(["TENSORIO_LOAD_CHECK": nil]) { $1 }, executable: lone)
+            // validate's own form: one line per bundle, "PATH: problem".
+            #expect(load.exited && load.status == 1 && load.stderrLines.count == 1, "\(load)")
+            #expect(load.stderr.contains("cannot find tensorio-load-check") && load.stderr.contains("make build-load-check"), "\(load)")
         }
     }
 }

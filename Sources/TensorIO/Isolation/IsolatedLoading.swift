@@ -67,8 +67,8 @@ public struct IsolatedLoading: Sendable, Hashable {
         throw TensorIOError(
             .runtimeUnavailable,
             "cannot find \(Self.helperName), which loads models in a separate process: build it with "
-                + "`swift build --product \(Self.helperName)` and keep it next to the program, or name it in "
-                + "\(Self.helperVariable)")
+                + "`swift build --product \(Self.helperName)` (`make build-load-check` in TensorIO's repository) and "
+                + "keep it next to the program, or name it in \(Self.helperVariable)")
     }
 
     private static func executable(_ url: URL, from source: String) throws -> URL {

@@ -31,11 +31,9 @@ case "${1:-}" in
   report)
     count=0
     [ -f "$skips" ] && count=$(sort -u "$skips" | grep -c . || true)
-    if [ "$count" -eq 0 ]; then
-      echo "make test: 0 tests skipped for missing test data"
-    else
-      echo "make test: $count tests skipped for missing test data (make test-data fetches it; TENSORIO_TEST_DATA_MIRROR names a local copy): $(sort -u "$skips" | head -n 5 | paste -sd ';' -)$([ "$count" -gt 5 ] && echo " …")"
-    fi
+    # The skipped tests first, one a line; the count last, where a log's last line shows it.
+    [ "$count" -gt 0 ] && sort -u "$skips" | sed 's/^/  skipped for missing test data: /'
+    echo "make test: $count tests skipped for missing test data$([ "$count" -gt 0 ] && echo "; make test-data fetches it (TENSORIO_TEST_DATA_MIRROR=DIR copies it from a local folder)")"
     ;;
   *)
     echo "usage: scripts/testdata-skips.sh reset | collect LOG | report" >&2

@@ -127,6 +127,29 @@ struct EmbeddingReferenceTests {
         print("embedding-reference | \(variant.rawValue) | \(computed.document.images.count) photos | cosine to MediaPipe's ≥ 1 − \(String(format: "%.2e", 1 - worst))\(variant == .normalized ? " | length 1 within \(String(format: "%.1e", worstLength))" : "")")
     }
 
+    @Test("the bare model.tflite as ModelBundle(modelAt:) infers it: stretched bilinearly as MediaPipe's ImageEmbedder, cosine to its plain embeddings ≥ 1 − 1e-4 on every photo")
+    func bareModel() throws {
+        let computed = try Self.computed.get()
+        // The file carries no metadata: the input is named an image, with the (x − 127.5) / 127.5 that
+        // MediaPipe's metadata copy of it says (Tests/Fixtures/Embedding/README.md).
+        let normalization = try #require(NormalizationSpec.meanAndStandardDeviation(mean: [127.5], std: [127.5]))
+        let bare = try ModelBundle(
+            modelAt: Fixtures.repositoryURL(computed.document.model.path),
+            options: BundleInferenceOptions(imageInputs: ["image"], normalization: normalization)
+        )
+        #expect(bare.embedding == nil && EmbeddingDescription.implied(by: bare) == computed.bundle.embedding)
+        #expect(bare.inputs[0].imageResizeMode == .stretch && bare.inputs[0].imageScalingFilter == .bilinear)
+        let model = try bare.makeModel()
+        var worst = 1.0
+        for image in computed.document.images {
+            let ours = try model.embed(PixelBuffer(contentsOf: Fixtures.repositoryURL(image.path)), options: Variant.plain.options)
+            let cosine = try Self.cosine(ours, Variant.plain.reference(image))
+            worst = min(worst, cosine)
+            #expect(cosine >= 1 - 1e-4, "\(image.path): cosine \(cosine) to MediaPipe's plain embedding")
+        }
+        print("embedding-reference | bare model.tflite | \(computed.document.images.count) photos | cosine to MediaPipe's ≥ 1 − \(String(format: "%.2e", 1 - worst))")
+    }
+
     @Test("quantized embeddings: every byte within ±1 of MediaPipe's", arguments: [Variant.quantized, .normalizedQuantized])
     func quantized(_ variant: Variant) throws {
         let computed = try Self.computed.get()

@@ -108,6 +108,19 @@ struct TFLiteBundleInference {
         } else if segmenterEntry != nil {
             note(.unused, "\(SegmenterMetadata.customMetadataName): not used, no output is a segmentation mask (an image-like output the metadata describes as an image)")
         }
+        if detection == nil, segmentation == nil, inputs.count == 1, inputs[0].isImage,
+           let embedding = EmbeddingDescription.implied(byOutputs: outputs) {
+            // A photo in, one unlabelled vector out: what `model.embed` and `tensorio embed` read as an
+            // embedding without an `embedding` entry (the same rule). MediaPipe's ImageEmbedder prepares its
+            // photos by the shared ImagePreprocessingGraph, which never sets keep_aspect_ratio: the whole photo
+            // stretched with OpenCV's bilinear warp (Tests/Fixtures/Embedding/README.md; the default centre crop
+            // and box filter put EfficientNet-Lite0's feature vector at cosine 0.81 of MediaPipe's). A classifier
+            // whose labels are not known has the same output, and MediaPipe's ImageClassifier prepares photos by
+            // the same graph, so the stretch is right for it too. The bundle gets no `embedding` entry: the file
+            // cannot tell an embedder from such a classifier, and the rule embeds the same without one.
+            inputs[0] = inputs[0].withImageSettings(resizeMode: .stretch, scalingFilter: .bilinear)
+            note(.inferred, layer: inputs[0].name, "the only output, \"\(embedding.output)\", is an unlabelled vector (an embedding, or scores without labels): photos are stretched to the input and sampled bilinearly (resize: stretch, scaling: bilinear), as MediaPipe's ImageEmbedder (and ImageClassifier) does")
+        }
         for name in options.imageInputs.subtracting(inputs.map(\.name)).sorted() {
             throw TensorIOError(.invalidInput, "no input named \"\(name)\" to make an image (inputs: \(inputs.map(\.name).joined(separator: ", ")))")
         }

@@ -22,10 +22,15 @@ extension EmbeddingDescription {
     /// unlabelled vector (a bare feature-vector model) — that output, neither normalized nor quantized;
     /// `nil` when neither.
     package static func implied(by bundle: ModelBundle) -> EmbeddingDescription? {
-        if let description = bundle.embedding { return description }
-        let outputs = bundle.outputs
-        guard outputs.count == 1, outputs[0].labels == nil, shapeProblem(outputs[0].shape) == nil else { return nil }
-        return EmbeddingDescription(output: outputs[0].name, normalizes: false, quantizes: false)
+        bundle.embedding ?? implied(byOutputs: bundle.outputs)
+    }
+
+    /// The embedding that outputs without an `embedding` entry imply: their only output when it is an
+    /// unlabelled vector an embedding can hold, neither normalized nor quantized; `nil` otherwise. (The
+    /// bundle inference prepares such a model's photos as MediaPipe's ImageEmbedder does by this rule.)
+    static func implied(byOutputs outputs: some Collection<LayerDescription>) -> EmbeddingDescription? {
+        guard outputs.count == 1, let output = outputs.first, output.labels == nil, shapeProblem(output.shape) == nil else { return nil }
+        return EmbeddingDescription(output: output.name, normalizes: false, quantizes: false)
     }
 
     /// The `embedding` entry of `model.json` that reads back as this description.

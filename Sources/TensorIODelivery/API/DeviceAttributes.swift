@@ -1,5 +1,5 @@
 #if Delivery  // built with the Delivery trait only (Package.swift)
-public import Foundation
+import Foundation
 
 /// What a device tells the repository server about itself when it asks which version of a model to run,
 /// so that the server's rollout rules can target it (``Rollout``).

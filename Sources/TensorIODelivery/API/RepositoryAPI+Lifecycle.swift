@@ -1,5 +1,5 @@
 #if Delivery  // built with the Delivery trait only (Package.swift)
-public import Foundation
+import Foundation
 
 /// The answer to `DELETE /v1/models/{id}/versions/{v}`: what was deleted and what changed with it.
 public struct VersionDeletion: Codable, Sendable, Hashable {

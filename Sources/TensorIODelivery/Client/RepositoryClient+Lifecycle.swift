@@ -1,5 +1,5 @@
 #if Delivery  // built with the Delivery trait only (Package.swift)
-public import Foundation
+import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

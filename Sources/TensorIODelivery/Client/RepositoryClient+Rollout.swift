@@ -1,9 +1,9 @@
 #if Delivery  // built with the Delivery trait only (Package.swift)
-public import Foundation
+import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-public import TensorIO
+import TensorIO
 
 extension RepositoryClient {
     // MARK: Assignment

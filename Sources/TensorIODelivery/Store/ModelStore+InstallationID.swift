@@ -1,6 +1,6 @@
 #if Delivery  // built with the Delivery trait only (Package.swift)
-public import Foundation
-public import TensorIO
+import Foundation
+import TensorIO
 
 extension ModelStore {
     /// The file holding the store's installation id.

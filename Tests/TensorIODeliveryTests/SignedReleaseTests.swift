@@ -364,7 +364,7 @@ struct SignedReleaseTests {
             let many = bundle.appendingPathComponent("many")
             try FileManager.default.createDirectory(at: many, withIntermediateDirectories: true)
             for index in 0..<ReleaseManifest.maximumFiles {
-                FileManager.default.createFile(atPath: many.appendingPathComponent("\(index)").path, contents: nil)
+                try Data().write(to: many.appendingPathComponent("\(index)"))
             }
             let signing = expectTensorIOError(.limitExceeded) {
                 try ReleaseSigner.sign(bundleAt: bundle, modelId: Fixtures.numberModelId, version: "1", with: key)

@@ -2,7 +2,8 @@
 # The package as a consumer sees it: builds Tests/ConsumerPackage (the TensorIO library alone, no traits)
 # in .build-consumer with the README's Swift examples compiled in, runs it on a fixture bundle and runs the
 # README's inference example, and fails when SwiftPM resolved any package beyond the expected ones for it
-# (docs/packages.md). Part of `make test`.
+# (docs/packages.md), or when the consumer's own code (the README's examples) builds with a warning. Part of
+# `make test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,37 +36,79 @@ fi
 # The README's Swift examples (the blocks that start with `import TensorIO`), each as a function of the
 # consumer — async when the example awaits — so they compile against the public API exactly as a consumer
 # sees it; the first one runs below.
+mkdir -p .build-consumer
 python3 - <<'PY'
-import re
+import json, re
 readme = open("README.md", encoding="utf-8").read()
-blocks = [b for b in re.findall(r"```swift\n(.*?)```", readme, re.S) if b.splitlines()[0] == "import TensorIO"]
+# Each Swift block with the README line of its first line.
+swift_blocks = [(readme.count("\n", 0, m.start(1)) + 1, m.group(1)) for m in re.finditer(r"```swift\n(.*?)```", readme, re.S)]
+# For each file written, its line numbers (from 1) that come from the README, with the README's line.
+readme_lines = {}
+
+def write(path, header, blocks, effects_of):
+    out = header[:]
+    lines = {}
+    for number, (first_line, block) in enumerate(blocks, start=1):
+        out.append(f"func readmeExample{number}() {effects_of(block)} {{")
+        for offset, line in enumerate(block.splitlines()):
+            if line.startswith("import "):
+                continue
+            out.append("    " + line if line else "")
+            lines[len(out)] = first_line + offset
+        out += ["}", ""]
+    open(path, "w", encoding="utf-8").write("\n".join(out))
+    readme_lines[path] = lines
+
+blocks = [(n, b) for n, b in swift_blocks if b.splitlines()[0] == "import TensorIO"]
 if len(blocks) < 2:
     raise SystemExit("consumer-check: expected the README's inference and training examples")
-out = ["// Written by scripts/consumer-check.sh from README.md; do not edit.", "import Foundation", "import TensorIO", ""]
-for number, block in enumerate(blocks, start=1):
-    body = [line for line in block.splitlines() if not line.startswith("import ")]
-    # Async when the example itself awaits (not a function it declares).
-    effects = "async throws" if any("await " in line and not line[:1].isspace() for line in block.splitlines()) else "throws"
-    out.append(f"func readmeExample{number}() {effects} {{")
-    out += ["    " + line if line else "" for line in body]
-    out += ["}", ""]
-open("Tests/ConsumerPackage/Sources/Consumer/ReadmeExamples.swift", "w", encoding="utf-8").write("\n".join(out))
+# Async when the example itself awaits (not a function it declares).
+write("Tests/ConsumerPackage/Sources/Consumer/ReadmeExamples.swift",
+      ["// Written by scripts/consumer-check.sh from README.md; do not edit.", "import Foundation", "import TensorIO", ""],
+      blocks,
+      lambda block: "async throws" if any("await " in line and not line[:1].isspace() for line in block.splitlines()) else "throws")
 # The audio and text examples (blocks starting with `import TensorIOAudio` or `import TensorIOText`), for
 # the consumer that uses those libraries.
-blocks = [b for b in re.findall(r"```swift\n(.*?)```", readme, re.S) if b.splitlines()[0] in ("import TensorIOAudio", "import TensorIOText")]
+blocks = [(n, b) for n, b in swift_blocks if b.splitlines()[0] in ("import TensorIOAudio", "import TensorIOText")]
 if len(blocks) != 2:
     raise SystemExit("consumer-check: expected the README's audio and text examples")
-out = ["// Written by scripts/consumer-check.sh from README.md; do not edit.", "import Foundation", "import TensorIO",
-       "import TensorIOAudio", "import TensorIOText", ""]
-for number, block in enumerate(blocks, start=1):
-    body = [line for line in block.splitlines() if not line.startswith("import ")]
-    out.append(f"func readmeExample{number}() throws {{")
-    out += ["    " + line if line else "" for line in body]
-    out += ["}", ""]
-open("Tests/ConsumerPackage/Sources/SoundAndTextConsumer/ReadmeExamples.swift", "w", encoding="utf-8").write("\n".join(out))
+write("Tests/ConsumerPackage/Sources/SoundAndTextConsumer/ReadmeExamples.swift",
+      ["// Written by scripts/consumer-check.sh from README.md; do not edit.", "import Foundation", "import TensorIO",
+       "import TensorIOAudio", "import TensorIOText", ""],
+      blocks, lambda block: "throws")
+json.dump(readme_lines, open(".build-consumer/readme-lines.json", "w"))
 PY
 
-swift build "${consumer[@]}"
+# The consumer's own code, the README's examples above all, builds without a warning (an unused value in an
+# example is a slip a reader copies). The examples are written anew each time, so they are compiled again.
+log=.build-consumer/consumer-build.log
+swift build "${consumer[@]}" 2>&1 | tee "$log"
+warnings=$(python3 - "$log" <<'PY'
+import json, os, re, sys
+root = os.getcwd() + "/"
+readme_lines = json.load(open(".build-consumer/readme-lines.json"))
+seen = set()
+for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
+    match = re.match(r"(.*?Tests/ConsumerPackage/[^:]+):(\d+):(\d+): warning: (.*)", line.rstrip("\n"))
+    if not match:
+        continue
+    path = match.group(1).removeprefix(root)
+    where = f"{path}:{match.group(2)}:{match.group(3)}"
+    readme_line = readme_lines.get(path, {}).get(match.group(2))
+    if readme_line:
+        where = f"README.md:{readme_line} (written into {where})"
+    text = f"{where}: {match.group(4)}"
+    if text not in seen:
+        seen.add(text)
+        print(text)
+PY
+)
+if [ -n "$warnings" ]; then
+  while IFS= read -r warning; do
+    echo "consumer-check: warning in the consumer's code: $warning" >&2
+  done <<< "$warnings"
+  exit 1
+fi
 identifier=$(.build-consumer/debug/Consumer Tests/Fixtures/Bundles/1_in_1_out_number_test.tiobundle)
 if [ "$identifier" != "1_in_1_out_number_test" ]; then
   echo "consumer-check: the consumer printed \"$identifier\", expected 1_in_1_out_number_test" >&2

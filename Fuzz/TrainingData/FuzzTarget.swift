@@ -6,13 +6,13 @@ import Foundation
 import TensorIO
 
 /// The layers, read once (the target runs from the repository's root, as scripts/fuzz.sh does).
-nonisolated(unsafe) let layers: LayerList = {
+let layers: LayerList = {
     let bundle = URL(fileURLWithPath: "Examples/digits-training/digits-train-tflite.tiobundle")
     return (try? ModelBundle.open(bundle).inputs) ?? LayerList([])
 }()
 
 /// One file per process, rewritten for each input: the data sources read files.
-nonisolated(unsafe) let file = FileManager.default.temporaryDirectory
+let file = FileManager.default.temporaryDirectory
     .appendingPathComponent("fuzz-training-data-\(getpid())")
 
 func fuzzTrainingData(_ data: Data) {

@@ -95,7 +95,7 @@ struct ValidateCommand: ParsableCommand {
             }
         }
         guard problems.isEmpty else {
-            FileHandle.standardError.write(Data(problems.map { OneLine.text($0) + "\n" }.joined().utf8))
+            ToolStandardError.write(problems.map { OneLine.text($0) + "\n" }.joined())
             throw ExitCode(1)
         }
     }

@@ -42,7 +42,7 @@ package struct DeferredLogHandler: LogHandler {
             return lines
         }
         guard !lines.isEmpty else { return }
-        FileHandle.standardError.write(Data(lines.map { OneLine.text($0) + "\n" }.joined().utf8))
+        ToolStandardError.write(lines.map { OneLine.text($0) + "\n" }.joined())
     }
 }
 

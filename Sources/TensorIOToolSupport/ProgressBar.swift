@@ -28,12 +28,12 @@ package struct ProgressBar {
         guard filled != lastDrawn || done == total else { return }
         lastDrawn = filled
         let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-        FileHandle.standardError.write(Data("\r\(label.isEmpty ? "" : label + " ")[\(bar)] \(format(done))/\(format(total))".utf8))
+        ToolStandardError.write("\r\(label.isEmpty ? "" : label + " ")[\(bar)] \(format(done))/\(format(total))")
     }
 
     package func finish() {
         guard enabled, total > 0 else { return }
-        FileHandle.standardError.write(Data("\n".utf8))
+        ToolStandardError.write("\n")
     }
 }
 

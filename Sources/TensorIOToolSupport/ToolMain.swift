@@ -20,6 +20,7 @@ package enum ToolMain {
     /// - Returns: Only after a success; every failure ends the process with its status.
     package static func run<Root: ParsableCommand>(_ root: Root.Type) async {
         signal(SIGPIPE, SIG_IGN)  // a closed pipe is seen as EPIPE and handled by StandardOutput, not a signal
+        _ = ToolStandardError.handle  // stderr as it is now, before any model load captures descriptor 2
         LoggingSystem.bootstrap(DeferredLogHandler.init)
         do {
             var command = try Root.parseAsRoot()
@@ -64,7 +65,7 @@ package enum ToolMain {
 
     /// Writes `error: MESSAGE` as one line.
     package static func report(_ message: String) {
-        FileHandle.standardError.write(Data("error: \(OneLine.text(message))\n".utf8))
+        ToolStandardError.write("error: \(OneLine.text(message))\n")
     }
 
     /// Writes `error: MESSAGE` as one line and ends the process with `status`.

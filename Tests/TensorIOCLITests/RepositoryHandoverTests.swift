@@ -87,7 +87,7 @@ struct RepositoryHandoverTests {
         try await withTemporaryDirectory { folder in
             // A copy of tensorio alone: nothing next to it, nothing on PATH.
             let lone = folder.appendingPathComponent("tensorio")
-            try FileManager.default.copyItem(at: try CLI.executableURL(), to: lone)
+            try BuiltProducts.copyExecutable(try CLI.executableURL(), to: lone)
             let environment: [String: String?] = ["PATH": folder.path]
             for arguments in [["pull", "model", "--from", "http://127.0.0.1:9"], ["help", "serve"]] {
                 let result = try await CLI.run(arguments, environment: environment, executable: lone)

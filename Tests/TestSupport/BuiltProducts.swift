@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 public import Foundation
 
 /// The executables `swift test` builds next to the test bundle: the test targets depend on their targets
@@ -14,6 +19,26 @@ public enum BuiltProducts {
             return candidate
         }
         throw ExecutableNotFound(name: name, searched: candidates.map(\.path))
+    }
+
+    /// Copies `executable` to `destination` (a new file) through a descriptor opened close-on-exec.
+    ///
+    /// FileManager's copy writes through a plain descriptor, which a child that a parallel test spawns
+    /// meanwhile inherits and keeps open for its life: running the copy then fails with ETXTBSY ("Text
+    /// file busy").
+    public static func copyExecutable(_ executable: URL, to destination: URL) throws {
+        let bytes = try Data(contentsOf: executable)
+        let descriptor = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw TestFailure("cannot create \(destination.path): errno \(errno)") }
+        defer { close(descriptor) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            guard written > 0 else { throw TestFailure("cannot write \(destination.path): errno \(errno)") }
+            offset += written
+        }
     }
 
     /// Where built products may be, most likely first.

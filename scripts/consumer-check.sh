@@ -117,7 +117,13 @@ fi
 echo "consumer-check: built and ran against the TensorIO library alone"
 
 # The README's inference example prints what its comments say.
-printed=$(.build-consumer/debug/Consumer --readme 2>/dev/null)
+# What an example prints on stderr is shown only when it fails.
+example_errors=$(mktemp "${TMPDIR:-/tmp}/consumer-stderr.XXXXXX")
+trap 'rm -f "$example_errors"' EXIT
+if ! printed=$(.build-consumer/debug/Consumer --readme 2>"$example_errors"); then
+  echo "consumer-check: the README's inference example failed: $(tr '\n' ' ' < "$example_errors")" >&2
+  exit 1
+fi
 expected=$'25.0\n240.0 [64.0]\nEgyptian cat\ngamma 4.0\ndelta 4.0'
 if [ "$printed" != "$expected" ]; then
   echo "consumer-check: the README's example printed:" >&2
@@ -159,11 +165,15 @@ run_home=$HOME
 cache=$(python3 -c 'import sys; sys.path.insert(0, "scripts"); import testdata; print(testdata.cache_dir().resolve())')
 if [ "$cache" != "$(cd "$HOME" && pwd -P)/.cache/tensorio/test-data" ]; then
   run_home=$(mktemp -d "${TMPDIR:-/tmp}/consumer-home.XXXXXX")
-  trap 'rm -rf "$run_home"' EXIT
+  trap 'rm -rf "$run_home" "$example_errors"' EXIT
   mkdir -p "$run_home/.cache/tensorio"
   ln -s "$cache" "$run_home/.cache/tensorio/test-data"
 fi
-printed=$(HOME=$run_home XDG_DATA_HOME=${XDG_DATA_HOME:-$HOME/.local/share} .build-consumer/debug/SoundAndTextConsumer 2>/dev/null | tr '\n' ' ')
+data_home=${XDG_DATA_HOME:-$HOME/.local/share}  # before HOME changes below: the runtimes stay where they are
+if ! printed=$(HOME=$run_home XDG_DATA_HOME=$data_home .build-consumer/debug/SoundAndTextConsumer 2>"$example_errors" | tr '\n' ' '); then
+  echo "consumer-check: the README's audio and text examples failed: $(tr '\n' ' ' < "$example_errors")" >&2
+  exit 1
+fi
 expected_audio='0 ["Speech"] 975 ["Speech"]'
 if [[ "$printed" != "$expected_audio"* ]] || [[ "$printed" != *"Positive"* ]]; then
   echo "consumer-check: the README's audio and text examples printed: $printed" >&2

@@ -45,8 +45,7 @@ struct ClassifyCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object instead of tables.")
     var json = false
 
-    @Option(help: "Images decoded and classified at once, on as many compiled copies of the model (default: one per core).")
-    var jobs: Int?
+    @OptionGroup var jobOptions: JobsOptionGroup
 
     @Option(help: ArgumentHelp(
         "Audio models: seconds between the starts of windows (default: the window's length, back to back).",
@@ -61,7 +60,6 @@ struct ClassifyCommand: AsyncParsableCommand {
         guard images.isEmpty != text.isEmpty else {
             throw ValidationError(images.isEmpty ? "give at least one image, recording or --text" : "give files or --text/--text-file, not both")
         }
-        if let jobs { guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64") } }
         if let hop { guard hop > 0, hop <= 3600 else { throw ValidationError("--hop must be more than 0 and at most 3600 seconds") } }
     }
 
@@ -72,7 +70,7 @@ struct ClassifyCommand: AsyncParsableCommand {
         if !text.isEmpty { return try await classifyTexts(bundle) }
         if bundle.audio != nil {
             // An audio file's windows run `jobs` at once, each file after the other.
-            let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+            let jobs = jobOptions.requested
             let built = try model.makeModel(
                 of: bundle, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs)
             )
@@ -82,7 +80,7 @@ struct ClassifyCommand: AsyncParsableCommand {
             return try await classifier.run(paths: images, json: json)
         }
         guard hop == nil else { throw CLIError("--hop is for audio models; \(model.bundle) has no audio input") }
-        let jobs = min(self.jobs ?? ProcessInfo.processInfo.activeProcessorCount, images.count)
+        let jobs = jobOptions.count(for: images.count)
         let built = try model.makeModel(
             of: bundle, images: imageOptions, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs)
         )
@@ -128,7 +126,7 @@ struct ClassifyCommand: AsyncParsableCommand {
     private func classifyTexts(_ bundle: ModelBundle) async throws {
         let (top, threshold) = (self.top, self.threshold)
         try await text.run(
-            model: model, bundle: bundle, jobs: jobs, jsonKey: json ? "texts" : nil,
+            model: model, bundle: bundle, jobs: jobOptions, jsonKey: json ? "texts" : nil,
             work: { model, text in try model.classify(text: text).top(top, threshold: threshold) },
             element: { text, entries in
                 .object([

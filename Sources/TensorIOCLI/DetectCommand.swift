@@ -49,8 +49,7 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write each photo with its detections drawn as DIR/NAME.jpg (the folder is made if missing).", valueName: "DIR"))
     var draw: String?
 
-    @Option(help: "Photos decoded and detected at once, on as many compiled copies of the model (default: one per core).")
-    var jobs: Int?
+    @OptionGroup var jobOptions: JobsOptionGroup
 
     @OptionGroup var imageOptions: ImageOptionGroup
 
@@ -58,7 +57,6 @@ struct DetectCommand: AsyncParsableCommand {
         guard !images.isEmpty else { throw ValidationError("give at least one image") }
         if let maxResults, maxResults < 1 { throw ValidationError("--max-results must be at least 1") }
         if let scoreThreshold, !scoreThreshold.isFinite { throw ValidationError("--score-threshold must be a number") }
-        if let jobs { guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64") } }
     }
 
     /// What one photo gave: its size as displayed, its detections, and its drawing (a JPEG) with --draw.
@@ -69,7 +67,7 @@ struct DetectCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let jobs = min(self.jobs ?? ProcessInfo.processInfo.activeProcessorCount, images.count)
+        let jobs = jobOptions.count(for: images.count)
         let (bundle, model) = try self.model.makeModel(
             images: imageOptions, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs)
         )

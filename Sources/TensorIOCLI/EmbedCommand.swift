@@ -38,8 +38,7 @@ struct EmbedCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON line instead of text.")
     var json = false
 
-    @Option(help: "Photos decoded and embedded at once, on as many compiled copies of the model (default: one per core).")
-    var jobs: Int?
+    @OptionGroup var jobOptions: JobsOptionGroup
 
     @OptionGroup var imageOptions: ImageOptionGroup
 
@@ -47,13 +46,12 @@ struct EmbedCommand: AsyncParsableCommand {
         guard images.isEmpty != text.isEmpty else {
             throw ValidationError(images.isEmpty ? "give at least one image or --text" : "give images or --text/--text-file, not both")
         }
-        if let jobs { guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64") } }
     }
 
     func run() async throws {
         let options = EmbeddingOptions(normalizes: normalize ? true : nil, quantizes: quantize ? true : nil)
         if !text.isEmpty { return try await embedTexts(options: options) }
-        let embedder = try PhotoEmbedder(model: model, images: imageOptions, jobs: jobs, count: images.count)
+        let embedder = try PhotoEmbedder(model: model, images: imageOptions, jobs: jobOptions, count: images.count)
         try await PhotoResultPrinter.print(
             embedder.embeddings(of: images.map { URL(fileURLWithPath: $0) }, options: options), paths: images,
             jsonKey: json ? "embeddings" : nil,
@@ -78,7 +76,7 @@ struct EmbedCommand: AsyncParsableCommand {
     /// `--text`/`--text-file`: each text embedded, printed in order.
     private func embedTexts(options: EmbeddingOptions) async throws {
         try await text.run(
-            model: model, bundle: try model.openBundle(), jobs: jobs, jsonKey: json ? "embeddings" : nil,
+            model: model, bundle: try model.openBundle(), jobs: jobOptions, jsonKey: json ? "embeddings" : nil,
             work: { model, text in try model.embed(text: text, options: options) },
             element: { text, embedding in .object([("text", .string(text)), ("values", Self.values(embedding))]) },
             block: { text, embedding, _ in print(Self.summary(embedding, of: text.count > 60 ? String(text.prefix(59)) + "…" : text)) }
@@ -91,8 +89,8 @@ struct PhotoEmbedder: Sendable {
     let model: any Model
     let jobs: Int
 
-    init(model options: ModelOptionGroup, images: ImageOptionGroup, jobs requested: Int?, count: Int) throws {
-        let jobs = max(1, min(requested ?? ProcessInfo.processInfo.activeProcessorCount, count))
+    init(model options: ModelOptionGroup, images: ImageOptionGroup, jobs jobOptions: JobsOptionGroup, count: Int) throws {
+        let jobs = jobOptions.count(for: count)
         let (bundle, model) = try options.makeModel(
             images: images, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs)
         )

@@ -30,18 +30,16 @@ struct EvalCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object instead of a report.")
     var json = false
 
-    @Option(help: "Images decoded and classified at once, on as many compiled copies of the model (default: one per core).")
-    var jobs: Int?
+    @OptionGroup var jobOptions: JobsOptionGroup
 
     @OptionGroup var imageOptions: ImageOptionGroup
 
     mutating func validate() throws {
         guard k >= 1 else { throw ValidationError("--top must be at least 1") }
-        if let jobs { guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64") } }
     }
 
     func run() async throws {
-        let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let jobs = jobOptions.requested
         let classifier = try ImageClassifier(model, images: imageOptions, concurrentRuns: jobs)
         let output = classifier.labelledOutputs[0]
         let labels = try classifier.bundle.predictionOutputs[output].labels?.values ?? []

@@ -37,14 +37,12 @@ struct SegmentCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write each photo with its categories tinted over it and a legend as DIR/NAME.jpg.", valueName: "DIR"))
     var overlay: String?
 
-    @Option(help: "Photos decoded and segmented at once, on as many compiled copies of the model (default: one per core).")
-    var jobs: Int?
+    @OptionGroup var jobOptions: JobsOptionGroup
 
     @OptionGroup var imageOptions: ImageOptionGroup
 
     mutating func validate() throws {
         guard !images.isEmpty else { throw ValidationError("give at least one image") }
-        if let jobs { guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64") } }
     }
 
     /// What one photo gave: its size, each category's share, and the mask as PNG with --mask.
@@ -57,7 +55,7 @@ struct SegmentCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let jobs = min(self.jobs ?? ProcessInfo.processInfo.activeProcessorCount, images.count)
+        let jobs = jobOptions.count(for: images.count)
         let (bundle, model) = try self.model.makeModel(
             images: imageOptions, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs)
         )

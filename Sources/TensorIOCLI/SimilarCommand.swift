@@ -33,15 +33,13 @@ struct SimilarCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON line instead of text.")
     var json = false
 
-    @Option(help: "Photos decoded and embedded at once, on as many compiled copies of the model (default: one per core).")
-    var jobs: Int?
+    @OptionGroup var jobOptions: JobsOptionGroup
 
     @OptionGroup var imageOptions: ImageOptionGroup
 
     mutating func validate() throws {
         guard !candidates.isEmpty else { throw ValidationError("give at least one photo or folder to rank") }
         if let top, top < 1 { throw ValidationError("--top must be at least 1") }
-        if let jobs { guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64") } }
     }
 
     /// The photos to rank: files as given, folders as their JPEG and PNG files sorted by name.
@@ -69,7 +67,7 @@ struct SimilarCommand: AsyncParsableCommand {
 
     func run() async throws {
         let photos = try Self.photos(in: candidates)
-        let embedder = try PhotoEmbedder(model: model, images: imageOptions, jobs: jobs, count: photos.count + 1)
+        let embedder = try PhotoEmbedder(model: model, images: imageOptions, jobs: jobOptions, count: photos.count + 1)
         var failures = InputFailures()
         var embeddings: [(path: String, embedding: Embedding)] = []
         let files = [URL(fileURLWithPath: query)] + photos

@@ -35,7 +35,7 @@ struct TextOptionGroup: ParsableArguments {
     ///
     /// - Throws: ``CLIError`` when the bundle takes no text; what building the model throws.
     func run<Value: Sendable>(
-        model options: ModelOptionGroup, bundle: ModelBundle, jobs requested: Int?, jsonKey: String?,
+        model options: ModelOptionGroup, bundle: ModelBundle, jobs jobOptions: JobsOptionGroup, jsonKey: String?,
         work: @escaping @Sendable (any Model, String) throws -> Value,
         element: (String, Value) -> JSONText.Value, block: (String, Value, Bool) -> Void
     ) async throws {
@@ -43,7 +43,7 @@ struct TextOptionGroup: ParsableArguments {
             throw CLIError("\(options.bundle) takes no text: give a bundle whose model.json has a \"text\" entry (tensorio init writes it from a model's tokenizer metadata)")
         }
         let texts = try all()
-        let jobs = max(1, min(requested ?? ProcessInfo.processInfo.activeProcessorCount, texts.count))
+        let jobs = jobOptions.count(for: texts.count)
         let model = try options.makeModel(of: bundle, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs))
         try RuntimeLog.capturing { try model.load() }
         var failures = InputFailures()

@@ -43,10 +43,7 @@ struct AudioFileClassifier {
     }
 
     private func classify(path: String, options: AudioClassificationOptions) async throws -> (AudioBuffer, AudioClassification) {
-        let url = URL(fileURLWithPath: path)
-        if UntrustedFile.kind(of: url) == .directory {
-            throw CLIError("\(path) is a folder: give the audio files in it, such as \(path)/*.wav")
-        }
+        let url = try InputFileURL.checked(path, .audio)
         guard Self.extensions.contains(url.pathExtension.lowercased()) else {
             throw CLIError("\(path) is not a WAV, FLAC or Ogg file (the model takes audio; its file name ends in .\(Self.extensions.sorted().joined(separator: ", .")))")
         }

@@ -221,11 +221,7 @@ struct ImageClassifier: Sendable {
 
     /// As ``input(_:)`` for a path given on the command line, refusing a folder with a hint.
     @Sendable func input(path: String) throws -> InputValue {
-        let url = URL(fileURLWithPath: path)
-        if UntrustedFile.kind(of: url) == .directory {
-            throw CLIError("\(path) is a folder: give the image files in it, such as \(path)/*.jpg")
-        }
-        return try input(url)
+        try input(try InputFileURL.checked(path, .image))
     }
 }
 #endif

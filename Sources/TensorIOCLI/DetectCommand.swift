@@ -90,10 +90,7 @@ struct DetectCommand: AsyncParsableCommand {
         )
         let keepsPhotos = drawing != nil
         let results = model.results(for: images, concurrency: jobs) { path -> PhotoResult in
-            let url = URL(fileURLWithPath: path)
-            if UntrustedFile.kind(of: url) == .directory {
-                throw CLIError("\(path) is a folder: give the image files in it, such as \(path)/*.jpg")
-            }
+            let url = try InputFileURL.checked(path, .image)
             // Full size: boxes are in the pixels of the photo as displayed, not of a reduced decode.
             let photo = try PixelBuffer(contentsOf: url, limits: model.configuration.limits)
             let (width, height) = photo.uprightSize

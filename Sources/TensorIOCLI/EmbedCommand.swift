@@ -97,9 +97,7 @@ struct PhotoEmbedder: Sendable {
         guard bundle.inputs.count == 1, bundle.inputs[0].isImage else {
             throw CLIError("\(options.bundle) does not take one image: an embedder's one input is an image layer")
         }
-        guard EmbeddingDescription.implied(by: bundle) != nil else {
-            throw CLIError("\(options.bundle) describes no embedding output: give a bundle whose model.json has an \"embedding\" entry, or a model whose only output is an unlabelled vector")
-        }
+        _ = try EmbeddingDescription.required(by: bundle)
         try RuntimeLog.capturing { try model.load() }
         self.model = model
         self.jobs = jobs
@@ -108,9 +106,7 @@ struct PhotoEmbedder: Sendable {
     /// The embeddings of `files`, in order, each a result: a photo that cannot be read fails alone.
     func embeddings(of files: [URL], options: EmbeddingOptions) -> AsyncStream<Result<Embedding, any Error>> {
         model.results(for: files, concurrency: jobs) { url -> Embedding in
-            if UntrustedFile.kind(of: url) == .directory {
-                throw CLIError("\(url.relativePath) is a folder: give the image files in it, such as \(url.relativePath)/*.jpg")
-            }
+            _ = try InputFileURL.checked(url.relativePath, .image)
             return try model.embed(try PixelBuffer(contentsOf: url, limits: model.configuration.limits), options: options)
         }
     }

@@ -70,10 +70,7 @@ struct SegmentCommand: AsyncParsableCommand {
         let writesMasks = folder != nil
         let drawsOverlays = overlayFolder != nil
         let results = model.results(for: images, concurrency: jobs) { path -> PhotoResult in
-            let url = URL(fileURLWithPath: path)
-            if UntrustedFile.kind(of: url) == .directory {
-                throw CLIError("\(path) is a folder: give the image files in it, such as \(path)/*.jpg")
-            }
+            let url = try InputFileURL.checked(path, .image)
             // Full size: the mask has the pixels of the photo as displayed.
             let photo = try PixelBuffer(contentsOf: url, limits: model.configuration.limits)
             let mask = try model.segment(photo)

@@ -44,12 +44,7 @@ extension Model {
     /// - Throws: As `classify(text:)`, and `TensorIOError.Code.unsupported` when the bundle describes no
     ///   embedding.
     public func embed(text: String, options: EmbeddingOptions = EmbeddingOptions()) throws -> Embedding {
-        guard let description = EmbeddingDescription.implied(by: bundle) else {
-            throw TensorIOError(
-                .unsupported, "\(bundle.url.lastPathComponent) describes no embedding output: add an \"embedding\" entry to model.json naming the output that holds the vector",
-                location: "embedding"
-            )
-        }
+        let description = try EmbeddingDescription.required(by: bundle)
         let tokenizer = try TokenizerCache.tokenizer(for: bundle)
         return try Self.embedding(in: try run(tokenizer.input(try tokenizer.tokenize(text))), description: description, options: options)
     }

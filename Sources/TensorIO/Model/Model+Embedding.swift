@@ -13,7 +13,7 @@ extension Model {
     ///   embedding; ``TensorIOError/Code/outputMismatch`` when the output is not a vector; what
     ///   ``run(_:)-(InputValue)`` throws.
     public func embed(_ photo: PixelBuffer, options: EmbeddingOptions = EmbeddingOptions()) throws -> Embedding {
-        let description = try embeddingDescription()
+        let description = try EmbeddingDescription.required(by: bundle)
         return try Self.embedding(in: try run(.image(photo)), description: description, options: options)
     }
 
@@ -25,7 +25,7 @@ extension Model {
     /// - Returns: The embedding.
     /// - Throws: As the synchronous call.
     public func embed(_ photo: PixelBuffer, options: EmbeddingOptions = EmbeddingOptions()) async throws -> Embedding {
-        let description = try embeddingDescription()
+        let description = try EmbeddingDescription.required(by: bundle)
         return try Self.embedding(in: try await run(.image(photo), placeholders: [:]), description: description, options: options)
     }
 
@@ -40,22 +40,12 @@ extension Model {
         try embed(try PixelBuffer(contentsOf: url, limits: configuration.limits), options: options)
     }
 
-    /// The bundle's embedding description, or the one its only output implies (``EmbeddingDescription/implied(by:)``).
-    private func embeddingDescription() throws -> EmbeddingDescription {
-        if let description = EmbeddingDescription.implied(by: bundle) { return description }
-        throw TensorIOError(
-            .unsupported,
-            "\(bundle.url.lastPathComponent) describes no embedding output: add an \"embedding\" entry to model.json (docs/model-json.md) naming the output that holds the vector",
-            location: "embedding"
-        )
-    }
-
     package static func embedding(in outputs: Outputs, description: EmbeddingDescription, options: EmbeddingOptions) throws -> Embedding {
         let output = try outputs[description.output]
         let values = try output.values(as: Float.self)
         guard EmbeddingDescription.shapeProblem(try output.shape) == nil, (1...EmbeddingDescription.maximumDimensions).contains(values.count) else {
-            throw TensorIOError.detectionTensorMismatch(
-                "output \"\(description.output)\" has shape \(try output.shape); an embedding is a vector, [1, n] or [n]", tensor: description.output
+            throw TensorIOError.outputMismatch(
+                "output \"\(description.output)\" has shape \(try output.shape); an embedding is a vector, [1, n] or [n]", output: description.output
             )
         }
         return Embedding(

@@ -126,7 +126,7 @@ public struct Output: Sendable, Hashable {
     }
 
     private func mismatch(_ message: String) -> TensorIOError {
-        TensorIOError(.outputMismatch, "the output \(message)", location: "output \"\(name)\"")
+        TensorIOError.outputMismatch("the output \(message)", output: name)
     }
 }
 

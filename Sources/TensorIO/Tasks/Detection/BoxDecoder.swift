@@ -48,16 +48,16 @@ struct BoxDecoder: Sendable {
         // untrusted counts are only overflow-checked, never trusted.
         let (boxValues, boxOverflow) = options.numBoxes.multipliedReportingOverflow(by: options.numCoords)
         guard !boxOverflow, boxes.count == boxValues else {
-            throw TensorIOError.detectionTensorMismatch(
+            throw TensorIOError.outputMismatch(
                 "holds \(boxes.count) values, but \(options.numBoxes) boxes × \(options.numCoords) coordinates need \(boxOverflow ? "more than can be counted" : "\(boxValues)")",
-                tensor: boxesName
+                output: boxesName
             )
         }
         let (scoreValues, scoreOverflow) = options.numBoxes.multipliedReportingOverflow(by: options.numClasses)
         guard !scoreOverflow, scores.count == scoreValues else {
-            throw TensorIOError.detectionTensorMismatch(
+            throw TensorIOError.outputMismatch(
                 "holds \(scores.count) values, but \(options.numBoxes) boxes × \(options.numClasses) classes need \(scoreOverflow ? "more than can be counted" : "\(scoreValues)")",
-                tensor: scoresName
+                output: scoresName
             )
         }
         // Built only now: numClasses is bounded by the real score tensor.

@@ -8,9 +8,4 @@ extension TensorIOError {
     static func detectionLimitExceeded(_ message: String, at path: String) -> TensorIOError {
         TensorIOError(.limitExceeded, message, location: path)
     }
-
-    /// A model output that disagrees with what the detection options describe.
-    static func detectionTensorMismatch(_ message: String, tensor name: String) -> TensorIOError {
-        TensorIOError(.outputMismatch, message, location: "output \"\(name)\"")
-    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a bundle's output becomes an ``Embedding``: the `embedding` entry of `model.json`
 /// (docs/model-json.md, "Embeddings").
 ///
@@ -31,6 +33,20 @@ extension EmbeddingDescription {
     static func implied(byOutputs outputs: some Collection<LayerDescription>) -> EmbeddingDescription? {
         guard outputs.count == 1, let output = outputs.first, output.labels == nil, shapeProblem(output.shape) == nil else { return nil }
         return EmbeddingDescription(output: output.name, normalizes: false, quantizes: false)
+    }
+
+    /// The bundle's embedding, as ``implied(by:)`` finds it, or the one error every way of embedding throws
+    /// without one.
+    ///
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/unsupported``, at `embedding`) when the bundle has no
+    ///   `embedding` entry and its only output is not an unlabelled vector.
+    package static func required(by bundle: ModelBundle) throws -> EmbeddingDescription {
+        if let description = implied(by: bundle) { return description }
+        throw TensorIOError(
+            .unsupported,
+            "\(bundle.url.lastPathComponent) describes no embedding output: add an \"embedding\" entry to model.json (docs/model-json.md) naming the output that holds the vector, or give a model whose only output is an unlabelled vector",
+            location: "embedding"
+        )
     }
 
     /// The `embedding` entry of `model.json` that reads back as this description.

@@ -33,9 +33,9 @@ struct SegmentationDecoder: Sendable {
         guard image.count == 3, image.allSatisfy({ $0 >= 1 }), image[2] <= SegmentationDescription.maximumCategories,
               image[0].multipliedReportingOverflow(by: image[1]).partialValue.multipliedReportingOverflow(by: image[2]).partialValue == values.count
         else {
-            throw TensorIOError.detectionTensorMismatch(
+            throw TensorIOError.outputMismatch(
                 "output \"\(description.output)\" has shape \(shape) (\(values.count) values); a segmentation is [1, height, width, categories] with 1 to \(SegmentationDescription.maximumCategories) categories",
-                tensor: description.output
+                output: description.output
             )
         }
         let (height, width, channels) = (image[0], image[1], image[2])

@@ -52,6 +52,8 @@ let package = Package(
             name: "TensorIOModelFile", dependencies: ["TensorIOSupport"], path: "Internal/TensorIOModelFile",
             swiftSettings: upcomingFeatures
         ),
+        // The clock and the median and percentiles every benchmark program sums its runs up with.
+        .target(name: "BenchmarkStatistics", path: "Statistics", swiftSettings: upcomingFeatures),
         // Times the image path for the side-by-side comparison in run-image-benchmarks.py.
         .executableTarget(
             name: "image-preprocessing-benchmark",
@@ -70,21 +72,21 @@ let package = Package(
         // What verifying a .tflite file adds to loading it: full loads and the verifier alone, interleaved.
         .executableTarget(
             name: "model-load-benchmark",
-            dependencies: [tensorIO("TensorIO"), "TensorIOModelFile"],
+            dependencies: ["BenchmarkStatistics", tensorIO("TensorIO"), "TensorIOModelFile"],
             path: "ModelLoad",
             swiftSettings: upcomingFeatures
         ),
         // Detection per photo and what detection adds to a run, for run-detection-benchmarks.py.
         .executableTarget(
             name: "detection-benchmark",
-            dependencies: [tensorIO("TensorIO")],
+            dependencies: ["BenchmarkStatistics", tensorIO("TensorIO")],
             path: "Detection",
             swiftSettings: upcomingFeatures
         ),
         // Segmentation per photo and what the mask adds to a run, for run-segmentation-benchmarks.py.
         .executableTarget(
             name: "segmentation-benchmark",
-            dependencies: [tensorIO("TensorIO")],
+            dependencies: ["BenchmarkStatistics", tensorIO("TensorIO")],
             path: "Segmentation",
             swiftSettings: upcomingFeatures
         ),
@@ -92,21 +94,21 @@ let package = Package(
         // run-audio-benchmarks.py.
         .executableTarget(
             name: "audio-classification-benchmark",
-            dependencies: [tensorIO("TensorIO"), tensorIO("TensorIOAudio")],
+            dependencies: ["BenchmarkStatistics", tensorIO("TensorIO"), tensorIO("TensorIOAudio")],
             path: "AudioClassification",
             swiftSettings: upcomingFeatures
         ),
         // Text classification per sentence, and its tokenization and run alone, for run-text-benchmarks.py.
         .executableTarget(
             name: "text-classification-benchmark",
-            dependencies: [tensorIO("TensorIO"), tensorIO("TensorIOText")],
+            dependencies: ["BenchmarkStatistics", tensorIO("TensorIO"), tensorIO("TensorIOText")],
             path: "TextClassification",
             swiftSettings: upcomingFeatures
         ),
         // What an isolated load check costs next to loading in this process (docs/security.md).
         .executableTarget(
             name: "load-check-benchmark",
-            dependencies: [
+            dependencies: ["BenchmarkStatistics", 
                 tensorIO("TensorIO"),
                 // Not linked, built: the isolated checks run it from next to this program.
                 tensorIO("tensorio-load-check"),

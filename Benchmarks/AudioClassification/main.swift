@@ -18,15 +18,7 @@
 import Foundation
 import TensorIO
 import TensorIOAudio
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-}
-
-func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
-
-func microseconds(from start: UInt64, to end: UInt64) -> Double { Double(end - start) / 1000 }
+import BenchmarkStatistics
 
 /// The indices of the highest score of a window (NaN never counts as one).
 func topIndices(_ scores: [Float]) -> [Int] {

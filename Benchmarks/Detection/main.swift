@@ -11,17 +11,7 @@
 // Prints one JSON object with the medians in microseconds; detect − run is what detection adds.
 import Foundation
 import TensorIO
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-}
-
-func microseconds(_ body: () throws -> Void) rethrows -> Double {
-    let start = DispatchTime.now().uptimeNanoseconds
-    try body()
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
-}
+import BenchmarkStatistics
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 3, let runs = Int(arguments[2]), runs > 0 else {

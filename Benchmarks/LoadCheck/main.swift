@@ -8,6 +8,7 @@
 // and 90th percentiles, and the child's peak memory.
 import Foundation
 import TensorIO
+import BenchmarkStatistics
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let iterations = arguments.first.flatMap(Int.init) ?? 20
@@ -15,17 +16,6 @@ let bundlePaths = arguments.count > 1 ? Array(arguments.dropFirst()) : ["Example
 guard iterations > 0 else {
     FileHandle.standardError.write(Data("usage: load-check-benchmark [ITERATIONS] [BUNDLE...]\n".utf8))
     exit(2)
-}
-
-func milliseconds(_ body: () throws -> Void) rethrows -> Double {
-    let start = DispatchTime.now().uptimeNanoseconds
-    try body()
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-}
-
-func percentile(_ values: [Double], _ fraction: Double) -> Double {
-    let sorted = values.sorted()
-    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
 }
 
 func line(_ name: String, _ values: [Double]) -> String {

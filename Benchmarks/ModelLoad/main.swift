@@ -11,6 +11,7 @@ import Foundation
 import TensorIO
 // The verifier (package access in TensorIO), compiled into this package from the same files.
 import TensorIOModelFile
+import BenchmarkStatistics
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let iterations = arguments.first.flatMap(Int.init) ?? 30
@@ -23,12 +24,6 @@ guard iterations > 0 else {
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("model-load-benchmark: \(message)\n".utf8))
     exit(1)
-}
-
-func milliseconds(_ body: () throws -> Void) rethrows -> Double {
-    let start = DispatchTime.now().uptimeNanoseconds
-    try body()
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
 }
 
 let bundle: ModelBundle
@@ -74,11 +69,6 @@ do {
     }
 } catch {
     fail("\(error)")
-}
-
-func percentile(_ values: [Double], _ fraction: Double) -> Double {
-    let sorted = values.sorted()
-    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
 }
 
 func format(_ value: Double) -> String { String(format: "%.3f", value) }

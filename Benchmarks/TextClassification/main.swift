@@ -14,15 +14,7 @@
 import Foundation
 import TensorIO
 import TensorIOText
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-}
-
-func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
-
-func microseconds(from start: UInt64, to end: UInt64) -> Double { Double(end - start) / 1000 }
+import BenchmarkStatistics
 
 func option(_ name: String, in arguments: [String]) -> Int? {
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }

@@ -156,9 +156,10 @@ def fetch_one(name, entry, cache, mirror, network):
             return "cached"
         # A cached copy that no longer matches its pin (an edited file, a changed pin) is not used.
         print(f"testdata: {name}: the cached copy does not match its pin; removed", file=sys.stderr)
-        target.unlink()
+        target.unlink(missing_ok=True)
     target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(target.name + ".partial")
+    # Per process: two fetches into one cache (two checkouts testing at once) never write the same file.
+    partial = target.with_name(f"{target.name}.partial-{os.getpid()}")
     sources = ([("mirror", lambda: from_mirror(mirror, name, partial, entry))] if mirror else []) + [
         ("origin", lambda: from_origin(name, partial, entry, network))
     ]

@@ -223,9 +223,8 @@ def main(arguments):
         if arguments[1] not in entries:
             print(f"testdata: {arguments[1]} is not in {MANIFEST.relative_to(ROOT)}", file=sys.stderr)
             return 2
-        target = cache_dir() / arguments[1]
-        print(target)
-        return 0 if target.is_file() else 1
+        print(cache_dir() / arguments[1])
+        return 0 if is_cached(arguments[1], entries) else 1
     if len(arguments) == 5 and arguments[0] == "pin":
         return pin(*arguments[1:])
     print(__doc__.split("\n\n")[1], file=sys.stderr)
@@ -241,14 +240,23 @@ def reference_name(file):
     return os.path.relpath(file, ROOT).replace(os.sep, "/")
 
 
+def is_cached(name, entries):
+    """Whether the cache holds `name` at its pinned size: the rule the Swift tests' TestData follows too (`fetch`
+    checked the sha-256 of what it put there)."""
+    try:
+        return (cache_dir() / name).stat().st_size == entries[name]["size"]
+    except OSError:
+        return False
+
+
 def path(name):
     """Where `name` is cached (for scripts and benchmarks); exits with one line when it is not there."""
-    if name not in load_manifest():
+    entries = load_manifest()
+    if name not in entries:
         raise SystemExit(f"testdata: {name} is not in {MANIFEST.relative_to(ROOT)}")
-    target = cache_dir() / name
-    if not target.is_file():
+    if not is_cached(name, entries):
         raise SystemExit(f"testdata: {name} is not in the cache {cache_dir()}: run `make test-data`")
-    return target
+    return cache_dir() / name
 
 
 if __name__ == "__main__":

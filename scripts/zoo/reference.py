@@ -49,8 +49,9 @@ def model_files():
     (a test-data name, read from the cache, or a path relative to the repository root) and file where it is.
     Pinned models not in the cache are left out: the Swift test skips the task models then."""
     found = []
-    for name in testdata.load_manifest():
-        if name.startswith("task-models/") and name.endswith(".tflite") and (testdata.cache_dir() / name).is_file():
+    entries = testdata.load_manifest()
+    for name in entries:
+        if name.startswith("task-models/") and name.endswith(".tflite") and testdata.is_cached(name, entries):
             found.append((name, name, str(testdata.cache_dir() / name)))
     base = os.path.join(ROOT, MODULES)
     if not os.path.isdir(base):

@@ -14,10 +14,11 @@ import Foundation
 /// was lost: the process exited 1 with nothing on stderr. Writing to the duplicate puts the tool's lines
 /// where the user sees them whatever the runtimes' capture is doing.
 package enum ToolStandardError {
-    /// The duplicate of descriptor 2 (2 itself when it cannot be duplicated). ``ToolMain`` takes it first,
-    /// before any model loads.
+    /// The duplicate of descriptor 2 (2 itself when it cannot be duplicated), closed on exec so that the
+    /// programs the tool starts (load checks, the repository program) do not inherit a second stderr.
+    /// ``ToolMain`` takes it first, before any model loads.
     static let handle: FileHandle = {
-        let duplicate = dup(STDERR_FILENO)
+        let duplicate = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0)
         return FileHandle(fileDescriptor: duplicate >= 0 ? duplicate : STDERR_FILENO, closeOnDealloc: false)
     }()
 

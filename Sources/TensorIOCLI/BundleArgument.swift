@@ -48,7 +48,7 @@ struct ModelOptionGroup: ParsableArguments {
 
     /// Opens the bundle (a `.tflite` file's is inferred).
     func openBundle() throws -> ModelBundle {
-        try ModelBundle.open(URL(fileURLWithPath: bundle), logger: ToolLog.logger)
+        try ModelBundle.open(URL(fileURLWithPath: bundle), registry: .tool, logger: ToolLog.logger)
     }
 
     /// Builds the model of a bundle ``openBundle()`` opened, with these options.
@@ -66,7 +66,7 @@ struct ModelOptionGroup: ParsableArguments {
 
     /// Opens the bundle and builds its model as one that trains.
     func makeTrainableModel() throws -> (ModelBundle, any TrainableModel) {
-        let bundle = try ModelBundle.open(URL(fileURLWithPath: bundle), logger: ToolLog.logger)
+        let bundle = try ModelBundle.open(URL(fileURLWithPath: bundle), registry: .tool, logger: ToolLog.logger)
         return (bundle, try bundle.makeTrainableModel(
             configuration: ModelConfiguration(threadCount: threads ?? 1, logger: ToolLog.logger)
         ))

@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import TensorIO
+import TensorIOAudio
 import TensorIOText
 import TensorIOToolSupport
 
@@ -68,7 +69,7 @@ struct ClassifyCommand: AsyncParsableCommand {
     func run() async throws {
         let bundle = try model.openBundle()
         if !text.isEmpty { return try await classifyTexts(bundle) }
-        if bundle.audio != nil {
+        if try bundle.audio != nil {
             // An audio file's windows run `jobs` at once, each file after the other.
             let jobs = jobOptions.requested
             let built = try model.makeModel(

@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import TensorIO
+import TensorIOVision
 import TensorIOToolSupport
 
 /// `tensorio detect MODEL IMAGE... [--max-results N] [--score-threshold T] [--json] [--draw DIR] [--jobs N]`
@@ -71,7 +72,7 @@ struct DetectCommand: AsyncParsableCommand {
         let (bundle, model) = try self.model.makeModel(
             images: imageOptions, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs)
         )
-        guard bundle.detection != nil else {
+        guard try bundle.detection != nil else {
             throw CLIError("\(self.model.bundle) describes no detection outputs: give a bundle whose model.json has a \"detection\" entry (tensorio init writes it for SSD models with metadata; tensorio init MODEL --detector NAME for MediaPipe's detectors)")
         }
         try RuntimeLog.capturing { try model.load() }

@@ -2,6 +2,7 @@
 import CCairo
 import Foundation
 import TensorIO
+import TensorIOVision
 import TensorIOToolSupport
 
 /// `tensorio detect --draw DIR`: each photo, upright, with its detections drawn by cairo — boxes, a label

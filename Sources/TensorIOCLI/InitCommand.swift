@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import TensorIO
+import TensorIOVision
 import TensorIOToolSupport
 import TensorIOSupport
 
@@ -67,14 +68,15 @@ struct InitCommand: ParsableCommand {
         guard destination.pathExtension == "tiobundle" else {
             throw CLIError.usage("--output \(destination.relativePath): a bundle folder's name ends in .tiobundle")
         }
-        let options = BundleInferenceOptions(
+        var options = BundleInferenceOptions(
             imageInputs: Set(imageInputs), normalization: try normalize.map(Self.parseNormalization),
-            labels: try Self.readLabels(labels), locale: locale, detector: detectorName?.detector
+            labels: try Self.readLabels(labels), locale: locale
         )
+        options.detector = detectorName?.detector
         if normalize != nil, imageInputs.isEmpty {
             warn("--normalize applies to image inputs whose metadata gives no normalization")
         }
-        let inferred = try ModelBundle.infer(fromModelAt: modelURL, options: options)
+        let inferred = try ModelBundle.infer(fromModelAt: modelURL, options: options, registry: .tool)
         try write(inferred, from: modelURL, to: destination)
         print(Self.report(inferred, destination: destination), terminator: "")
     }
@@ -103,7 +105,7 @@ struct InitCommand: ParsableCommand {
             let json = JSONText.renderPretty(ModelJSONDocument.value(for: inferred.bundle))
             try Data(json.utf8).write(to: staging.appendingPathComponent("model.json"), options: .withoutOverwriting)
             // The written bundle must open as any other: what init writes, validate accepts.
-            _ = try ModelBundle(at: staging, logger: ToolLog.logger)
+            _ = try ModelBundle(at: staging, registry: .tool, logger: ToolLog.logger)
             guard rename(staging.path, destination.path) == 0 else {
                 throw CLIError("cannot create \(destination.relativePath): \(SystemErrorText.reason(errno: errno))")
             }

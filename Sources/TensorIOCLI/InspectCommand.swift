@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import TensorIO
+import TensorIOVision
 import TensorIOToolSupport
 
 /// `tensorio inspect BUNDLE [--json]`
@@ -117,7 +118,8 @@ struct InspectCommand: ParsableCommand {
             lines.append("Placeholders:")
             lines += bundle.placeholders.map { "  " + layerSummary($0, isInput: true, quantized: bundle.modelFile.isQuantized) }
         }
-        if let detection = bundle.detection {
+        // The tool registry read the entry when the bundle opened: nothing is left to throw.
+        if let detection = try? bundle.detection {
             lines.append("Detection:")
             var parts = ["\(detection.kind.rawValue): boxes \(detection.boxesOutput), scores \(detection.scoresOutput)"]
             if let classes = detection.classesOutput { parts.append("classes \(classes)") }

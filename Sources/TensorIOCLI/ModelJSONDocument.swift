@@ -17,11 +17,10 @@ enum ModelJSONDocument {
             ("inputs", .array(bundle.inputs.map { layer($0, isInput: true) })),
             ("outputs", .array(bundle.outputs.map { layer($0, isInput: false) })),
         ]
-        if let detection = bundle.detection { members.append(("detection", value(detection.modelJSON))) }
-        if let segmentation = bundle.segmentation { members.append(("segmentation", value(segmentation.modelJSON))) }
-        if let embedding = bundle.embedding { members.append(("embedding", value(embedding.modelJSON))) }
-        if let audio = bundle.audio { members.append(("audio", value(audio.modelJSON))) }
-        if let text = bundle.text { members.append(("text", value(text.modelJSON))) }
+        // Each task's entry as its task writes it, in the tool registry's order.
+        for key in ModelRegistry.tool.taskNames {
+            if let description = bundle.tasks.descriptions[key] { members.append((key, value(description.modelJSON))) }
+        }
         return .object(members)
     }
 

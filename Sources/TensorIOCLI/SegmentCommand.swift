@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import TensorIO
+import TensorIOVision
 import TensorIOToolSupport
 
 /// `tensorio segment MODEL IMAGE... [--json] [--mask DIR] [--overlay DIR] [--jobs N]`
@@ -59,7 +60,7 @@ struct SegmentCommand: AsyncParsableCommand {
         let (bundle, model) = try self.model.makeModel(
             images: imageOptions, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs)
         )
-        guard bundle.segmentation != nil else {
+        guard try bundle.segmentation != nil else {
             throw CLIError("\(self.model.bundle) describes no segmentation output: give a bundle whose model.json has a \"segmentation\" entry (tensorio init writes it for segmenters whose metadata marks the mask)")
         }
         try RuntimeLog.capturing { try model.load() }

@@ -2,6 +2,7 @@
 import CCairo
 import Foundation
 import TensorIO
+import TensorIOVision
 import TensorIOToolSupport
 
 /// `tensorio segment --overlay DIR`: each photo, upright, with its categories tinted over it (background,

@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import TensorIO
+import TensorIOText
 import TensorIOToolSupport
 
 /// `--text` and `--text-file`: the texts `classify` and `embed` take instead of files, for a model with a
@@ -39,7 +40,7 @@ struct TextOptionGroup: ParsableArguments {
         work: @escaping @Sendable (any Model, String) throws -> Value,
         element: (String, Value) -> JSONText.Value, block: (String, Value, Bool) -> Void
     ) async throws {
-        guard bundle.text != nil else {
+        guard try bundle.text != nil else {
             throw CLIError("\(options.bundle) takes no text: give a bundle whose model.json has a \"text\" entry (tensorio init writes it from a model's tokenizer metadata)")
         }
         let texts = try all()

@@ -59,7 +59,7 @@ struct ValidateCommand: ParsableCommand {
             if ModelBundle.isBareModel(url) {
                 // A bare model: inferring its bundle checks the file (and its metadata) as loading would.
                 do {
-                    opened = try ModelBundle(modelAt: url)
+                    opened = try ModelBundle(modelAt: url, registry: .tool)
                     issues = []
                 } catch {
                     // The message names the file already; each problem line starts with it once.
@@ -67,12 +67,12 @@ struct ValidateCommand: ParsableCommand {
                     issues = [BundleIssue(path: "", message: message.hasPrefix(path + ": ") ? String(message.dropFirst(path.count + 2)) : message)]
                 }
             } else {
-                issues = ModelBundleValidator(bundleAt: url, logger: ToolLog.logger).issues()
+                issues = ModelBundleValidator(bundleAt: url, registry: .tool, logger: ToolLog.logger).issues()
             }
             problems += issues.map { "\(path): \($0)" }
             if issues.isEmpty, load {
                 do {
-                    let bundle = try opened ?? ModelBundle(at: url, logger: ToolLog.logger)
+                    let bundle = try opened ?? ModelBundle(at: url, registry: .tool, logger: ToolLog.logger)
                     if inProcess {
                         _ = try RuntimeLog.capturing {
                             try bundle.checkLoading(.inProcess, configuration: ModelConfiguration(logger: ToolLog.logger))
@@ -87,7 +87,7 @@ struct ValidateCommand: ParsableCommand {
             if issues.isEmpty, problems.allSatisfy({ !$0.hasPrefix("\(path): ") }) {
                 print("\(path): valid")
                 // Sizes the runtime decides are read back after each run (docs/model-json.md).
-                let bundle = opened ?? (try? ModelBundle(at: url, logger: ToolLog.logger))
+                let bundle = opened ?? (try? ModelBundle(at: url, registry: .tool, logger: ToolLog.logger))
                 for output in bundle?.outputs ?? LayerList([]) where output.shape.contains(-1) {
                     let sizes = output.shape == [-1] ? "any shape" : "shape \(output.shape)"
                     print("\(path): output \"\(output.name)\" is sized at run time (\(sizes))")

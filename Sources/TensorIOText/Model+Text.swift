@@ -6,7 +6,7 @@ extension Model {
     /// `TextClassifier` does from a model's tokenizer metadata: the scores of the first labelled output.
     ///
     /// ```swift
-    /// let model = try ModelBundle(modelAt: URL(fileURLWithPath: "movie_review.tflite")).makeModel()
+    /// let model = try ModelBundle(modelAt: URL(fileURLWithPath: "movie_review.tflite"), registry: .text).makeModel()
     /// print(try model.classify(text: "An absolute masterpiece.").top(1))
     /// ```
     ///

@@ -25,7 +25,7 @@ enum TokenizerCache {
     private static let entries = LockedValue<[Key: Entry]>([:])
 
     static func tokenizer(for bundle: ModelBundle) throws -> TextTokenizer {
-        guard let description = bundle.text else { return try TextTokenizer(bundle: bundle) }  // throws: no text entry
+        guard let description = try bundle.text else { return try TextTokenizer(bundle: bundle) }  // throws: no text entry
         let key = Key(bundle: bundle.url, description: description)
         let now = ContinuousClock.now
         let cached = entries.withLock { $0[key] }

@@ -26,8 +26,7 @@ struct DetectCommand: AsyncParsableCommand {
 
     @OptionGroup var model: ModelOptionGroup
 
-    @Argument(help: "JPEG or PNG files.")
-    var images: [String]
+    @OptionGroup var photos: PhotoArguments
 
     @Option(name: .customLong("max-results"), help: "Keep at most N detections per photo (default: the bundle's max_results, else all).")
     var maxResults: Int?
@@ -44,9 +43,6 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(help: "Labels in this locale where the model has them, such as fr (its display_names; default: its labels).")
     var locale: String?
 
-    @Flag(help: "Print one JSON line instead of text.")
-    var json = false
-
     @Option(help: ArgumentHelp("Write each photo with its detections drawn as DIR/NAME.jpg (the folder is made if missing).", valueName: "DIR"))
     var draw: String?
 
@@ -55,7 +51,6 @@ struct DetectCommand: AsyncParsableCommand {
     @OptionGroup var imageOptions: ImageOptionGroup
 
     mutating func validate() throws {
-        guard !images.isEmpty else { throw ValidationError("give at least one image") }
         if let maxResults, maxResults < 1 { throw ValidationError("--max-results must be at least 1") }
         if let scoreThreshold, !scoreThreshold.isFinite { throw ValidationError("--score-threshold must be a number") }
     }
@@ -68,7 +63,7 @@ struct DetectCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let jobs = jobOptions.count(for: images.count)
+        let jobs = jobOptions.count(for: photos.images.count)
         let (bundle, model) = try self.model.makeModel(
             images: imageOptions, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs)
         )
@@ -76,21 +71,14 @@ struct DetectCommand: AsyncParsableCommand {
             throw CLIError("\(self.model.bundle) describes no detection outputs: give a bundle whose model.json has a \"detection\" entry (tensorio init writes it for SSD models with metadata; tensorio init MODEL --detector NAME for MediaPipe's detectors)")
         }
         try RuntimeLog.capturing { try model.load() }
-        let drawing = draw.map { URL(fileURLWithPath: $0, isDirectory: true) }
-        if let drawing {
-            do {
-                try FileManager.default.createDirectory(at: drawing, withIntermediateDirectories: true)
-            } catch {
-                throw CLIError("--draw \(drawing.relativePath): cannot make the folder (\(error.localizedDescription))")
-            }
-        }
+        let drawing = try draw.map { try PhotoArguments.outputFolder($0, option: "--draw") }
         var drawnNames = Set<String>()
         let options = DetectionOptions(
             maximumResults: maxResults, scoreThreshold: scoreThreshold, categoryAllowlist: Set(allowed),
             categoryDenylist: Set(denied), labelsLocale: locale
         )
         let keepsPhotos = drawing != nil
-        let results = model.results(for: images, concurrency: jobs) { path -> PhotoResult in
+        let results = model.results(for: photos.images, concurrency: jobs) { path -> PhotoResult in
             let url = try InputFileURL.checked(path, .image)
             // Full size: boxes are in the pixels of the photo as displayed, not of a reduced decode.
             let photo = try PixelBuffer(contentsOf: url, limits: model.configuration.limits)
@@ -101,7 +89,7 @@ struct DetectCommand: AsyncParsableCommand {
             return PhotoResult(size: ImageSize(width: width, height: height), detections: detections, drawing: drawing)
         }
         try await PhotoResultPrinter.print(
-            results, paths: images, jsonKey: json ? "images" : nil,
+            results, paths: photos.images, jsonKey: photos.json ? "images" : nil,
             write: { path, photo in
                 if let drawing, let jpeg = photo.drawing {
                     try jpeg.write(to: PhotoFileName.destination(for: path, in: drawing, extension: "jpg", taken: &drawnNames), options: .atomic)

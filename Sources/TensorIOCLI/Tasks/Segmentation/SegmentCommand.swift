@@ -26,11 +26,7 @@ struct SegmentCommand: AsyncParsableCommand {
 
     @OptionGroup var model: ModelOptionGroup
 
-    @Argument(help: "JPEG or PNG files.")
-    var images: [String]
-
-    @Flag(help: "Print one JSON line instead of text.")
-    var json = false
+    @OptionGroup var photos: PhotoArguments
 
     @Option(help: ArgumentHelp("Write each photo's category mask as DIR/NAME.png (the folder is made if missing).", valueName: "DIR"))
     var mask: String?
@@ -42,10 +38,6 @@ struct SegmentCommand: AsyncParsableCommand {
 
     @OptionGroup var imageOptions: ImageOptionGroup
 
-    mutating func validate() throws {
-        guard !images.isEmpty else { throw ValidationError("give at least one image") }
-    }
-
     /// What one photo gave: its size, each category's share, and the mask as PNG with --mask.
     struct PhotoResult: Sendable {
         var size: ImageSize
@@ -56,7 +48,7 @@ struct SegmentCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let jobs = jobOptions.count(for: images.count)
+        let jobs = jobOptions.count(for: photos.images.count)
         let (bundle, model) = try self.model.makeModel(
             images: imageOptions, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs)
         )
@@ -64,13 +56,13 @@ struct SegmentCommand: AsyncParsableCommand {
             throw CLIError("\(self.model.bundle) describes no segmentation output: give a bundle whose model.json has a \"segmentation\" entry (tensorio init writes it for segmenters whose metadata marks the mask)")
         }
         try RuntimeLog.capturing { try model.load() }
-        let folder = try mask.map { try Self.makeFolder($0, option: "--mask") }
-        let overlayFolder = try overlay.map { try Self.makeFolder($0, option: "--overlay") }
+        let folder = try mask.map { try PhotoArguments.outputFolder($0, option: "--mask") }
+        let overlayFolder = try overlay.map { try PhotoArguments.outputFolder($0, option: "--overlay") }
         var writtenNames = Set<String>()
         var overlayNames = Set<String>()
         let writesMasks = folder != nil
         let drawsOverlays = overlayFolder != nil
-        let results = model.results(for: images, concurrency: jobs) { path -> PhotoResult in
+        let results = model.results(for: photos.images, concurrency: jobs) { path -> PhotoResult in
             let url = try InputFileURL.checked(path, .image)
             // Full size: the mask has the pixels of the photo as displayed.
             let photo = try PixelBuffer(contentsOf: url, limits: model.configuration.limits)
@@ -82,7 +74,7 @@ struct SegmentCommand: AsyncParsableCommand {
             return result
         }
         try await PhotoResultPrinter.print(
-            results, paths: images, jsonKey: json ? "images" : nil,
+            results, paths: photos.images, jsonKey: photos.json ? "images" : nil,
             write: { path, photo in
                 if let folder, let png = photo.png {
                     try png.write(to: PhotoFileName.destination(for: path, in: folder, extension: "png", taken: &writtenNames), options: .atomic)
@@ -95,15 +87,6 @@ struct SegmentCommand: AsyncParsableCommand {
         )
     }
 
-    static func makeFolder(_ path: String, option: String) throws -> URL {
-        let folder = URL(fileURLWithPath: path, isDirectory: true)
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw CLIError("\(option) \(folder.relativePath): cannot make the folder (\(error.localizedDescription))")
-        }
-        return folder
-    }
 
     /// The categories present, largest share first (ties by index).
     static func present(_ photo: PhotoResult) -> [(index: Int, label: String?, fraction: Double)] {

@@ -14,10 +14,7 @@ extension ModelRegistry {
     ///
     /// - Returns: The registry, its backends and other tasks kept.
     public func addingVisionTasks() -> ModelRegistry {
-        var registry = self
-        registry.register(task: DetectionTask.self)
-        registry.register(task: SegmentationTask.self)
-        return registry
+        adding(DetectionTask.self, SegmentationTask.self)
     }
 }
 

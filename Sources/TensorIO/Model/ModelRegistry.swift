@@ -83,6 +83,13 @@ public struct ModelRegistry: Sendable {
         tasks.register(task)
     }
 
+    /// This registry with tasks added (a task module's `addingXTasks()`).
+    package func adding(_ tasks: any ModelTask.Type...) -> ModelRegistry {
+        var registry = self
+        for task in tasks { registry.register(task: task) }
+        return registry
+    }
+
     /// The registered tasks' `model.json` keys, in registration order.
     public var taskNames: [String] { tasks.tasks.map { $0.entryKey } }
 

@@ -28,18 +28,3 @@ extension ModelBundle {
         get throws { try taskDescription(AudioTask.self) }
     }
 }
-
-extension ModelRegistry {
-    /// The built-in registry with the audio task: opening a bundle reads its `audio` entry, and a bare
-    /// model's is inferred from its AudioProperties metadata.
-    public static let audio = ModelRegistry.builtIn.addingAudioTask()
-
-    /// This registry with the audio task added.
-    ///
-    /// - Returns: The registry, its backends and other tasks kept.
-    public func addingAudioTask() -> ModelRegistry {
-        var registry = self
-        registry.register(task: AudioTask.self)
-        return registry
-    }
-}

@@ -308,6 +308,7 @@ let package = Package(
                 "TensorIODelivery",
                 "TensorIORepositoryServer",
                 "TensorIOLoadCheck",
+                "TensorIOVision",
             ],
             swiftSettings: upcomingFeatures
         ),

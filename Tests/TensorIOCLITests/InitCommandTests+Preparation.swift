@@ -29,7 +29,7 @@ extension InitCommandTests {
                 options: BundleInferenceOptions(imageInputs: ["image"], normalization: .standard(.minusOneToOne)), registry: .everyTask
             )
             #expect(inferred.notes.contains { $0.kind == .inferred && $0.message.contains("as MediaPipe's ImageEmbedder") }, "\(inferred.notes)")
-            #expect(inferred.bundle.embedding == nil, "the rule implies the embedding; model.json names none")
+            #expect(try inferred.bundle.embedding == nil, "the rule implies the embedding; model.json names none")
         }
         // A classifier given its labels is not a bare vector: it keeps the default (fill, box).
         try withTemporaryDirectory { folder in

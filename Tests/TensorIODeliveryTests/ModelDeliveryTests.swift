@@ -3,6 +3,7 @@ import Foundation
 import TensorIO
 import TensorIODelivery
 import TensorIORepositoryServer
+import TensorIOVision
 import Testing
 import TensorIOTestSupport
 
@@ -202,6 +203,32 @@ struct ModelDeliveryTests {
             _ = model  // opening it is enough: the files are whole
             #expect(try store.versions(Self.id).map(\.version) == ["1"])
             #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory.appendingPathComponent(".tmp").path).isEmpty)
+        }
+    }
+
+    @Test("a store opened with the vision tasks refuses a version whose detection entry is wrong; with the built-in registry it installs it, and detect's first read refuses it")
+    func taskEntriesAtInstall() async throws {
+        try withTemporaryDirectory { folder in
+            let good = try Fixtures.archive(of: try Fixtures.bundle(version: "1", in: folder), in: folder)
+            let parent = folder.appendingPathComponent("bad-detection")
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+            let bad = try copyFixture(Fixtures.numberBundleName, into: parent) { json in
+                json["version"] = "2"
+                json["detection"] = ["boxes": "no-such-output", "scores": "output"] as JSONObject
+            }
+            let badArchive = try Fixtures.archive(of: bad, in: folder)
+
+            let checking = try ModelStore(directory: folder.appendingPathComponent("vision"), registry: .vision)
+            try checking.install(archiveAt: good, modelId: "m", version: "1")
+            let error = expectTensorIOError(.invalidBundle) { try checking.install(archiveAt: badArchive, modelId: "m", version: "2") }
+            #expect(error?.issues.contains { $0.path.hasPrefix("detection") } == true, "\(String(describing: error))")
+            #expect(try checking.current("m")?.version == "1")
+
+            let lenient = try ModelStore(directory: folder.appendingPathComponent("built-in"))
+            let installed = try lenient.install(archiveAt: badArchive, modelId: "m", version: "2")
+            let bundle = try ModelBundle(at: installed.bundleURL)
+            let firstUse = expectTensorIOError(.invalidBundle) { _ = try bundle.detection }
+            #expect(firstUse?.issues.map(\.path) == error?.issues.map(\.path), "the same problems at the same JSON paths")
         }
     }
 

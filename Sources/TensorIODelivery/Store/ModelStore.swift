@@ -46,6 +46,10 @@ public struct ModelStore: Sendable {
     /// version — is refused with `TensorIOError.Code.untrustedRelease` unless ``ReleaseVerifier`` accepts
     /// the unpacked bundle for that model id and version; the current version is then kept.
     public let trustedKeys: TrustedKeys?
+    /// The backends and tasks a new version's bundle is validated with: give the registry your app builds
+    /// its models with (`ModelRegistry.vision`…) so that a version whose task entry is wrong is refused
+    /// before it becomes current, not at its first `detect`.
+    public let registry: ModelRegistry
 
     /// Opens (and creates) the store in `directory`, removing leftovers of unpacking that a dead process
     /// left behind, and interrupted downloads older than `partialLifetime` that no downloader holds.
@@ -61,10 +65,12 @@ public struct ModelStore: Sendable {
     ///     default.
     ///   - trustedKeys: The publisher keys new versions must be signed by; `nil` (the default) installs
     ///     unsigned versions too.
+    ///   - registry: The backends and tasks new versions are validated with (``registry``).
     /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the folder cannot be created.
     public init(
         directory: URL, keep: Int = 2, partialLifetime: TimeInterval = ModelStore.defaultPartialLifetime,
-        loadCheck: LoadCheck = .isolated, logger: Logger = Logger.current, trustedKeys: TrustedKeys? = nil
+        loadCheck: LoadCheck = .isolated, logger: Logger = Logger.current, trustedKeys: TrustedKeys? = nil,
+        registry: ModelRegistry = .builtIn
     ) throws {
         self.directory = directory.standardizedFileURL
         self.keep = max(2, keep)
@@ -72,6 +78,7 @@ public struct ModelStore: Sendable {
         self.loadCheck = loadCheck
         self.logger = logger
         self.trustedKeys = trustedKeys
+        self.registry = registry
         do {
             try FileManager.default.createDirectory(at: self.temporaryRoot, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: self.partialRoot, withIntermediateDirectories: true)
@@ -282,7 +289,7 @@ public struct ModelStore: Sendable {
             defer { try? fileManager.removeItem(at: staging) }
             let bundleURL = try BundleArchive.extract(archiveURL, into: staging, limits: limits)
             try checkSignature(bundleURL, modelId: modelId, version: version)
-            try ModelBundleValidator(bundleAt: bundleURL, logger: logger).validate()
+            try ModelBundleValidator(bundleAt: bundleURL, registry: registry, logger: logger).validate()
             try Self.checkLoading(bundleURL, modelId: modelId, version: version, check: loadCheck, logger: logger)
             let now = Date()
             let record = InstallRecord(
@@ -417,7 +424,7 @@ public struct ModelStore: Sendable {
             guard let previous = pointer.previous, let target = try? installed(modelId, version: previous) else {
                 throw TensorIOError(.notFound, "model \(modelId) has no previous version to roll back to")
             }
-            try ModelBundleValidator(bundleAt: target.bundleURL, logger: logger).validate()
+            try ModelBundleValidator(bundleAt: target.bundleURL, registry: registry, logger: logger).validate()
             try DurableFile.write(
                 try JSONEncoder().encode(CurrentPointer(current: previous, previous: pointer.current)),
                 to: pointerURL(modelId))
@@ -435,14 +442,14 @@ public struct ModelStore: Sendable {
     /// - Throws: `TensorIOError` when nothing is installed and the fallback is missing or invalid.
     public func latestModel(id modelId: String, fallback: URL?) throws -> ResolvedModel {
         for candidate in [try? current(modelId), try? previous(modelId)] {
-            if let candidate, let bundle = try? ModelBundle(at: candidate.bundleURL, logger: logger) {
+            if let candidate, let bundle = try? ModelBundle(at: candidate.bundleURL, registry: registry, logger: logger) {
                 return ResolvedModel(bundle: bundle, source: .installed(candidate))
             }
         }
         guard let fallback else {
             throw TensorIOError(.notFound, "model \(modelId) is not installed in \(directory.path) and no fallback bundle was given")
         }
-        return ResolvedModel(bundle: try ModelBundle(at: fallback, logger: logger), source: .fallback)
+        return ResolvedModel(bundle: try ModelBundle(at: fallback, registry: registry, logger: logger), source: .fallback)
     }
 
     private func prune(_ modelId: String, keeping protected: [String]) {

@@ -13,7 +13,7 @@ struct AudioClassificationTests {
     @Test("YAMNet's audio input is inferred from its AudioProperties: 16 kHz mono, 15,600 frames a window", TestData.required(yamnet))
     func inferred() throws {
         let inferred = try ModelBundle.infer(fromModelAt: TestData.url(Self.yamnet), registry: .everyTask)
-        let audio = try #require(inferred.bundle.audio)
+        let audio = try #require(try inferred.bundle.audio)
         #expect(audio.sampleRate == 16_000 && audio.channels == 1)
         let layer = try #require(inferred.bundle.inputs.first { $0.name == audio.input })
         #expect(audio.windowFrames(of: layer) == 15_600)

@@ -9,16 +9,29 @@ import TensorIOTestSupport
 @Suite("Audio: the audio entry of model.json")
 struct AudioDescriptionTests {
     /// A bundle over the number model whose only input is `input` and whose `audio` entry is `audio`.
-    static func bundle(_ audio: JSONObject?, input: JSONObject = ["name": "waveform", "type": "array", "shape": [1, 16], "dtype": "float32"]) throws -> ModelBundle {
+    /// Opened with the audio task registered (its entry read then), or with `.builtIn` and the entry read
+    /// on first use (`firstUse`).
+    static func bundle(
+        _ audio: JSONObject?, input: JSONObject = ["name": "waveform", "type": "array", "shape": [1, 16], "dtype": "float32"],
+        firstUse: Bool = false
+    ) throws -> ModelBundle {
         var document = Fixtures.numberModelDocument()
         document["inputs"] = [input]
         if let audio { document["audio"] = audio }
         let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
-        return try withBundle(json: String(decoding: data, as: UTF8.self)) { try ModelBundle(at: $0) }
+        return try withBundle(json: String(decoding: data, as: UTF8.self)) { url in
+            guard firstUse else { return try ModelBundle(at: url, registry: .everyTask) }
+            let bundle = try ModelBundle(at: url)
+            _ = try bundle.audio
+            return bundle
+        }
     }
 
     static func issues(_ audio: JSONObject, input: JSONObject = ["name": "waveform", "type": "array", "shape": [1, 16], "dtype": "float32"]) -> [String] {
         let error = #expect(throws: TensorIOError.self) { try bundle(audio, input: input) }
+        // Opened without the audio task, the bundle keeps the entry; its first read finds the same problems.
+        let later = #expect(throws: TensorIOError.self) { try bundle(audio, input: input, firstUse: true) }
+        #expect(later?.issues == error?.issues)
         return error?.issues.map(\.path) ?? []
     }
 

@@ -30,13 +30,23 @@ struct DetectionDescriptionTests {
         "min_score": 0.5,
     ] }
 
-    static func open(_ json: JSONObject, files: [String: Data] = [:]) throws -> ModelBundle {
+    /// Opened with the vision tasks registered (the entry read then), or with `.builtIn` and the entry read
+    /// on first use (`firstUse`).
+    static func open(_ json: JSONObject, files: [String: Data] = [:], firstUse: Bool = false) throws -> ModelBundle {
         let data = try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])
-        return try withBundle(json: String(decoding: data, as: UTF8.self), files: files) { try ModelBundle(at: $0) }
+        return try withBundle(json: String(decoding: data, as: UTF8.self), files: files) { url in
+            guard firstUse else { return try ModelBundle(at: url, registry: .everyTask) }
+            let bundle = try ModelBundle(at: url)
+            _ = try bundle.detection
+            return bundle
+        }
     }
 
     static func issues(_ json: JSONObject, files: [String: Data] = [:]) -> [BundleIssue] {
         let error = #expect(throws: TensorIOError.self) { try open(json, files: files) }
+        // Opened without the vision tasks, the bundle keeps the entry; its first read finds the same problems.
+        let later = #expect(throws: TensorIOError.self) { try open(json, files: files, firstUse: true) }
+        #expect(later?.issues == error?.issues)
         return error?.issues ?? []
     }
 
@@ -161,7 +171,7 @@ struct DetectionDescriptionTests {
         ] as JSONObject
         let files = ["assets/labels.txt": Data("cat\ndog\n".utf8), "assets/labels-fr.txt": Data("chat\nchien\n".utf8)]
         let bundle = try Self.open(document, files: files)
-        #expect(bundle.detection?.displayNames["fr"]?.values == ["chat", "chien"])
+        #expect(try bundle.detection?.displayNames["fr"]?.values == ["chat", "chien"])
         let decoder = try DetectionDecoder(bundle: bundle, configuration: ModelConfiguration())
         let outputs = Self.outputs(boxes: [0, 0, 0.5, 0.5, 0.5, 0.5, 1, 1], classes: [0, 1], scores: [0.9, 0.8], count: 2)
         let photo = ImageSize(width: 10, height: 10)

@@ -100,11 +100,11 @@ struct EmbeddingReferenceTests {
         let model = Fixtures.repositoryURL(computed.document.model.path)
         #expect(computed.document.model.path == Self.bundlePath + "/model.tflite")
         #expect(try Data(contentsOf: model).count == 13_446_496)
-        #expect(computed.bundle.embedding == EmbeddingDescription(output: "embedding", normalizes: false, quantizes: false))
+        #expect(try computed.bundle.embedding == EmbeddingDescription(output: "embedding", normalizes: false, quantizes: false))
         #expect(computed.bundle.inputs[0].isImage && computed.bundle.outputs.map(\.name) == ["embedding"])
         // The bare model (no metadata, no model.json) implies the same embedding output.
         let bare = try ModelBundle(modelAt: model, registry: .everyTask)
-        #expect(EmbeddingDescription.implied(by: bare) == EmbeddingDescription(output: "embedding", normalizes: false, quantizes: false))
+        #expect(try EmbeddingDescription.implied(by: bare) == EmbeddingDescription(output: "embedding", normalizes: false, quantizes: false))
     }
 
     @Test("float embeddings: cosine to MediaPipe's ≥ 1 − 1e-4 on every photo; normalized ones have length 1", arguments: [Variant.plain, .normalized])
@@ -137,7 +137,7 @@ struct EmbeddingReferenceTests {
             modelAt: Fixtures.repositoryURL(computed.document.model.path),
             options: BundleInferenceOptions(imageInputs: ["image"], normalization: normalization)
         )
-        #expect(bare.embedding == nil && EmbeddingDescription.implied(by: bare) == computed.bundle.embedding)
+        #expect(try bare.embedding == nil && EmbeddingDescription.implied(by: bare) == computed.bundle.embedding)
         #expect(bare.inputs[0].imageResizeMode == .stretch && bare.inputs[0].imageScalingFilter == .bilinear)
         let model = try bare.makeModel()
         var worst = 1.0

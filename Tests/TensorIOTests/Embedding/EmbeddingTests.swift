@@ -43,7 +43,7 @@ struct EmbeddingTests {
         if let entry { document["embedding"] = entry }
         let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
         guard let folder else {
-            return try withBundle(json: String(decoding: data, as: UTF8.self), files: [:]) { try ModelBundle(at: $0) }
+            return try withBundle(json: String(decoding: data, as: UTF8.self), files: [:]) { try ModelBundle(at: $0, registry: .everyTask) }
         }
         // A bundle that outlives this call, for a model loaded from it.
         let bundle = folder.appendingPathComponent("mobilenet.tiobundle")
@@ -65,7 +65,7 @@ struct EmbeddingTests {
     static func embed(in folder: URL) async throws {
         let output = try ModelBundle(modelAt: TestData.url(mobilenet), registry: .everyTask).outputs[0].name
         let bundle = try Self.bundle(["output": output, "normalize": true], in: folder)
-        #expect(bundle.embedding == EmbeddingDescription(output: output, normalizes: true, quantizes: false))
+        #expect(try bundle.embedding == EmbeddingDescription(output: output, normalizes: true, quantizes: false))
         let model = try bundle.makeModel()
         let cat = try model.embed(contentsOf: Fixtures.repositoryURL("Examples/photos/cat.jpg"))
         let length = cat.values.reduce(0) { $0 + Double($1) * Double($1) }.squareRoot()

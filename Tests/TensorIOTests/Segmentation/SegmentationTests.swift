@@ -20,7 +20,7 @@ struct SegmentationTests {
     ])
     func deepLabGolden(_ variant: String, _ orientation: ImageOrientation) throws {
         let bundle = try ModelBundle(modelAt: TestData.url(Self.vision + "deeplabv3.tflite"), registry: .everyTask)
-        let segmentation = try #require(bundle.segmentation)
+        let segmentation = try #require(try bundle.segmentation)
         #expect(segmentation.labels?.values.count == 21 && segmentation.labels?.values[15] == "person")
         var photo = try PixelBuffer(contentsOf: TestData.url(Self.vision + "segmentation_input_\(variant).jpg"))
         photo.orientation = orientation
@@ -43,17 +43,29 @@ struct SegmentationTests {
     }
 
     /// A bundle over the number model with one image input and an output named "mask" of `shape`.
-    static func bundle(_ segmentation: JSONObject?, shape: [Int] = [1, 4, 4, 3], files: [String: Data] = [:]) throws -> ModelBundle {
+    /// Opened with the vision tasks registered (the entry read then), or with `.builtIn` and the entry read
+    /// on first use (`firstUse`).
+    static func bundle(
+        _ segmentation: JSONObject?, shape: [Int] = [1, 4, 4, 3], files: [String: Data] = [:], firstUse: Bool = false
+    ) throws -> ModelBundle {
         var document = Fixtures.numberModelDocument()
         document["inputs"] = [["name": "image", "type": "image", "shape": [4, 4, 3], "format": "RGB", "resize": "stretch"]]
         document["outputs"] = [["name": "mask", "type": "array", "shape": shape]]
         if let segmentation { document["segmentation"] = segmentation }
         let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
-        return try withBundle(json: String(decoding: data, as: UTF8.self), files: files) { try ModelBundle(at: $0) }
+        return try withBundle(json: String(decoding: data, as: UTF8.self), files: files) { url in
+            guard firstUse else { return try ModelBundle(at: url, registry: .everyTask) }
+            let bundle = try ModelBundle(at: url)
+            _ = try bundle.segmentation
+            return bundle
+        }
     }
 
     static func issues(_ segmentation: JSONObject, shape: [Int] = [1, 4, 4, 3], files: [String: Data] = [:]) -> [String] {
         let error = #expect(throws: TensorIOError.self) { try bundle(segmentation, shape: shape, files: files) }
+        // Opened without the vision tasks, the bundle keeps the entry; its first read finds the same problems.
+        let later = #expect(throws: TensorIOError.self) { try bundle(segmentation, shape: shape, files: files, firstUse: true) }
+        #expect(later?.issues == error?.issues)
         return error?.issues.map(\.path) ?? []
     }
 
@@ -61,7 +73,7 @@ struct SegmentationTests {
     func description() throws {
         let entry: JSONObject = ["output": "mask", "activation": "softmax", "labels": "labels.txt", "threshold": 0.4]
         let bundle = try Self.bundle(entry, files: ["assets/labels.txt": Data("sky\nsea\nsand\n".utf8)])
-        let segmentation = try #require(bundle.segmentation)
+        let segmentation = try #require(try bundle.segmentation)
         #expect(segmentation.activation == .softmax && segmentation.threshold == 0.4 && segmentation.labels?.values == ["sky", "sea", "sand"])
         #expect(segmentation.modelJSON == .object([
             .init(key: "output", value: .string("mask")), .init(key: "activation", value: .string("softmax")),

@@ -24,7 +24,7 @@ struct SegmenterMetadataTests {
     @Test("MediaPipe's selfie segmenter names activation NONE; the inferred description says so and where it came from")
     func selfie() throws {
         let inferred = try ModelBundle.infer(fromModelAt: Fixtures.repositoryURL(Self.selfie), registry: .everyTask)
-        let segmentation = try #require(inferred.bundle.segmentation)
+        let segmentation = try #require(try inferred.bundle.segmentation)
         #expect(segmentation.activation == .none)
         #expect(inferred.notes.contains { $0.kind == .inferred && $0.message.contains("activation none (from SEGMENTER_METADATA)") })
         #expect(!inferred.notes.contains { $0.message.contains("SEGMENTER_METADATA") && $0.kind == .unused })
@@ -51,7 +51,7 @@ struct SegmenterMetadataTests {
         var metadata = TFLiteMetadata.TensorMetadata()
         metadata.content = .image(.init(colorSpace: .grayscale))
         for (value, expected) in [(Int8(1), SegmentationDescription.Activation.sigmoid), (2, .softmax), (0, .none)] {
-            var inference = TFLiteBundleInference(fileURL: URL(fileURLWithPath: "segmenter.tflite"), options: BundleInferenceOptions(), limits: ModelLimits())
+            var inference = TFLiteBundleInference(fileURL: URL(fileURLWithPath: "segmenter.tflite"), options: BundleInferenceOptions(), limits: ModelLimits(), tasks: TaskRegistry())
             let description = try #require(try inference.segmentation(
                 outputs: outputs, metadata: [metadata], segmenterMetadata: Self.entry(activation: value), attachments: ModelAttachments()
             ))
@@ -82,7 +82,7 @@ struct SegmenterMetadataTests {
         let outputs = [LayerDescription(name: "mask", shape: [1, 4, 4, 1], declaredDataType: .float32, kind: .array(quantization: nil))]
         var metadata = TFLiteMetadata.TensorMetadata()
         metadata.content = .image(.init(colorSpace: .grayscale))
-        var inference = TFLiteBundleInference(fileURL: URL(fileURLWithPath: "segmenter.tflite"), options: BundleInferenceOptions(), limits: ModelLimits())
+        var inference = TFLiteBundleInference(fileURL: URL(fileURLWithPath: "segmenter.tflite"), options: BundleInferenceOptions(), limits: ModelLimits(), tasks: TaskRegistry())
         let failure = #expect(throws: TensorIOError.self) {
             try inference.segmentation(outputs: outputs, metadata: [metadata], segmenterMetadata: Self.entry(activation: 9), attachments: ModelAttachments())
         }

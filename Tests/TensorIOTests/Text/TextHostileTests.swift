@@ -16,13 +16,14 @@ struct TextHostileTests {
 
     /// `body` on the bundle while its folder exists (it is removed afterwards).
     static func withTextBundle<Result>(
-        _ text: JSONObject, files: [String: Data] = [:], inputs: [JSONObject]? = nil, _ body: (ModelBundle) throws -> Result
+        _ text: JSONObject, files: [String: Data] = [:], inputs: [JSONObject]? = nil, registry: ModelRegistry = .everyTask,
+        _ body: (ModelBundle) throws -> Result
     ) throws -> Result {
         var document = Fixtures.numberModelDocument()
         document["inputs"] = inputs ?? [["name": "ids", "type": "array", "shape": [1, 8], "dtype": "int32"]]
         document["text"] = text
         let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
-        return try withBundle(json: String(decoding: data, as: UTF8.self), files: files) { try body(try ModelBundle(at: $0)) }
+        return try withBundle(json: String(decoding: data, as: UTF8.self), files: files) { try body(try ModelBundle(at: $0, registry: registry)) }
     }
 
     static let vocabulary = Data("<PAD> 0\n<START> 1\n<UNKNOWN> 2\ngood 3\nfilm 4\n".utf8)
@@ -44,7 +45,13 @@ struct TextHostileTests {
     @Test("the text entry is refused at its JSON path when wrong")
     func entry() {
         func issues(_ text: JSONObject, inputs: [JSONObject]? = nil) -> [String] {
-            let error = #expect(throws: TensorIOError.self) { try Self.bundle(text, files: ["assets/vocab.txt": Self.vocabulary], inputs: inputs) }
+            let files = ["assets/vocab.txt": Self.vocabulary]
+            let error = #expect(throws: TensorIOError.self) { try Self.bundle(text, files: files, inputs: inputs) }
+            // Opened without the text task, the bundle keeps the entry; its first read finds the same problems.
+            let later = #expect(throws: TensorIOError.self) {
+                try Self.withTextBundle(text, files: files, inputs: inputs, registry: .builtIn) { try $0.text }
+            }
+            #expect(later?.issues == error?.issues)
             return error?.issues.map(\.path) ?? []
         }
         #expect(issues(["tokenizer": "bpe", "ids": "ids"]) == ["text.tokenizer"])

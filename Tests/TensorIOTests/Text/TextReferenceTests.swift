@@ -54,7 +54,7 @@ struct TextReferenceTests {
         let references = try Self.load("regex.json", as: Regex.self)
         let model = try Self.model(Self.classifierModel)
         let tokenizer = try TextTokenizer(bundle: model.bundle)
-        #expect(model.bundle.text?.tokenizer == .regex(pattern: #"[^\w\']+"#, vocabulary: "vocab.txt"))
+        #expect(try model.bundle.text?.tokenizer == .regex(pattern: #"[^\w\']+"#, vocabulary: "vocab.txt"))
         var worst = 0.0
         for sentence in references.sentences {
             #expect(try tokenizer.tokenize(sentence.text).ids == sentence.ids["classifier_vocab"], "\(sentence.name)")

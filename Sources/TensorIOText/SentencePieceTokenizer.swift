@@ -37,7 +37,7 @@ final class SentencePieceTokenizer: @unchecked Sendable {
     deinit { tio_sentencepiece_destroy(processor) }
 
     func tokenize(_ text: String, length: Int) throws -> TokenizedText {
-        let bytes = TextBytes.asciiLowercased(Array(text.utf8))
+        let bytes = TokenizerInputBytes.asciiLowercased(Array(text.utf8))
         let room = max(0, length - 2)
         var ids = [Int32](repeating: 0, count: room)
         var error = [CChar](repeating: 0, count: 512)

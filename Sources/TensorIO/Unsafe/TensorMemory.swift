@@ -7,8 +7,9 @@ import Foundation
 ///
 /// Every view it hands out is bounded by its byte count, checked in every build (one comparison per
 /// tensor, not per element); the typed views it lends are bounds-checked per element in debug builds.
-/// What it cannot check is that the memory is alive: the owner keeps it so for as long as the tensor
-/// exists (a ``TensorSlot`` keeps its model instance; a TensorFlow tensor its data).
+/// The contract, which it cannot check: the memory is alive and `byteCount` long for as long as the
+/// tensor exists (its owner keeps it so: a ``TensorSlot`` its model instance, a TensorFlow tensor its
+/// data), and it holds the tensor's one element type, so it is only ever viewed as that type or as bytes.
 struct TensorMemory {
     private let base: UnsafeMutableRawPointer
     /// How many bytes it holds.

@@ -30,6 +30,9 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "TensorIO", targets: ["TensorIO"]),
+        // Detection and segmentation on photos: tasks above the core, as sound and text are (no C library
+        // of their own; a separate product so that the core knows no task but through ModelTask).
+        .library(name: "TensorIOVision", targets: ["TensorIOVision"]),
         // Sound and text for TensorIO models, each over C libraries of its own (libsndfile and libsoxr;
         // RE2 and SentencePiece): an app that runs image models builds against neither.
         .library(name: "TensorIOAudio", targets: ["TensorIOAudio"]),
@@ -149,18 +152,25 @@ let package = Package(
             ],
             swiftSettings: upcomingFeatures
         ),
+        // Vision tasks for TensorIO models: detection (SSD anchors, MediaPipe's detectors, the Task
+        // Library's post-processed outputs) and segmentation, each a task folder over the core.
+        .target(
+            name: "TensorIOVision",
+            dependencies: ["TensorIO", "TensorIOSupport", "TensorIOMetadata"],
+            swiftSettings: upcomingFeatures
+        ),
         // Audio for TensorIO models: recordings read with libsndfile, resampled with libsoxr, classified
         // window by window (a product of its own: TensorIO itself links neither library).
         .target(
             name: "TensorIOAudio",
-            dependencies: ["TensorIO", "TensorIOSupport", "CSndFile", "CSoxr"],
+            dependencies: ["TensorIO", "TensorIOSupport", "TensorIOMetadata", "CSndFile", "CSoxr"],
             swiftSettings: upcomingFeatures
         ),
         // Text for TensorIO models: the regex, WordPiece and SentencePiece tokenizers of TFLite metadata, text
         // classified and embedded (a product of its own: TensorIO itself links neither RE2 nor SentencePiece).
         .target(
             name: "TensorIOText",
-            dependencies: ["TensorIO", "TensorIOSupport", "CTextTokenizers"],
+            dependencies: ["TensorIO", "TensorIOSupport", "TensorIOMetadata", "CTextTokenizers"],
             swiftSettings: upcomingFeatures
         ),
         // Model delivery, client side: repository client, local model store, archive checks (Apple-compatible).
@@ -220,6 +230,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
                 .product(name: "Logging", package: "swift-log"),
                 .target(name: "CCairo", condition: tools),
+                .target(name: "TensorIOVision", condition: tools),
                 .target(name: "TensorIOAudio", condition: tools),
                 .target(name: "TensorIOText", condition: tools),
             ],
@@ -254,6 +265,9 @@ let package = Package(
             name: "TensorIOTestSupport",
             dependencies: [
                 "TensorIO",
+                "TensorIOVision",
+                "TensorIOAudio",
+                "TensorIOText",
                 "TensorIODelivery",
                 "TensorIORepositoryServer",
                 "CSystemZlib",
@@ -269,7 +283,7 @@ let package = Package(
             dependencies: [
                 // CCrashReport directly: the crash-evidence test crashes inside a captured section itself.
                 "TensorIO", "TensorIOSupport", "TensorIOArchive", "TensorIOModelFile", "TensorIOMetadata",
-                "TensorIOTestSupport", "CCrashReport", "TensorIOLoadCheck", "TensorIOAudio", "TensorIOText",
+                "TensorIOTestSupport", "CCrashReport", "TensorIOLoadCheck", "TensorIOVision", "TensorIOAudio", "TensorIOText",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures

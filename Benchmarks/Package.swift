@@ -79,14 +79,14 @@ let package = Package(
         // Detection per photo and what detection adds to a run, for run-detection-benchmarks.py.
         .executableTarget(
             name: "detection-benchmark",
-            dependencies: ["BenchmarkStatistics", tensorIO("TensorIO")],
+            dependencies: ["BenchmarkStatistics", tensorIO("TensorIO"), tensorIO("TensorIOVision")],
             path: "Detection",
             swiftSettings: upcomingFeatures
         ),
         // Segmentation per photo and what the mask adds to a run, for run-segmentation-benchmarks.py.
         .executableTarget(
             name: "segmentation-benchmark",
-            dependencies: ["BenchmarkStatistics", tensorIO("TensorIO")],
+            dependencies: ["BenchmarkStatistics", tensorIO("TensorIO"), tensorIO("TensorIOVision")],
             path: "Segmentation",
             swiftSettings: upcomingFeatures
         ),

@@ -82,7 +82,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "fuzz-model-json",
-            dependencies: ["FuzzSupport", tensorIO("TensorIO")],
+            dependencies: ["FuzzSupport", tensorIO("TensorIO"), tensorIO("TensorIOVision"), tensorIO("TensorIOAudio"), tensorIO("TensorIOText")],
             path: "ModelJSON", swiftSettings: upcomingFeatures
         ),
         .executableTarget(

@@ -35,7 +35,7 @@ fi
 OUTPUT=${DOCS_OUTPUT:-.build/docs}
 LIBRARIES=("$@")
 if [ ${#LIBRARIES[@]} -eq 0 ]; then
-    LIBRARIES=(TensorIO TensorIOAudio TensorIOText TensorIODelivery TensorIORepositoryServer)
+    LIBRARIES=(TensorIO TensorIOVision TensorIOAudio TensorIOText TensorIODelivery TensorIORepositoryServer)
 fi
 
 # Extension blocks: TensorIODelivery extends TensorIO's types (its error codes), which DocC can only show

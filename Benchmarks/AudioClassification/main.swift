@@ -35,7 +35,7 @@ func option(_ name: String, in arguments: [String]) -> Int? {
 /// classify would be chosen over the async one.
 func measure(model path: String, recording: URL, runs: Int, threads: Int, concurrentRuns: Int) async throws -> Data {
     let url = URL(fileURLWithPath: path)
-    let bundle = ModelBundle.isBareModel(url) ? try ModelBundle(modelAt: url) : try ModelBundle(at: url)
+    let bundle = ModelBundle.isBareModel(url) ? try ModelBundle(modelAt: url, registry: .audio) : try ModelBundle(at: url, registry: .audio)
     guard let description = bundle.audio else { throw TensorIOError(.unsupported, "\(url.lastPathComponent) has no audio input") }
     let model = try bundle.makeModel(configuration: ModelConfiguration(threadCount: threads, maximumConcurrentRuns: concurrentRuns))
     try model.load()

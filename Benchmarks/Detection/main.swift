@@ -11,6 +11,7 @@
 // Prints one JSON object with the medians in microseconds; detect − run is what detection adds.
 import Foundation
 import TensorIO
+import TensorIOVision
 import BenchmarkStatistics
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -34,7 +35,7 @@ if let index = arguments.firstIndex(of: "--threads"), index + 1 < arguments.coun
 
 do {
     let url = URL(fileURLWithPath: arguments[0])
-    let bundle = ModelBundle.isBareModel(url) ? try ModelBundle(modelAt: url, options: options) : try ModelBundle(at: url)
+    let bundle = ModelBundle.isBareModel(url) ? try ModelBundle(modelAt: url, options: options, registry: .vision) : try ModelBundle(at: url, registry: .vision)
     let model = try bundle.makeModel(configuration: ModelConfiguration(threadCount: threads))
     try model.load()
     let photoURL = URL(fileURLWithPath: arguments[1])

@@ -13,6 +13,7 @@
 // Prints one JSON object with the medians in microseconds.
 import Foundation
 import TensorIO
+import TensorIOVision
 import BenchmarkStatistics
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -27,7 +28,7 @@ if let index = arguments.firstIndex(of: "--threads"), index + 1 < arguments.coun
 
 do {
     let url = URL(fileURLWithPath: arguments[0])
-    let bundle = ModelBundle.isBareModel(url) ? try ModelBundle(modelAt: url) : try ModelBundle(at: url)
+    let bundle = ModelBundle.isBareModel(url) ? try ModelBundle(modelAt: url, registry: .vision) : try ModelBundle(at: url, registry: .vision)
     let model = try bundle.makeModel(configuration: ModelConfiguration(threadCount: threads))
     try model.load()
     let photoURL = URL(fileURLWithPath: arguments[1])

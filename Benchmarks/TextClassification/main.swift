@@ -37,7 +37,7 @@ func sentences(in url: URL) throws -> [String] {
 /// (in an async context Swift would choose the async overload).
 func measure(model path: String, sentences texts: [String], rounds: Int, threads: Int) throws -> Data {
     let url = URL(fileURLWithPath: path)
-    let bundle = ModelBundle.isBareModel(url) ? try ModelBundle(modelAt: url) : try ModelBundle(at: url)
+    let bundle = ModelBundle.isBareModel(url) ? try ModelBundle(modelAt: url, registry: .text) : try ModelBundle(at: url, registry: .text)
     let model = try TextModel(bundle: bundle, configuration: ModelConfiguration(threadCount: threads))
     try model.model.load()
     let tokenizer = try TextTokenizer(bundle: bundle)

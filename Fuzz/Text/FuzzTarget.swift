@@ -21,7 +21,7 @@ let fixtureTokenizers: [TextTokenizer] = {
     func read(_ path: String) -> Data { (try? Data(contentsOf: root.appendingPathComponent(path))) ?? Data() }
     let regex = try? TextTokenizer(regexDescription, sequenceLength: 64, files: ["vocab.txt": Data("<PAD> 0\n<START> 1\n<UNKNOWN> 2\ngood 3\nbad 4\n".utf8)])
     let wordPiece = try? TextTokenizer(wordPieceDescription, sequenceLength: 64, files: ["vocab.txt": read("Tests/Fixtures/Text/wordpiece/vocab.txt")])
-    let model = try? ModelBundle(modelAt: root.appendingPathComponent("Tests/Fixtures/Text/sentencepiece/bert_spm_identity_echo.tflite"))
+    let model = try? ModelBundle(modelAt: root.appendingPathComponent("Tests/Fixtures/Text/sentencepiece/bert_spm_identity_echo.tflite"), registry: .text)
     let sentencePiece = model.flatMap { try? TextTokenizer(bundle: $0) }
     let tokenizers = [regex, wordPiece, sentencePiece].compactMap { $0 }
     precondition(tokenizers.count == 3, "the fixture tokenizers did not build")

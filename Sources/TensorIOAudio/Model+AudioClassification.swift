@@ -11,7 +11,7 @@ extension Model {
     /// labelled output.
     ///
     /// ```swift
-    /// let model = try ModelBundle(modelAt: URL(fileURLWithPath: "yamnet.tflite")).makeModel()
+    /// let model = try ModelBundle(modelAt: URL(fileURLWithPath: "yamnet.tflite"), registry: .audio).makeModel()
     /// let result = try model.classify(try AudioBuffer(contentsOf: URL(fileURLWithPath: "speech.wav")))
     /// for window in result.windows {
     ///     print(window.startMilliseconds, window.top(3).map(\.label))

@@ -5,7 +5,7 @@ public import TensorIO
 /// embeds texts as MediaPipe's `TextClassifier` and `TextEmbedder` do from a model's tokenizer metadata.
 ///
 /// ```swift
-/// let reviews = try TextModel(bundle: ModelBundle(modelAt: URL(fileURLWithPath: "movie_review.tflite")))
+/// let reviews = try TextModel(bundle: ModelBundle(modelAt: URL(fileURLWithPath: "movie_review.tflite"), registry: .text))
 /// print(try reviews.classify(text: "An absolute masterpiece.").top(1))
 /// ```
 ///
@@ -21,7 +21,8 @@ public struct TextModel: Sendable {
     /// Makes the model a bundle describes and reads its tokenizer.
     ///
     /// - Parameters:
-    ///   - bundle: A bundle with a `text` entry (or a bare model whose metadata describes a tokenizer).
+    ///   - bundle: A bundle with a `text` entry (a bare model's is inferred from its tokenizer metadata when
+    ///     it is opened with `registry: .text`).
     ///   - configuration: Threads, the logger and other runtime settings of the model.
     ///   - registry: The backends and custom model types to choose from (the built-in backends by default).
     ///   - limits: The largest text, vocabulary and SentencePiece model accepted.

@@ -32,7 +32,7 @@ public final class TextTokenizer: Sendable {
     ///   `TensorIOError.Code.invalidInput` for a delimiter pattern RE2 refuses;
     ///   `TensorIOError.Code.limitExceeded` past a limit.
     public convenience init(bundle: ModelBundle, limits: TextLimits = TextLimits()) throws {
-        guard let description = bundle.text else {
+        guard let description = try bundle.text else {
             throw TensorIOError(
                 .unsupported,
                 "\(bundle.url.lastPathComponent) describes no text input: add a \"text\" entry to model.json (docs/model-json.md, \"Text\"); tensorio init writes it from a model's tokenizer metadata",

@@ -26,7 +26,7 @@ extension InitCommandTests {
             #expect(input["resize"] as? String == "stretch" && input["scaling"] as? String == "bilinear", "\(input)")
             let inferred = try ModelBundle.infer(
                 fromModelAt: URL(fileURLWithPath: embedder),
-                options: BundleInferenceOptions(imageInputs: ["image"], normalization: .standard(.minusOneToOne))
+                options: BundleInferenceOptions(imageInputs: ["image"], normalization: .standard(.minusOneToOne)), registry: .everyTask
             )
             #expect(inferred.notes.contains { $0.kind == .inferred && $0.message.contains("as MediaPipe's ImageEmbedder") }, "\(inferred.notes)")
             #expect(inferred.bundle.embedding == nil, "the rule implies the embedding; model.json names none")

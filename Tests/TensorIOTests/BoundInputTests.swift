@@ -56,7 +56,7 @@ struct BoundInputTests {
         // A MediaPipe model as shipped: LiteRT gives it a placeholder signature, which bindings cannot name.
         let file = Fixtures.bundlesDirectory.deletingLastPathComponent()
             .appendingPathComponent("Metadata").appendingPathComponent("selfie_segmentation.tflite")
-        let bundle = try ModelBundle(modelAt: file)
+        let bundle = try ModelBundle(modelAt: file, registry: .everyTask)
         let model = try LiteRTCompiledModel(bundle: bundle, configuration: ModelConfiguration())
         #expect(model.boundInputCount == 0)
         let count = try #require(bundle.predictionInputs.first).elementCount

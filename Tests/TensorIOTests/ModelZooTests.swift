@@ -9,7 +9,7 @@ import TensorIOTestSupport
 ///
 /// `scripts/zoo/reference.py` (in `.venv-zoo`, which `make setup-zoo` installs) writes the inputs and
 /// Python's outputs into `.build/zoo/reference/`; each model is then one case here:
-/// `ModelBundle(modelAt:)`, `makeModel()`, its inputs fed by layer name as raw tensor bytes, every output
+/// `ModelBundle(modelAt:, registry: .everyTask)`, `makeModel()`, its inputs fed by layer name as raw tensor bytes, every output
 /// read back as raw numbers and compared with Python's: the same shape and element type, integers exactly,
 /// floats within |a − b| ≤ 1e-5 × max(1, |b|) (b: Python's value). A model Python cannot load or run
 /// (custom ops it lacks) must fail in TensorIO with a ``TensorIOError`` too, not crash the process.
@@ -71,7 +71,7 @@ struct ModelZooTests {
 
     /// Infers the bundle, makes its outputs raw, loads the model and runs it on the reference inputs.
     private func run(_ model: ModelZoo.Model) throws -> Outputs {
-        var bundle = try ModelBundle(modelAt: model.url)
+        var bundle = try ModelBundle(modelAt: model.url, registry: .everyTask)
         // Python's get_tensor gives the tensors' raw values: no dequantization, no labels. Inputs need no
         // change: raw bytes go into every kind of input layer (images and quantized arrays included) as
         // they are.
@@ -99,7 +99,7 @@ struct ModelZooTests {
         let firstLine = pythonError.split(separator: "\n").first.map(String.init) ?? pythonError
         var stage = "inferring the bundle"
         do {
-            let bundle = try ModelBundle(modelAt: model.url)
+            let bundle = try ModelBundle(modelAt: model.url, registry: .everyTask)
             stage = "making the model"
             let instance = try bundle.makeModel()
             stage = "loading"

@@ -75,7 +75,7 @@ struct RunSizedOutputTests {
 
     @Test("a bare detector's outputs are Python's four arrays, at the shapes LiteRT prepares", detectorsFetched, arguments: detectors)
     func bareFile(_ detector: String) throws {
-        let bundle = try ModelBundle(modelAt: Self.detectorURL(detector))
+        let bundle = try ModelBundle(modelAt: Self.detectorURL(detector), registry: .everyTask)
         // The file gives no shape: the inferred layers take any shape (`[-1]`), never a made-up [1].
         #expect(bundle.outputs.map(\.shape) == [[-1], [-1], [-1], [-1]])
         let model = try bundle.makeModel()
@@ -134,7 +134,7 @@ struct RunSizedOutputTests {
     @Test("an output LiteRT sizes only while running is refused at load, named, instead of failing each run")
     func outputSizedWhileRunning() throws {
         let url = Self.fixtures.appendingPathComponent("where.tflite")
-        let model = try ModelBundle(modelAt: url).makeModel()
+        let model = try ModelBundle(modelAt: url, registry: .everyTask).makeModel()
         let error = try #require(throws: TensorIOError.self) { try model.run([0.1, 0.9, 0.2, 0.7, 0.6, 0, 0, 1] as [Float]) }
         #expect(error.code == .unsupported)
         #expect(error.message.contains("\"indices\""), "\(error.message)")

@@ -18,7 +18,7 @@ struct WeightCacheTests {
 
     /// The top label and its score after one run with `folder` as the cache.
     static func classify(_ bundle: URL = digits, cache folder: URL?) throws -> LabeledScores {
-        let model = try ModelBundle.open(bundle).makeModel(configuration: ModelConfiguration(weightCacheDirectory: folder))
+        let model = try ModelBundle.open(bundle, registry: .everyTask).makeModel(configuration: ModelConfiguration(weightCacheDirectory: folder))
         let outputs = try model.run(try PixelBuffer(contentsOf: image))
         return try outputs[0].labeled
     }
@@ -126,7 +126,7 @@ struct WeightCacheTests {
     @Test("a model that never ran leaves no file behind")
     func neverRun() throws {
         try withTemporaryDirectory { folder in
-            let model = try ModelBundle.open(Self.digits).makeModel(configuration: ModelConfiguration(weightCacheDirectory: folder))
+            let model = try ModelBundle.open(Self.digits, registry: .everyTask).makeModel(configuration: ModelConfiguration(weightCacheDirectory: folder))
             try model.load()
             model.unload()
             #expect(try Self.files(in: folder).isEmpty)

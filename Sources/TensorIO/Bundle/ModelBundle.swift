@@ -43,19 +43,10 @@ public struct ModelBundle: Sendable, Hashable {
     public internal(set) var training: TrainingDescription?
     /// The `options` entry.
     public internal(set) var options: ModelOptions
-    /// How the outputs become detections (`detection` in `model.json`), for detectors; `nil` otherwise.
-    public internal(set) var detection: DetectionDescription?
-    /// How an output becomes a segmentation mask (`segmentation` in `model.json`), for segmenters; `nil`
-    /// otherwise.
-    public internal(set) var segmentation: SegmentationDescription?
-    /// How an output becomes an embedding (`embedding` in `model.json`), for embedders; `nil` otherwise.
-    public internal(set) var embedding: EmbeddingDescription?
-    /// Which input takes sound, and at what rate (`audio` in `model.json`), for audio models; `nil`
-    /// otherwise.
-    public internal(set) var audio: AudioDescription?
-    /// How the inputs take text (`text` in `model.json`), for text models; `nil` otherwise.
-    public internal(set) var text: TextDescription?
-    /// Whether the bundle was inferred from a bare model (``init(modelAt:options:limits:)``) rather than
+    /// The task entries (`detection`, `audio`, …): each task's module reads its own
+    /// (``taskDescription(_:)``) and gives it a property of its own (`bundle.detection`…).
+    package internal(set) var tasks: BundleTasks
+    /// Whether the bundle was inferred from a bare model (``init(modelAt:options:limits:registry:)``) rather than
     /// read from a `model.json`: ``url`` is then the model's folder.
     public internal(set) var isInferred = false
     /// An inferred bundle's `assets/` files, in memory (labels, a tokenizer's vocabulary): there is no folder.
@@ -95,11 +86,7 @@ public struct ModelBundle: Sendable, Hashable {
         self.placeholders = LayerList(description.placeholders)
         self.training = description.training
         self.options = description.options
-        self.detection = description.detection
-        self.segmentation = description.segmentation
-        self.embedding = description.embedding
-        self.audio = description.audio
-        self.text = description.text
+        self.tasks = description.tasks
     }
 
     /// The operations run as targets when training (`train.ops`), if any.

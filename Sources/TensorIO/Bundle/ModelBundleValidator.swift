@@ -92,7 +92,7 @@ public struct ModelBundleValidator: Sendable {
             // The message names model.json already.
             return (nil, [BundleIssue(path: "", message: Self.describe(error))])
         }
-        let (parsed, readerIssues) = Self.read(modelJSON: text, limits: limits, knownBackends: registry.knownBackendNames)
+        let (parsed, readerIssues) = Self.read(modelJSON: text, limits: limits, registry: registry)
         guard var description = parsed else { return (nil, readerIssues) }
 
         var issues: [BundleIssue] = []
@@ -126,90 +126,14 @@ public struct ModelBundleValidator: Sendable {
                 issues.append(BundleIssue(path: path, message: "\"\(file)\" cannot be read as UTF-8 text"))
             }
         }
-        if var segmentation = description.segmentation, let file = segmentation.labelsFile {
-            if let text = readAssetText(file, at: "segmentation.labels", issues: &issues) {
-                segmentation.labels = LayerLabels(file: file, values: Self.labels(inText: text))
-            }
-            description.segmentation = segmentation
+        var assets = TaskAssets(bundleURL: url, limits: limits)
+        let layers = TaskLayers(inputs: description.inputs, outputs: description.outputs)
+        for task in registry.tasks.tasks {
+            description.tasks.readFiles(of: task, layers: layers, from: &assets)
         }
-        if let detection = description.detection {
-            description.detection = readDetectionFiles(detection, outputs: description.outputs, issues: &issues)
-        }
-        for file in description.text?.files ?? [] where !exists("assets/" + file) {
-            issues.append(BundleIssue(path: "text", message: "\"\(file)\" is not in the bundle's assets folder"))
-        }
+        issues += assets.issues
         guard issues.isEmpty else { return (nil, issues) }
         return (ModelBundle(url: url, description: description), [])
-    }
-
-    /// The text of `assets/FILE` (a labels, anchors or calibration file a task description names), bounded
-    /// by ``ModelLimits/maximumLabelsFileBytes``; `nil` with an issue at `path` when it is missing, too large
-    /// or not UTF-8.
-    private func readAssetText(_ file: String, at path: String, issues: inout [BundleIssue]) -> String? {
-        guard exists("assets/" + file) else {
-            issues.append(BundleIssue(path: path, message: "\"\(file)\" is not in the bundle's assets folder"))
-            return nil
-        }
-        do {
-            let data = try UntrustedFile.read(
-                url.appendingPathComponent("assets").appendingPathComponent(file), limit: limits.maximumLabelsFileBytes,
-                name: "\"\(file)\"", limitName: "maximumLabelsFileBytes"
-            )
-            guard let text = String(data: data, encoding: .utf8) else {
-                issues.append(BundleIssue(path: path, message: "\"\(file)\" cannot be read as UTF-8 text"))
-                return nil
-            }
-            return text
-        } catch {
-            issues.append(BundleIssue(path: path, message: Self.describe(error)))
-            return nil
-        }
-    }
-
-    /// The detection description with its labels, anchors and score calibration read from `assets/`.
-    private func readDetectionFiles(
-        _ detection: DetectionDescription, outputs: [LayerDescription], issues: inout [BundleIssue]
-    ) -> DetectionDescription {
-        var detection = detection
-        func read(_ file: String, at path: String) -> String? { readAssetText(file, at: path, issues: &issues) }
-        if let file = detection.labelsFile, let text = read(file, at: "detection.labels") {
-            detection.labels = LayerLabels(file: file, values: Self.labels(inText: text))
-        }
-        for (locale, file) in detection.displayNamesFiles.sorted(by: { $0.key < $1.key }) {
-            if let text = read(file, at: "detection.display_names.\(locale)") {
-                detection.displayNames[locale] = LayerLabels(file: file, values: Self.labels(inText: text))
-            }
-        }
-        if let file = detection.fixedAnchorsFile, let text = read(file, at: "detection.anchors.file") {
-            do {
-                let anchors = try Anchor.list(parsing: text, location: "detection.anchors.file")
-                detection.anchors = anchors
-                detection.decoding?.numBoxes = anchors.count
-                if let decoding = detection.decoding, let layer = outputs.first(where: { $0.name == detection.boxesOutput }),
-                   let problem = DetectionDescription.boxesShapeProblem(layer, rows: anchors.count, columns: decoding.numCoords) {
-                    issues.append(BundleIssue(path: "detection.boxes", message: problem))
-                }
-            } catch let error as TensorIOError {
-                issues.append(BundleIssue(path: error.location ?? "detection.anchors.file", message: error.message))
-            } catch {
-                issues.append(BundleIssue(path: "detection.anchors.file", message: "\(error)"))
-            }
-        }
-        if let settings = detection.calibrationSettings, let text = read(settings.file, at: "detection.score_calibration.file") {
-            // One line per class: as many as the labels, or as the file has when there are none.
-            let classCount = detection.labels?.values.count ?? Self.labels(inText: text).count
-            do {
-                detection.calibration = try ScoreCalibration(
-                    parsing: text, classCount: classCount, transformation: settings.transformation,
-                    defaultScore: settings.defaultScore, location: "detection.score_calibration.file"
-                )
-            } catch let error as TensorIOError {
-                issues.append(BundleIssue(path: error.location ?? "detection.score_calibration.file", message: error.message))
-            } catch {
-                issues.append(BundleIssue(path: "detection.score_calibration.file", message: "\(error)"))
-            }
-        }
-        return detection
     }
 
     /// Checks a `model.json` document without a bundle folder around it: the JSON syntax, the schema,
@@ -229,11 +153,11 @@ public struct ModelBundleValidator: Sendable {
                 message: "has \(data.count) bytes, more than the limit of \(limits.maximumModelJSONBytes) (ModelLimits.maximumModelJSONBytes)"
             )]
         }
-        return read(modelJSON: data, limits: limits, knownBackends: registry.knownBackendNames).issues
+        return read(modelJSON: data, limits: limits, registry: registry).issues
     }
 
     private static func read(
-        modelJSON data: Data, limits: ModelLimits, knownBackends: Set<String>
+        modelJSON data: Data, limits: ModelLimits, registry: ModelRegistry
     ) -> (ModelJSON?, issues: [BundleIssue]) {
         let root: JSONValue
         do {
@@ -241,7 +165,7 @@ public struct ModelBundleValidator: Sendable {
         } catch {
             return (nil, [BundleIssue(path: "model.json", message: "is not valid JSON: \(describe(error))")])
         }
-        var reader = ModelJSONReader(knownBackends: knownBackends, limits: limits)
+        var reader = ModelJSONReader(knownBackends: registry.knownBackendNames, tasks: registry.tasks, limits: limits)
         let description = reader.read(root)
         return (description, reader.issues)
     }
@@ -292,7 +216,7 @@ public struct ModelBundleValidator: Sendable {
         return lines
     }
 
-    private static func describe(_ error: any Error) -> String {
+    static func describe(_ error: any Error) -> String {
         (error as? TensorIOError)?.message ?? SystemErrorText.reason(of: error)
     }
 }

@@ -15,16 +15,8 @@ struct ModelJSON: Sendable {
     var placeholders: [LayerDescription]
     var training: TrainingDescription?
     var options: ModelOptions
-    /// How the outputs become detections (`detection`), its files not read yet.
-    var detection: DetectionDescription?
-    /// How an output becomes a segmentation mask (`segmentation`), its labels not read yet.
-    var segmentation: SegmentationDescription? = nil
-    /// How an output becomes an embedding (`embedding`).
-    var embedding: EmbeddingDescription? = nil
-    /// Which input takes sound, and at what rate (`audio`).
-    var audio: AudioDescription? = nil
-    /// How the inputs take text (`text`), its files not checked yet.
-    var text: TextDescription? = nil
+    /// The task entries (`detection`, `audio`, …): registered tasks' read, their files not read yet.
+    var tasks = BundleTasks()
     /// The labels files `model.json` names, by output index: read when the bundle opens, which puts the
     /// labels on those outputs (``LayerDescription/Kind/array(quantization:labels:)``).
     var labelsFiles: [Int: String] = [:]

@@ -5,24 +5,28 @@ import Foundation
 /// The reader does not stop at the first problem: it records every one with its JSON path, so a bundle
 /// author sees the whole list at once. It follows the original schema (no unknown keys at the top level
 /// or in a layer; required fields; enumerations) with the additions documented in docs/model-json.md.
-struct ModelJSONReader {
-    private(set) var issues: [BundleIssue] = []
+package struct ModelJSONReader {
+    package private(set) var issues: [BundleIssue] = []
     /// The labels files the outputs name, by output index (read later, when the bundle opens).
     private var labelsFiles: [Int: String] = [:]
 
     /// Backend names accepted in `model.backend`, lowercased.
     let knownBackends: Set<String>
+    /// The tasks whose entries are read with the document; other known task entries are kept as written.
+    let tasks: TaskRegistry
     /// Bounds on the sizes layers may declare.
-    let limits: ModelLimits
+    package let limits: ModelLimits
 
-    init(knownBackends: Set<String>, limits: ModelLimits = ModelLimits()) {
+    init(knownBackends: Set<String>, tasks: TaskRegistry = TaskRegistry(), limits: ModelLimits = ModelLimits()) {
         self.knownBackends = knownBackends
+        self.tasks = tasks
         self.limits = limits
     }
 
+    /// The keys of the document's own fields; task entries (``TaskRegistry/knownKeys``) come on top.
     private static let topLevelKeys: Set<String> = [
         "name", "details", "id", "version", "author", "license", "placeholder", "model", "inputs", "outputs",
-        "options", "placeholders", "placholders", "train", "detection", "segmentation", "embedding", "audio", "text",
+        "options", "placeholders", "placholders", "train",
     ]
     /// More dimensions than any runtime supports (TensorFlow Lite allows 16 at most in practice).
     static let maximumRank = 16
@@ -44,7 +48,7 @@ struct ModelJSONReader {
     /// Reads the whole document; returns `nil` when any issue was found.
     mutating func read(_ root: JSONValue) -> ModelJSON? {
         guard let object = object(root, at: "") else { return nil }
-        checkKeys(object, allowed: Self.topLevelKeys, at: "")
+        checkKeys(object, allowed: Self.topLevelKeys.union(tasks.knownKeys), at: "")
 
         // Fields with an obvious default are optional (the original required them all): the bundle
         // folder's name stands in for `id` and `name` (filled in by the validator), `version` is "1".
@@ -71,19 +75,27 @@ struct ModelJSONReader {
         }
         let training = readTrain(object["train"], inputs: inputs ?? [], outputs: outputs ?? [])
         let options = readOptions(object["options"])
-        let detection = readDetection(object["detection"], outputs: outputs ?? [])
-        let segmentation = readSegmentation(object["segmentation"], outputs: outputs ?? [])
-        let embedding = readEmbedding(object["embedding"], outputs: outputs ?? [])
-        let audio = readAudio(object["audio"], inputs: inputs ?? [])
-        let text = readText(object["text"], inputs: inputs ?? [])
+        let taskEntries = object.filter { tasks.knownKeys.contains($0.key) }
+        let layers = TaskLayers(inputs: inputs ?? [], outputs: outputs ?? [])
+        var descriptions: [String: any TaskDescription] = [:]
+        for task in tasks.tasks {
+            if let entry = taskEntries[task.entryKey], let description = readTask(task, entry, layers: layers) {
+                descriptions[task.entryKey] = description
+            }
+        }
 
         guard issues.isEmpty, let model, let inputs, let outputs else { return nil }
         return ModelJSON(
             name: name, details: details, identifier: identifier, version: version, author: author,
             license: license, isPlaceholder: isPlaceholder, modelFile: model, inputs: inputs, outputs: outputs,
-            placeholders: placeholders, training: training, options: options, detection: detection,
-            segmentation: segmentation, embedding: embedding, audio: audio, text: text, labelsFiles: labelsFiles
+            placeholders: placeholders, training: training, options: options,
+            tasks: BundleTasks(entries: taskEntries, descriptions: descriptions, limits: limits), labelsFiles: labelsFiles
         )
+    }
+
+    /// One registered task's entry, read by the task (opened from the existential).
+    private mutating func readTask<Task: ModelTask>(_ task: Task.Type, _ entry: JSONValue, layers: TaskLayers) -> (any TaskDescription)? {
+        Task.read(entry, layers: layers, reader: &self)
     }
 
     // MARK: - Sections
@@ -269,7 +281,7 @@ struct ModelJSONReader {
 
     /// A string member naming one case of `type` (its raw value, case-insensitively); an issue at
     /// `path.key` listing the cases otherwise.
-    mutating func readEnumeration<Value: RawRepresentable & CaseIterable>(
+    package mutating func readEnumeration<Value: RawRepresentable & CaseIterable>(
         _ object: [String: JSONValue], _ key: String, at path: String, as type: Value.Type
     ) -> Value? where Value.RawValue == String {
         guard let text = optionalString(object, key, at: path) else { return nil }
@@ -489,11 +501,11 @@ struct ModelJSONReader {
 
     // MARK: - Field helpers
 
-    mutating func issue(_ path: String, _ message: String) {
+    package mutating func issue(_ path: String, _ message: String) {
         issues.append(BundleIssue(path: path, message: message))
     }
 
-    mutating func object(_ value: JSONValue, at path: String) -> [String: JSONValue]? {
+    package mutating func object(_ value: JSONValue, at path: String) -> [String: JSONValue]? {
         guard case .object(let object) = value else {
             issue(path, "expected an object, got \(value.typeName)")
             return nil
@@ -501,7 +513,7 @@ struct ModelJSONReader {
         return object
     }
 
-    mutating func checkKeys(
+    package mutating func checkKeys(
         _ object: [String: JSONValue], allowed: Set<String>, at path: String, context: String? = nil
     ) {
         for key in object.keys.sorted() where !allowed.contains(key) {
@@ -510,7 +522,7 @@ struct ModelJSONReader {
         }
     }
 
-    mutating func requiredString(_ object: [String: JSONValue], _ key: String, at path: String) -> String? {
+    package mutating func requiredString(_ object: [String: JSONValue], _ key: String, at path: String) -> String? {
         guard object[key] != nil else {
             issue(join(path, key), "required")
             return nil
@@ -518,7 +530,7 @@ struct ModelJSONReader {
         return optionalString(object, key, at: path)
     }
 
-    mutating func optionalString(_ object: [String: JSONValue], _ key: String, at path: String) -> String? {
+    package mutating func optionalString(_ object: [String: JSONValue], _ key: String, at path: String) -> String? {
         guard let value = object[key] else { return nil }
         guard case .string(let text) = value else {
             issue(join(path, key), "expected a string, got \(value.typeName)")
@@ -527,7 +539,7 @@ struct ModelJSONReader {
         return text
     }
 
-    mutating func optionalBool(_ object: [String: JSONValue], _ key: String, at path: String) -> Bool? {
+    package mutating func optionalBool(_ object: [String: JSONValue], _ key: String, at path: String) -> Bool? {
         guard let value = object[key] else { return nil }
         guard case .bool(let flag) = value else {
             issue(join(path, key), "expected true or false, got \(value.brief)")
@@ -536,7 +548,7 @@ struct ModelJSONReader {
         return flag
     }
 
-    mutating func number(_ object: [String: JSONValue], _ key: String, at path: String) -> Double? {
+    package mutating func number(_ object: [String: JSONValue], _ key: String, at path: String) -> Double? {
         guard let value = object[key] else { return nil }
         guard case .number(let number) = value, number.isFinite else {
             issue(join(path, key), "expected a number, got \(value.brief)")
@@ -546,7 +558,7 @@ struct ModelJSONReader {
     }
 
     /// File names in `model.json` must stay inside the bundle.
-    mutating func checkRelativePath(_ path: String, at jsonPath: String) {
+    package mutating func checkRelativePath(_ path: String, at jsonPath: String) {
         if path.isEmpty {
             issue(jsonPath, "must not be empty")
         } else if path.hasPrefix("/") || path.hasPrefix("~") {
@@ -556,7 +568,7 @@ struct ModelJSONReader {
         }
     }
 
-    func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    package func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
-    func quotedList(_ names: [String]) -> String { names.map { "\"\($0)\"" }.joined(separator: ", ") }
+    package func quotedList(_ names: [String]) -> String { names.map { "\"\($0)\"" }.joined(separator: ", ") }
 }

@@ -42,7 +42,7 @@ package enum JSONValue: Sendable, Hashable {
     }
 
     /// The value as written in JSON, shortened for use in messages.
-    var brief: String {
+    package var brief: String {
         switch self {
         case .null: return "null"
         case .bool(let value): return String(value)

@@ -177,7 +177,7 @@ extension LayerDescription {
     }
 
     /// A copy with these image settings (meaningful on image inputs).
-    func withImageSettings(resizeMode: ImageResizeMode?, scalingFilter: ImageScalingFilter?) -> LayerDescription {
+    package func withImageSettings(resizeMode: ImageResizeMode?, scalingFilter: ImageScalingFilter?) -> LayerDescription {
         LayerDescription(
             name: name, shape: shape, declaredDataType: declaredDataType, kind: kind, imageResizeMode: resizeMode,
             imageScalingFilter: scalingFilter

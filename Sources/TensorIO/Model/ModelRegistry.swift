@@ -19,7 +19,7 @@ public struct ModelRegistry: Sendable {
     /// Builds a model for a bundle.
     public typealias Factory = @Sendable (ModelBundle, ModelConfiguration) throws -> any Model
 
-    /// The built-in backends, `tflite` and `tensorflow`, and no custom model types.
+    /// The built-in backends, `tflite` and `tensorflow`, the embedding task, and no custom model types.
     public static let builtIn = ModelRegistry()
 
     /// The backend used when `model.backend` is left out.
@@ -31,9 +31,14 @@ public struct ModelRegistry: Sendable {
 
     private var backends: [String: Factory] = [:]
     private var modelClasses: [String: Factory] = [:]
+    /// The tasks whose `model.json` entries are read when a bundle opens and inferred from bare models
+    /// (``builtIn`` has the embedding task; each task module adds its own, e.g. `ModelRegistry.vision`).
+    package private(set) var tasks = TaskRegistry()
 
-    /// Creates a registry with the built-in backends (the same as ``builtIn``).
+    /// Creates a registry with the built-in backends and the embedding task (the same as ``builtIn``).
     public init() {
+        // Embeddings are the core's own task: image and text embedders share the entry and the value.
+        register(task: EmbeddingTask.self)
         register(backend: "tflite") { bundle, configuration in
             Self.runtimeModel(bundle, configuration, engine: LiteRTEngine(bundle: bundle, configuration: configuration))
         }
@@ -70,6 +75,23 @@ public struct ModelRegistry: Sendable {
     public mutating func register(modelClass name: String, factory: @escaping Factory) {
         modelClasses[name] = factory
     }
+
+    /// Registers (or replaces) a task.
+    ///
+    /// - Parameter task: The task; its entry is read when a bundle opens and inferred from bare models.
+    package mutating func register(task: any ModelTask.Type) {
+        tasks.register(task)
+    }
+
+    /// This registry with tasks added (a task module's `addingXTasks()`).
+    package func adding(_ tasks: any ModelTask.Type...) -> ModelRegistry {
+        var registry = self
+        for task in tasks { registry.register(task: task) }
+        return registry
+    }
+
+    /// The registered tasks' `model.json` keys, in registration order.
+    public var taskNames: [String] { tasks.tasks.map { $0.entryKey } }
 
     /// The registered backends' names, sorted.
     public var backendNames: [String] { backends.keys.sorted() }

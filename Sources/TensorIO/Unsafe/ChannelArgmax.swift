@@ -5,7 +5,7 @@
 /// Unsafe because it is the one loop over every value of the output — 21 × 66,049 for DeepLab v3 — where a
 /// bounds check per element cost as much as the work (about 1.6 ns a value against 0.3). Its contract is
 /// checked once, in every build: the values are `pixels × channels` floats; every read is then within them.
-enum ChannelArgmax {
+package enum ChannelArgmax {
     /// Each pixel's leading channel, its lead, and the largest magnitude.
     ///
     /// NaN never leads nor follows, and is not a magnitude; a tie leaves a lead of 0 (which of the equal
@@ -16,7 +16,7 @@ enum ChannelArgmax {
     ///   - values: The scores, `[pixel][channel]`.
     ///   - channels: The channels per pixel, 1 to 256.
     /// - Returns: `leader` and `lead` per pixel, and `largest`.
-    static func find(in values: [Float], channels: Int) -> (leader: [UInt8], lead: [Float], largest: Float) {
+    package static func find(in values: [Float], channels: Int) -> (leader: [UInt8], lead: [Float], largest: Float) {
         precondition((1...256).contains(channels) && values.count % channels == 0, "\(values.count) scores in pixels of \(channels)")
         let pixels = values.count / channels
         var leader = [UInt8](repeating: 0, count: pixels)

@@ -5,18 +5,18 @@
 /// and lies inside it when it is cropped (``ImageResizeMode/aspectFill``). A point the model reports in
 /// normalized tensor coordinates (0…1 across the tensor) is at `x + nx × width`, `y + ny × height` on the
 /// photo, whatever the photo's EXIF orientation: the rectangle is in upright coordinates.
-struct ImageFit: Sendable, Hashable {
+package struct ImageFit: Sendable, Hashable {
     /// The left edge, in upright photo pixels (negative when letterboxed left and right).
-    var x: Double
+    package var x: Double
     /// The top edge, in upright photo pixels.
-    var y: Double
+    package var y: Double
     /// The width the tensor's width covers, in upright photo pixels.
-    var width: Double
+    package var width: Double
     /// The height the tensor's height covers, in upright photo pixels.
-    var height: Double
+    package var height: Double
 
     /// A rectangle given edge by edge.
-    init(x: Double, y: Double, width: Double, height: Double) {
+    package init(x: Double, y: Double, width: Double, height: Double) {
         (self.x, self.y, self.width, self.height) = (x, y, width, height)
     }
 
@@ -31,7 +31,7 @@ struct ImageFit: Sendable, Hashable {
     ///   - target: The image layer's size; each side at least 1.
     ///   - mode: How the photo is fitted.
     ///   - filter: How it is resampled.
-    init(photo: ImageSize, target: ImageSize, mode: ImageResizeMode, filter: ImageScalingFilter) {
+    package init(photo: ImageSize, target: ImageSize, mode: ImageResizeMode, filter: ImageScalingFilter) {
         let photoWidth = Double(max(1, photo.width)), photoHeight = Double(max(1, photo.height))
         let targetWidth = Double(max(1, target.width)), targetHeight = Double(max(1, target.height))
         switch filter {
@@ -61,7 +61,7 @@ struct ImageFit: Sendable, Hashable {
     }
 
     /// The upright photo point at normalized tensor coordinates (`nx`, `ny`), in photo pixels (not clipped).
-    func photoPoint(normalizedX nx: Double, normalizedY ny: Double) -> (x: Double, y: Double) {
+    package func photoPoint(normalizedX nx: Double, normalizedY ny: Double) -> (x: Double, y: Double) {
         (x + nx * width, y + ny * height)
     }
 }

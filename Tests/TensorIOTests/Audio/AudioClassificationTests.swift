@@ -12,7 +12,7 @@ struct AudioClassificationTests {
 
     @Test("YAMNet's audio input is inferred from its AudioProperties: 16 kHz mono, 15,600 frames a window", TestData.required(yamnet))
     func inferred() throws {
-        let inferred = try ModelBundle.infer(fromModelAt: TestData.url(Self.yamnet))
+        let inferred = try ModelBundle.infer(fromModelAt: TestData.url(Self.yamnet), registry: .everyTask)
         let audio = try #require(inferred.bundle.audio)
         #expect(audio.sampleRate == 16_000 && audio.channels == 1)
         let layer = try #require(inferred.bundle.inputs.first { $0.name == audio.input })
@@ -21,7 +21,7 @@ struct AudioClassificationTests {
 
     @Test("speech.wav: windows every 975 ms, the last padded, speech heard", TestData.required(yamnet, AudioBufferTests.audio + "speech.wav"))
     func speech() async throws {
-        let model = try ModelBundle(modelAt: TestData.url(Self.yamnet)).makeModel()
+        let model = try ModelBundle(modelAt: TestData.url(Self.yamnet), registry: .everyTask).makeModel()
         let speech = try AudioBuffer(contentsOf: TestData.url(AudioBufferTests.audio + "speech.wav"))
         func classifySynchronously() throws -> AudioClassification { try model.classify(speech) }
         let result = try classifySynchronously()
@@ -43,7 +43,7 @@ extension AudioClassificationTests {
 
     @Test("the hop: overlapping windows every 250 ms, one last padded window after the full ones; a hop under one frame is refused", TestData.required(yamnet))
     func hop() throws {
-        let model = try ModelBundle(modelAt: TestData.url(Self.yamnet)).makeModel()
+        let model = try ModelBundle(modelAt: TestData.url(Self.yamnet), registry: .everyTask).makeModel()
         let second = try AudioBuffer(samples: Array(repeating: 0.1, count: 20_000), sampleRate: 16_000)
         let result = try model.classify(second, options: AudioClassificationOptions(hop: .milliseconds(250)))
         // Full windows start at 0 and 4000 (4000 + 15,600 ≤ 20,000); then one at 8000 holding the rest.

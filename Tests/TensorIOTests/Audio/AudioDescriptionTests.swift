@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TensorIO
+@testable import TensorIOAudio
 import TensorIOTestSupport
 
 /// The `audio` entry of model.json (issue 29, point 1): which input takes sound, at what rate, with how

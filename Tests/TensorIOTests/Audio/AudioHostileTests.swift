@@ -48,7 +48,7 @@ struct AudioHostileTests {
         #expect(Self.error(Data())?.message.contains("empty") == true)
         let silent = try AudioBuffer(data: Self.wav(samples: []))
         #expect(silent.frameCount == 0)
-        let model = try ModelBundle(modelAt: TestData.url(AudioClassificationTests.yamnet)).makeModel()
+        let model = try ModelBundle(modelAt: TestData.url(AudioClassificationTests.yamnet), registry: .everyTask).makeModel()
         #expect(try model.classify(silent).windows.isEmpty)
     }
 

@@ -60,7 +60,7 @@ struct AudioReferenceTests {
     @Test("every run: the same windows and start times, scores within 0.01 (0.1 resampled down for YAMNet), the same top 3 up to ties",
           TestData.required(runs.flatMap { [models[$0.model] ?? "", $0.clip.path] }.filter(TestData.isPinned)), arguments: runs)
     func run(_ run: Run) throws {
-        let model = try ModelBundle(modelAt: TestData.referencedURL(try #require(Self.models[run.model]))).makeModel()
+        let model = try ModelBundle(modelAt: TestData.referencedURL(try #require(Self.models[run.model])), registry: .everyTask).makeModel()
         let audio = try Self.audio(of: run)
         let result = try model.classify(audio)
         let tolerance: Float = run.model == "yamnet" && audio.sampleRate > 16_000 ? 0.1 : 0.01

@@ -1,5 +1,6 @@
 import Testing
 @testable import TensorIO
+@testable import TensorIOVision
 
 /// SSD anchors as MediaPipe's `SsdAnchorsCalculator` generates them, checked on the configurations of its
 /// own graphs (`mediapipe/modules/*`) and on values worked out by hand from the C++.

@@ -1,5 +1,6 @@
 import Testing
 @testable import TensorIO
+@testable import TensorIOVision
 
 /// Decoding raw SSD outputs as the CPU path of MediaPipe's `TensorsToDetectionsCalculator` does, on boxes
 /// worked out by hand.

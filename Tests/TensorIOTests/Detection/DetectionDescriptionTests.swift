@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TensorIO
+@testable import TensorIOVision
 import TensorIOTestSupport
 
 /// `model.json`'s `detection` entry (docs/model-json.md, "Detection"): read, written back, refused with
@@ -170,7 +171,7 @@ struct DetectionDescriptionTests {
         #expect(try labels(DetectionOptions(categoryAllowlist: ["dog"], labelsLocale: "fr")) == ["chien"])
         #expect(try labels(DetectionOptions(labelsLocale: "de")) == ["cat", "dog"])
         // Written back, read back; a missing file or a bad entry is refused at its path.
-        guard case .object(let members)? = bundle.detection?.modelJSON else { Issue.record("no entry written"); return }
+        guard case .object(let members)? = try bundle.detection?.modelJSON else { Issue.record("no entry written"); return }
         #expect(members.first { $0.key == "display_names" }?.value == .object([.init(key: "fr", value: .string("labels-fr.txt"))]))
         #expect(Self.issues(document, files: ["assets/labels.txt": files["assets/labels.txt"]!]).map(\.path) == ["detection.display_names.fr"])
         var bad = document

@@ -1,5 +1,6 @@
 import Testing
 @testable import TensorIO
+@testable import TensorIOVision
 
 /// Non-maximum suppression as MediaPipe's `NonMaxSuppressionCalculator` does it, on small hand-built sets,
 /// and bounded on a million candidates.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TensorIO
+@testable import TensorIOVision
 import TensorIOTestSupport
 
 /// The same answers as the reference (issue 27, point 5): every run of `Tests/Fixtures/Detection/*.json`
@@ -106,9 +107,9 @@ struct DetectionReferenceTests {
     @Test("the same detections as the reference", TestData.required(testData), arguments: cases)
     func sameDetections(_ reference: Case) throws {
         let run = try Self.document(reference.file).runs[reference.index]
-        let bundle = try ModelBundle(
-            modelAt: Self.modelURL(run.model), options: BundleInferenceOptions(detector: reference.detector)
-        )
+        var inference = BundleInferenceOptions()
+        inference.detector = reference.detector
+        let bundle = try ModelBundle(modelAt: Self.modelURL(run.model), options: inference, registry: .vision)
         let model = try bundle.makeModel(configuration: ModelConfiguration(imageScalingFilter: reference.scaling))
         let options = DetectionOptions(
             maximumResults: run.options?.max_results, scoreThreshold: run.options?.score_threshold,

@@ -1,5 +1,6 @@
 import Testing
 @testable import TensorIO
+@testable import TensorIOVision
 
 /// Score calibration as TFLite Model Metadata describes it and tflite-support applies it.
 @Suite("Detection: score calibration")

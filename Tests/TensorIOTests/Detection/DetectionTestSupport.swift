@@ -1,4 +1,5 @@
 @testable import TensorIO
+@testable import TensorIOVision
 
 /// Whether two floats agree within `tolerance`; NaN agrees with nothing.
 func nearly(_ actual: Float, _ expected: Float, tolerance: Float = 1e-5) -> Bool {

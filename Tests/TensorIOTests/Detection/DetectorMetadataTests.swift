@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TensorIO
+@testable import TensorIOVision
 import TensorIOMetadata
 import TensorIOModelFile
 import TensorIOSupport
@@ -27,7 +28,7 @@ struct DetectorMetadataTests {
     }
 
     static func describe(_ entry: DetectorMetadata, outputs: [LayerDescription] = outputs) throws -> DetectionDescription {
-        var inference = TFLiteBundleInference(fileURL: URL(fileURLWithPath: "detector.tflite"), options: BundleInferenceOptions(), limits: ModelLimits())
+        var inference = TFLiteBundleInference(fileURL: URL(fileURLWithPath: "detector.tflite"), options: BundleInferenceOptions(), limits: ModelLimits(), tasks: TaskRegistry())
         return try inference.detectorMetadataDetection(entry, outputs: outputs, metadata: [nil, nil], attachments: ModelAttachments())
     }
 
@@ -47,7 +48,7 @@ struct DetectorMetadataTests {
         let scores = TFLiteMetadata.TensorMetadata(name: "score", associatedFiles: [
             .init(name: "labels.txt", type: .tensorAxisLabels), .init(name: "labels_fr.txt", type: .tensorAxisLabels, locale: "fr"),
         ])
-        var inference = TFLiteBundleInference(fileURL: URL(fileURLWithPath: "detector.tflite"), options: BundleInferenceOptions(), limits: ModelLimits())
+        var inference = TFLiteBundleInference(fileURL: URL(fileURLWithPath: "detector.tflite"), options: BundleInferenceOptions(), limits: ModelLimits(), tasks: TaskRegistry())
         let detection = try inference.detectorMetadataDetection(
             Self.entry(), outputs: Self.outputs, metadata: [TFLiteMetadata.TensorMetadata(name: "location"), scores], attachments: attachments
         )

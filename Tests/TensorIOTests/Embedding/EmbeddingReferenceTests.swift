@@ -103,7 +103,7 @@ struct EmbeddingReferenceTests {
         #expect(computed.bundle.embedding == EmbeddingDescription(output: "embedding", normalizes: false, quantizes: false))
         #expect(computed.bundle.inputs[0].isImage && computed.bundle.outputs.map(\.name) == ["embedding"])
         // The bare model (no metadata, no model.json) implies the same embedding output.
-        let bare = try ModelBundle(modelAt: model)
+        let bare = try ModelBundle(modelAt: model, registry: .everyTask)
         #expect(EmbeddingDescription.implied(by: bare) == EmbeddingDescription(output: "embedding", normalizes: false, quantizes: false))
     }
 
@@ -127,7 +127,7 @@ struct EmbeddingReferenceTests {
         print("embedding-reference | \(variant.rawValue) | \(computed.document.images.count) photos | cosine to MediaPipe's ≥ 1 − \(String(format: "%.2e", 1 - worst))\(variant == .normalized ? " | length 1 within \(String(format: "%.1e", worstLength))" : "")")
     }
 
-    @Test("the bare model.tflite as ModelBundle(modelAt:) infers it: stretched bilinearly as MediaPipe's ImageEmbedder, cosine to its plain embeddings ≥ 1 − 1e-4 on every photo")
+    @Test("the bare model.tflite as ModelBundle(modelAt:, registry: .everyTask) infers it: stretched bilinearly as MediaPipe's ImageEmbedder, cosine to its plain embeddings ≥ 1 − 1e-4 on every photo")
     func bareModel() throws {
         let computed = try Self.computed.get()
         // The file carries no metadata: the input is named an image, with the (x − 127.5) / 127.5 that

@@ -35,7 +35,7 @@ struct EmbeddingTests {
 
     /// mobilenet's bundle with an `embedding` entry naming its output (its 1,001 scores stand in for a vector).
     static func bundle(_ entry: JSONObject?, in folder: URL? = nil) throws -> ModelBundle {
-        let inferred = try ModelBundle(modelAt: TestData.url(mobilenet))
+        let inferred = try ModelBundle(modelAt: TestData.url(mobilenet), registry: .everyTask)
         var document = Fixtures.numberModelDocument()
         document["model"] = ["file": "model.tflite", "backend": "tflite", "quantized": true]
         document["inputs"] = [["name": inferred.inputs[0].name, "type": "image", "shape": [224, 224, 3], "format": "RGB", "dtype": "uint8"]]
@@ -63,7 +63,7 @@ struct EmbeddingTests {
     }
 
     static func embed(in folder: URL) async throws {
-        let output = try ModelBundle(modelAt: TestData.url(mobilenet)).outputs[0].name
+        let output = try ModelBundle(modelAt: TestData.url(mobilenet), registry: .everyTask).outputs[0].name
         let bundle = try Self.bundle(["output": output, "normalize": true], in: folder)
         #expect(bundle.embedding == EmbeddingDescription(output: output, normalizes: true, quantizes: false))
         let model = try bundle.makeModel()

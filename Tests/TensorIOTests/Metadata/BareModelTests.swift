@@ -3,7 +3,7 @@ import Testing
 @testable import TensorIO
 import TensorIOTestSupport
 
-/// `ModelBundle(modelAt:)` and the SavedModel signature reader, on real files and damaged ones.
+/// `ModelBundle(modelAt:, registry: .everyTask)` and the SavedModel signature reader, on real files and damaged ones.
 @Suite("Bare models")
 struct BareModelTests {
     static let savedModel = Fixtures.tensorFlowURL("tf_2_in_2_out_vectors_test.tiobundle").appendingPathComponent("predict")
@@ -18,7 +18,7 @@ struct BareModelTests {
         #expect(signature.inputs.map(\.shape) == [[1, 4], [1, 4]])
         #expect(signature.outputs.map(\.layerName) == ["output1", "output2"])
 
-        let bundle = try ModelBundle(modelAt: Self.savedModel)
+        let bundle = try ModelBundle(modelAt: Self.savedModel, registry: .everyTask)
         #expect(bundle.isInferred)
         #expect(bundle.modelFile.backend == "tensorflow")
         let outputs = try bundle.makeModel().run(["input1": [1, 2, 3, 4], "input2": [10, 20, 30, 40]])
@@ -56,11 +56,11 @@ struct BareModelTests {
     @Test("a .tflite file: layers from its tensors; ModelBundle.open tells bare models from bundles")
     func tfliteFile() throws {
         let file = Fixtures.url("1_in_1_out_number_test.tiobundle").appendingPathComponent("model.tflite")
-        let bundle = try ModelBundle.open(file)
+        let bundle = try ModelBundle.open(file, registry: .everyTask)
         #expect(bundle.isInferred)
         #expect(bundle.identifier == "model")
         #expect(try bundle.makeModel().run(2)["output"].value(as: Double.self) == 25)
-        #expect(!(try ModelBundle.open(Fixtures.url("1_in_1_out_number_test.tiobundle"))).isInferred)
+        #expect(!(try ModelBundle.open(Fixtures.url("1_in_1_out_number_test.tiobundle"), registry: .everyTask)).isInferred)
         #expect(ModelBundle.isBareModel(Self.savedModel))
         #expect(!ModelBundle.isBareModel(Fixtures.url("1_in_1_out_number_test.tiobundle")))
     }

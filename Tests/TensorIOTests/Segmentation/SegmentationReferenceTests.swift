@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TensorIO
+@testable import TensorIOVision
 import TensorIOTestSupport
 
 /// The same masks as MediaPipe 0.10.21's Python `ImageSegmenter` (issue 28, point 5) on its selfie
@@ -36,7 +37,7 @@ struct SegmentationReferenceTests {
           arguments: ["selfie-general", "selfie-landscape"])
     func selfie(_ name: String) throws {
         let run = try #require(try Self.runs().first { $0.name == name })
-        let model = try ModelBundle(modelAt: Fixtures.repositoryURL(".build/zoo/mediapipe-modules/" + run.model))
+        let model = try ModelBundle(modelAt: Fixtures.repositoryURL(".build/zoo/mediapipe-modules/" + run.model), registry: .everyTask)
             .makeModel()  // as inferred from the file: stretched, bilinear
         var worstShare = 1.0, worstArea = 0.0
         for image in run.images {

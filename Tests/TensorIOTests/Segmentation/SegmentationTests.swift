@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TensorIO
+@testable import TensorIOVision
 import TensorIOTestSupport
 
 /// Segmentation (issue 28, first part): `model.json`'s `segmentation` entry, inferred from TFLite metadata,
@@ -18,7 +19,7 @@ struct SegmentationTests {
         ("rotation0", ImageOrientation.up), ("rotation90_flop", .rightMirrored),
     ])
     func deepLabGolden(_ variant: String, _ orientation: ImageOrientation) throws {
-        let bundle = try ModelBundle(modelAt: TestData.url(Self.vision + "deeplabv3.tflite"))
+        let bundle = try ModelBundle(modelAt: TestData.url(Self.vision + "deeplabv3.tflite"), registry: .everyTask)
         let segmentation = try #require(bundle.segmentation)
         #expect(segmentation.labels?.values.count == 21 && segmentation.labels?.values[15] == "person")
         var photo = try PixelBuffer(contentsOf: TestData.url(Self.vision + "segmentation_input_\(variant).jpg"))
@@ -139,7 +140,7 @@ struct SegmentationTests {
 
     @Test("a photo 20 times the model's size gives a mask of the photo's size, every pixel a category")
     func largePhoto() throws {
-        let model = try ModelBundle(modelAt: Fixtures.repositoryURL("Tests/Fixtures/Metadata/selfie_segmentation.tflite")).makeModel()
+        let model = try ModelBundle(modelAt: Fixtures.repositoryURL("Tests/Fixtures/Metadata/selfie_segmentation.tflite"), registry: .everyTask).makeModel()
         let photo = try PixelBuffer(width: 5120, height: 5120, format: .gray, repeating: 128)
         let mask = try model.segment(photo)
         #expect(mask.width == 5120 && mask.height == 5120 && mask.categoryIndices.count == 5120 * 5120)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TensorIO
+@testable import TensorIOVision
 import TensorIOMetadata
 import TensorIOModelFile
 import TensorIOSupport
@@ -22,7 +23,7 @@ struct SegmenterMetadataTests {
 
     @Test("MediaPipe's selfie segmenter names activation NONE; the inferred description says so and where it came from")
     func selfie() throws {
-        let inferred = try ModelBundle.infer(fromModelAt: Fixtures.repositoryURL(Self.selfie))
+        let inferred = try ModelBundle.infer(fromModelAt: Fixtures.repositoryURL(Self.selfie), registry: .everyTask)
         let segmentation = try #require(inferred.bundle.segmentation)
         #expect(segmentation.activation == .none)
         #expect(inferred.notes.contains { $0.kind == .inferred && $0.message.contains("activation none (from SEGMENTER_METADATA)") })

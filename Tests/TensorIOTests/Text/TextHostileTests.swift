@@ -116,7 +116,7 @@ struct TextHostileTests {
 
     @Test("SentencePiece models that are not: empty, truncated, bit flips, a character map pointing outside itself — one error each")
     func brokenSentencePiece() throws {
-        let model = try #require(try ModelBundle(modelAt: Fixtures.repositoryURL("Tests/Fixtures/Text/sentencepiece/bert_spm_nfkc_echo.tflite")).inferredAssets["sentencepiece.model"])
+        let model = try #require(try ModelBundle(modelAt: Fixtures.repositoryURL("Tests/Fixtures/Text/sentencepiece/bert_spm_nfkc_echo.tflite"), registry: .everyTask).inferredAssets["sentencepiece.model"])
         let inputs: [JSONObject] = ["ids", "mask", "segments"].map { ["name": $0, "type": "array", "shape": [1, 8], "dtype": "int32"] }
         func load(_ data: Data) throws -> TextTokenizer {
             try Self.withTextBundle(

@@ -28,7 +28,7 @@ struct TextModelTests {
         try await withTemporaryDirectory { folder in
             let file = folder.appendingPathComponent("echo.tflite")
             try FileManager.default.copyItem(at: Fixtures.repositoryURL(Self.echo), to: file)
-            let model = try TextModel(bundle: ModelBundle(modelAt: file))
+            let model = try TextModel(bundle: ModelBundle(modelAt: file, registry: .text))
             try model.model.load()
             let before = try Self.classify(model, Self.text)
             // The tokenizer's vocabulary is packed in the model file: nothing may read it again.
@@ -47,7 +47,7 @@ struct TextModelTests {
 
     @Test("one text model shared by concurrent tasks: each text gets its own answer")
     func shared() async throws {
-        let model = try TextModel(bundle: ModelBundle(modelAt: Fixtures.repositoryURL(Self.echo)))
+        let model = try TextModel(bundle: ModelBundle(modelAt: Fixtures.repositoryURL(Self.echo), registry: .text))
         let texts = (0..<24).map { "review \($0): " + String(repeating: "good ", count: $0 % 7) + "film" }
         let answers = try await withThrowingTaskGroup(of: (Int, [Float]).self) { group in
             for (index, text) in texts.enumerated() {
@@ -71,7 +71,7 @@ struct TextModelTests {
 
     @Test("a text model takes a model made with a configuration of its own, and embeds only what describes an embedding")
     func fromModel() throws {
-        let model = try ModelBundle(modelAt: Fixtures.repositoryURL(Self.echo)).makeModel(configuration: ModelConfiguration(threadCount: 1))
+        let model = try ModelBundle(modelAt: Fixtures.repositoryURL(Self.echo), registry: .text).makeModel(configuration: ModelConfiguration(threadCount: 1))
         let text = try TextModel(model: model)
         #expect(text.model === model)
         #expect(try text.classify(text: "a quiet evening").scores.scores == (try Self.echoed(try text.tokenizer.tokenize("a quiet evening"))))

@@ -46,7 +46,7 @@ struct TextReferenceTests {
     }
 
     static func model(_ name: String) throws -> TextModel {
-        try TextModel(bundle: ModelBundle(modelAt: TestData.url(name)))
+        try TextModel(bundle: ModelBundle(modelAt: TestData.url(name), registry: .everyTask))
     }
 
     @Test("the movie-review classifier: MediaPipe's ids on every sentence, scores within 1e-5", TestData.required(classifierModel))
@@ -90,7 +90,7 @@ struct TextReferenceTests {
     @Test("WordPiece: the ids, mask and segment ids MediaPipe fed its BERT echo model, on every sentence")
     func wordPiece() throws {
         let references = try Self.load("wordpiece.json", as: BERT.self)
-        let bundle = try ModelBundle(modelAt: Fixtures.repositoryURL("Tests/Fixtures/Text/wordpiece/bert_wordpiece_echo.tflite"))
+        let bundle = try ModelBundle(modelAt: Fixtures.repositoryURL("Tests/Fixtures/Text/wordpiece/bert_wordpiece_echo.tflite"), registry: .everyTask)
         let tokenizer = try TextTokenizer(bundle: bundle)
         for sentence in references.sentences {
             let tokens = try tokenizer.tokenize(sentence.text)
@@ -101,7 +101,7 @@ struct TextReferenceTests {
     @Test("SentencePiece: the ids MediaPipe fed its echo models (nmt_nfkc and identity normalization)", arguments: ["nfkc", "identity"])
     func sentencePiece(_ variant: String) throws {
         let references = try Self.load("sentencepiece.json", as: BERT.self)
-        let bundle = try ModelBundle(modelAt: Fixtures.repositoryURL("Tests/Fixtures/Text/sentencepiece/bert_spm_\(variant)_echo.tflite"))
+        let bundle = try ModelBundle(modelAt: Fixtures.repositoryURL("Tests/Fixtures/Text/sentencepiece/bert_spm_\(variant)_echo.tflite"), registry: .everyTask)
         let tokenizer = try TextTokenizer(bundle: bundle)
         var differing: [String] = []
         for sentence in references.sentences {

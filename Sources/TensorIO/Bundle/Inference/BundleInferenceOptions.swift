@@ -8,9 +8,8 @@ public struct BundleInferenceOptions: Sendable, Hashable {
     public var labels: [String: [String]]
     /// The locale of the labels to take when the metadata has several (its first labels file otherwise).
     public var locale: String?
-    /// A MediaPipe detector family whose settings (anchors, decoding, suppression, input preparation) to
-    /// write for the model, which its file does not carry; `nil` to infer what the file says.
-    public var detector: MediaPipeDetector?
+    /// Settings of the task modules (a MediaPipe detector family: `TensorIOVision`'s `detector`), by name.
+    package var taskSettings: [String: String] = [:]
 
     /// Creates options.
     ///
@@ -19,12 +18,10 @@ public struct BundleInferenceOptions: Sendable, Hashable {
     ///   - normalization: The normalization of image inputs the metadata does not describe.
     ///   - labels: Labels by output layer name.
     ///   - locale: The labels' locale, such as `en`.
-    ///   - detector: A MediaPipe detector family to describe the model as.
     public init(
         imageInputs: Set<String> = [], normalization: NormalizationSpec? = nil, labels: [String: [String]] = [:],
-        locale: String? = nil, detector: MediaPipeDetector? = nil
+        locale: String? = nil
     ) {
-        self.detector = detector
         self.imageInputs = imageInputs
         self.normalization = normalization
         self.labels = labels

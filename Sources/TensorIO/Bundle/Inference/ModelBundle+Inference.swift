@@ -14,10 +14,15 @@ extension ModelBundle {
     ///   - url: A `.tflite` file or a SavedModel folder.
     ///   - options: What the model cannot say: image inputs, normalization, labels, the labels' locale.
     ///   - limits: Bounds on the model file and the sizes it declares.
+    ///   - registry: The tasks whose entries to infer from the model's metadata (`ModelRegistry.vision`,
+    ///     `.audio`, `.text`; the built-in registry infers only embeddings).
     /// - Throws: ``TensorIOError``: ``TensorIOError/Code/invalidModelFile`` when the file fails its checks,
     ///   ``TensorIOError/Code/unsupported`` for tensors TensorIO cannot feed or read.
-    public init(modelAt url: URL, options: BundleInferenceOptions = BundleInferenceOptions(), limits: ModelLimits = ModelLimits()) throws {
-        self = try Self.infer(fromModelAt: url, options: options, limits: limits).bundle
+    public init(
+        modelAt url: URL, options: BundleInferenceOptions = BundleInferenceOptions(), limits: ModelLimits = ModelLimits(),
+        registry: ModelRegistry = .builtIn
+    ) throws {
+        self = try Self.infer(fromModelAt: url, options: options, limits: limits, registry: registry).bundle
     }
 
     /// Infers the bundle a bare model implies, saying what was inferred, what could not be known and
@@ -27,13 +32,15 @@ extension ModelBundle {
     ///   - url: A `.tflite` file or a SavedModel folder.
     ///   - options: What the model cannot say.
     ///   - limits: Bounds on the model file and the sizes it declares.
+    ///   - registry: The tasks whose entries to infer.
     /// - Returns: The bundle, the assets it refers to (labels), and the notes.
-    /// - Throws: ``TensorIOError`` as ``init(modelAt:options:limits:)`` does.
+    /// - Throws: ``TensorIOError`` as ``init(modelAt:options:limits:registry:)`` does.
     public static func infer(
-        fromModelAt url: URL, options: BundleInferenceOptions = BundleInferenceOptions(), limits: ModelLimits = ModelLimits()
+        fromModelAt url: URL, options: BundleInferenceOptions = BundleInferenceOptions(), limits: ModelLimits = ModelLimits(),
+        registry: ModelRegistry = .builtIn
     ) throws -> InferredBundle {
         do {
-            return try inferReporting(fromModelAt: url, options: options, limits: limits)
+            return try inferReporting(fromModelAt: url, options: options, limits: limits, registry: registry)
         } catch var error as TensorIOError where error.location == "model.file" {
             // There is no model.json: name the file as the caller gave it, not a bundle field.
             let fileName = url.lastPathComponent
@@ -45,12 +52,12 @@ extension ModelBundle {
     }
 
     private static func inferReporting(
-        fromModelAt url: URL, options: BundleInferenceOptions, limits: ModelLimits
+        fromModelAt url: URL, options: BundleInferenceOptions, limits: ModelLimits, registry: ModelRegistry
     ) throws -> InferredBundle {
         let parent = url.deletingLastPathComponent()
         switch UntrustedFile.kind(of: url) {
         case .regularFile:
-            var inference = TFLiteBundleInference(fileURL: url, options: options, limits: limits)
+            var inference = TFLiteBundleInference(fileURL: url, options: options, limits: limits, tasks: registry.tasks)
             let description = try inference.infer()
             var bundle = ModelBundle(url: parent, description: description)
             bundle.isInferred = true
@@ -76,12 +83,12 @@ extension ModelBundle {
     }
 
     /// Opens what `url` names: a `.tiobundle` folder as ``init(at:limits:registry:logger:)`` does, a
-    /// `.tflite` file or a SavedModel folder as ``init(modelAt:options:limits:)`` does.
+    /// `.tflite` file or a SavedModel folder as ``init(modelAt:options:limits:registry:)`` does.
     ///
     /// - Parameters:
     ///   - url: A bundle folder, a `.tflite` file, or a SavedModel folder (one holding `saved_model.pb`).
     ///   - limits: Bounds on sizes.
-    ///   - registry: The backends a bundle's `model.backend` may name.
+    ///   - registry: The backends a bundle's `model.backend` may name, and the tasks read or inferred.
     ///   - logger: Where notes on a bundle go.
     /// - Returns: The bundle.
     /// - Throws: ``TensorIOError`` from whichever reader applies.
@@ -90,7 +97,7 @@ extension ModelBundle {
         logger: Logger = Logger.current
     ) throws -> ModelBundle {
         isBareModel(url)
-            ? try ModelBundle(modelAt: url, limits: limits)
+            ? try ModelBundle(modelAt: url, limits: limits, registry: registry)
             : try ModelBundle(at: url, limits: limits, registry: registry, logger: logger)
     }
 

@@ -1,24 +1,47 @@
-import Foundation
+package import Foundation
 internal import TensorIOModelFile
-internal import TensorIOMetadata
+package import TensorIOMetadata
 
 /// Infers a bundle from a `.tflite` file: layers from its entry point's real tensors, refined by its
 /// TFLite Model Metadata (names, descriptions, image properties, normalization, labels) when it has some.
 ///
 /// Every byte is checked before use: the file by ``TFLiteModelVerifier``, the metadata by its own
 /// structural check, the appended zip by the bounded zip reader. LiteRT is not involved.
-struct TFLiteBundleInference {
-    let fileURL: URL
-    let options: BundleInferenceOptions
+package struct TFLiteBundleInference {
+    package let fileURL: URL
+    package let options: BundleInferenceOptions
     let limits: ModelLimits
+    /// The tasks that infer their entries, in order.
+    let tasks: TaskRegistry
     private(set) var notes: [InferredBundle.Note] = []
     private(set) var assets: [String: Data] = [:]
 
-    init(fileURL: URL, options: BundleInferenceOptions, limits: ModelLimits) {
+    // What tasks infer from (set once the layers are made). A task may settle the image input's
+    // preparation (`inputs`) and say so in `imageTask`, so that a later task leaves the input alone.
+    /// The input layers; tasks may change how an image input is prepared.
+    package var inputs: [LayerDescription] = []
+    /// The output layers.
+    package private(set) var outputs: [LayerDescription] = []
+    /// Each input's tensor metadata, in input order.
+    package private(set) var inputMetadata: [TFLiteMetadata.TensorMetadata?] = []
+    /// Each output's tensor metadata, in output order.
+    package private(set) var outputMetadata: [TFLiteMetadata.TensorMetadata?] = []
+    /// The metadata of the entry point's subgraph.
+    package private(set) var subgraph: TFLiteMetadata.SubgraphMetadata?
+    /// The files zipped onto the model.
+    package private(set) var attachments = ModelAttachments()
+    /// The task that described the model's image input (its outputs are that task's), if one did.
+    package var imageTask: String?
+
+    init(fileURL: URL, options: BundleInferenceOptions, limits: ModelLimits, tasks: TaskRegistry) {
         self.fileURL = fileURL
         self.options = options
         self.limits = limits
+        self.tasks = tasks
     }
+
+    /// Whether the model has one input and it is an image: what the vision tasks infer from.
+    package var hasOneImageInput: Bool { inputs.count == 1 && inputs[0].isImage }
 
     mutating func infer() throws -> ModelJSON {
         let fileName = fileURL.lastPathComponent
@@ -62,10 +85,6 @@ struct TFLiteBundleInference {
             inputMetadata.append(metadata)
             inputs.append(try inputLayer(tensor, metadata: metadata))
         }
-        let audio = try self.audio(inputs: inputs, metadata: inputMetadata)
-        let text = try self.text(
-            inputs: inputs, metadata: inputMetadata, subgraphUnits: subgraph?.inputProcessUnits ?? [], attachments: attachments
-        )
         var outputs: [LayerDescription] = []
         var outputMetadata: [TFLiteMetadata.TensorMetadata?] = []
         for tensor in entry.outputs {
@@ -73,54 +92,17 @@ struct TFLiteBundleInference {
             outputMetadata.append(metadata)
             outputs.append(try outputLayer(tensor, metadata: metadata, attachments: attachments))
         }
-        var detection: DetectionDescription?
-        if let detector = options.detector {
-            detection = try applyDetector(detector, inputs: &inputs, outputs: outputs)
-        } else {
-            detection = try postProcessedDetection(outputs: outputs, metadata: outputMetadata, attachments: attachments)
-            if detection != nil, inputs.count == 1, inputs[0].isImage {
-                // The TFLite Task Library stretches photos to the detector's input with libyuv's bilinear filter.
-                inputs[0] = inputs[0].withImageSettings(resizeMode: .stretch, scalingFilter: .libyuvBilinear)
-                note(.inferred, layer: inputs[0].name, "photos are stretched to the input with libyuv's bilinear filter (resize: stretch, scaling: libyuv-bilinear), as the TFLite Task Library does for detectors")
-            }
+        self.inputs = inputs
+        self.outputs = outputs
+        self.inputMetadata = inputMetadata
+        self.outputMetadata = outputMetadata
+        self.subgraph = subgraph
+        self.attachments = attachments
+        var descriptions: [String: any TaskDescription] = [:]
+        for task in tasks.inferenceOrder {
+            if let description = try inferTask(task) { descriptions[task.entryKey] = description }
         }
-        if let entry = subgraph?.customMetadata.first(where: { $0.name == DetectorMetadata.customMetadataName }), detection != nil {
-            note(.unused, "\(entry.name ?? ""): not used, the detection is described \(options.detector.map { "by --detector \($0.rawValue)" } ?? "by the post-processed outputs' metadata")")
-        } else if let entry = subgraph?.customMetadata.first(where: { $0.name == DetectorMetadata.customMetadataName }) {
-            detection = try detectorMetadataDetection(entry.data, outputs: outputs, metadata: outputMetadata, attachments: attachments)
-            if detection != nil, inputs.count == 1, inputs[0].isImage {
-                // MediaPipe's ObjectDetector stretches photos to the input with OpenCV's bilinear warp.
-                inputs[0] = inputs[0].withImageSettings(resizeMode: .stretch, scalingFilter: .bilinear)
-                note(.inferred, layer: inputs[0].name, "photos are stretched to the input and sampled bilinearly (resize: stretch, scaling: bilinear), as MediaPipe's ObjectDetector does")
-            }
-        }
-        var segmentation: SegmentationDescription?
-        let segmenterEntry = subgraph?.customMetadata.first { $0.name == SegmenterMetadata.customMetadataName }
-        if detection == nil, inputs.count == 1, inputs[0].isImage,
-           let found = try self.segmentation(
-               outputs: outputs, metadata: outputMetadata, segmenterMetadata: segmenterEntry?.data, attachments: attachments
-           ) {
-            segmentation = found
-            // As MediaPipe's ImageSegmenter prepares them: stretched with OpenCV's bilinear warp. (The Task
-            // Library's libyuv filter puts the selfie segmenters' confidences 0.02 off on up to 17% of pixels.)
-            inputs[0] = inputs[0].withImageSettings(resizeMode: .stretch, scalingFilter: .bilinear)
-            note(.inferred, layer: inputs[0].name, "photos are stretched to the input and sampled bilinearly (resize: stretch, scaling: bilinear), as MediaPipe's ImageSegmenter does")
-        } else if segmenterEntry != nil {
-            note(.unused, "\(SegmenterMetadata.customMetadataName): not used, no output is a segmentation mask (an image-like output the metadata describes as an image)")
-        }
-        if detection == nil, segmentation == nil, inputs.count == 1, inputs[0].isImage,
-           let embedding = EmbeddingDescription.implied(byOutputs: outputs) {
-            // A photo in, one unlabelled vector out: what `model.embed` and `tensorio embed` read as an
-            // embedding without an `embedding` entry (the same rule). MediaPipe's ImageEmbedder prepares its
-            // photos by the shared ImagePreprocessingGraph, which never sets keep_aspect_ratio: the whole photo
-            // stretched with OpenCV's bilinear warp (Tests/Fixtures/Embedding/README.md; the default centre crop
-            // and box filter put EfficientNet-Lite0's feature vector at cosine 0.81 of MediaPipe's). A classifier
-            // whose labels are not known has the same output, and MediaPipe's ImageClassifier prepares photos by
-            // the same graph, so the stretch is right for it too. The bundle gets no `embedding` entry: the file
-            // cannot tell an embedder from such a classifier, and the rule embeds the same without one.
-            inputs[0] = inputs[0].withImageSettings(resizeMode: .stretch, scalingFilter: .bilinear)
-            note(.inferred, layer: inputs[0].name, "the only output, \"\(embedding.output)\", is an unlabelled vector (an embedding, or scores without labels): photos are stretched to the input and sampled bilinearly (resize: stretch, scaling: bilinear), as MediaPipe's ImageEmbedder (and ImageClassifier) does")
-        }
+        inputs = self.inputs
         for name in options.imageInputs.subtracting(inputs.map(\.name)).sorted() {
             throw TensorIOError(.invalidInput, "no input named \"\(name)\" to make an image (inputs: \(inputs.map(\.name).joined(separator: ", ")))")
         }
@@ -136,8 +118,13 @@ struct TFLiteBundleInference {
             license: metadata?.license ?? "", isPlaceholder: false,
             modelFile: ModelFileDescription(path: fileName, backend: "tflite", isQuantized: nil, modes: [.predict]),
             inputs: inputs, outputs: outputs, placeholders: [], training: nil, options: ModelOptions(),
-            detection: detection, segmentation: segmentation, audio: audio, text: text
+            tasks: BundleTasks(descriptions: descriptions, limits: limits)
         )
+    }
+
+    /// One registered task's inference (opened from the existential).
+    private mutating func inferTask<Task: ModelTask>(_ task: Task.Type) throws -> (any TaskDescription)? {
+        try Task.infer(&self)
     }
 
     // MARK: - Layers
@@ -256,7 +243,7 @@ struct TFLiteBundleInference {
     }
 
     /// The axis labels file to use: the one in the requested locale, else the first.
-    mutating func labelsFile(_ metadata: TFLiteMetadata.TensorMetadata?) -> TFLiteMetadata.AssociatedFile? {
+    package mutating func labelsFile(_ metadata: TFLiteMetadata.TensorMetadata?) -> TFLiteMetadata.AssociatedFile? {
         let files = (metadata?.associatedFiles ?? []).filter { $0.type == .tensorAxisLabels }
         guard let first = files.first else { return nil }
         guard let locale = options.locale else { return first }
@@ -361,7 +348,7 @@ struct TFLiteBundleInference {
         }
     }
 
-    mutating func note(_ kind: InferredBundle.Note.Kind, layer: String? = nil, _ message: String) {
+    package mutating func note(_ kind: InferredBundle.Note.Kind, layer: String? = nil, _ message: String) {
         notes.append(InferredBundle.Note(kind, layer: layer, message))
     }
 
@@ -369,7 +356,7 @@ struct TFLiteBundleInference {
     /// line; the file goes to `assets/` as it is read.
     ///
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidModelFile``) when it is not UTF-8 text.
-    mutating func packedLabels(_ file: TFLiteMetadata.AssociatedFile, attachments: ModelAttachments) throws -> [String]? {
+    package mutating func packedLabels(_ file: TFLiteMetadata.AssociatedFile, attachments: ModelAttachments) throws -> [String]? {
         guard let data = attachments[file.name] else { return nil }
         guard let text = String(data: data, encoding: .utf8) else {
             throw TensorIOError(.invalidModelFile, "the labels file \"\(file.name)\" packed in the model is not UTF-8 text", location: "model.file")
@@ -380,12 +367,12 @@ struct TFLiteBundleInference {
     }
 
     /// Leaves a file out of the bundle's `assets/` folder again.
-    mutating func dropAsset(_ name: String) {
+    package mutating func dropAsset(_ name: String) {
         assets[name] = nil
     }
 
     /// A file for the bundle's `assets/` folder.
-    mutating func addAsset(_ name: String, _ data: Data) {
+    package mutating func addAsset(_ name: String, _ data: Data) {
         assets[name] = data
     }
 }

@@ -23,8 +23,8 @@ extension EmbeddingDescription {
     /// The bundle's `embedding` description, or — for a bundle without one whose only output is an
     /// unlabelled vector (a bare feature-vector model) — that output, neither normalized nor quantized;
     /// `nil` when neither.
-    package static func implied(by bundle: ModelBundle) -> EmbeddingDescription? {
-        bundle.embedding ?? implied(byOutputs: bundle.outputs)
+    package static func implied(by bundle: ModelBundle) throws -> EmbeddingDescription? {
+        try bundle.embedding ?? implied(byOutputs: bundle.outputs)
     }
 
     /// The embedding that outputs without an `embedding` entry imply: their only output when it is an
@@ -41,7 +41,7 @@ extension EmbeddingDescription {
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/unsupported``, at `embedding`) when the bundle has no
     ///   `embedding` entry and its only output is not an unlabelled vector.
     package static func required(by bundle: ModelBundle) throws -> EmbeddingDescription {
-        if let description = implied(by: bundle) { return description }
+        if let description = try implied(by: bundle) { return description }
         throw TensorIOError(
             .unsupported,
             "\(bundle.url.lastPathComponent) describes no embedding output: add an \"embedding\" entry to model.json (docs/model-json.md) naming the output that holds the vector, or give a model whose only output is an unlabelled vector",

@@ -1,0 +1,24 @@
+extension ModelBundle {
+    /// A task's description of this bundle: the one read when it opened (a registered task) or inferred
+    /// from the bare model, else its `model.json` entry read now — checked as opening would have, and
+    /// kept, so later calls do not read it again.
+    ///
+    /// - Parameter task: The task.
+    /// - Returns: The description; `nil` when the bundle has no entry for the task.
+    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidBundle``) with every problem of the entry
+    ///   and the files it names, at their JSON paths.
+    package func taskDescription<Task: ModelTask>(_ task: Task.Type) throws -> Task.Description? {
+        if let description = tasks.cached(task) { return description }
+        guard let entry = tasks.entries[Task.entryKey] else { return nil }
+        var reader = ModelJSONReader(knownBackends: [], limits: tasks.limits)
+        let layers = TaskLayers(inputs: Array(inputs), outputs: Array(outputs))
+        guard let read = Task.read(entry, layers: layers, reader: &reader), reader.issues.isEmpty else {
+            throw TensorIOError.invalidBundle(reader.issues)
+        }
+        var assets = TaskAssets(bundleURL: url, limits: tasks.limits)
+        let description = Task.readFiles(of: read, layers: layers, from: &assets)
+        guard assets.issues.isEmpty else { throw TensorIOError.invalidBundle(assets.issues) }
+        tasks.keep(description, for: task)
+        return description
+    }
+}

@@ -114,7 +114,8 @@ let package = Package(
         // TensorIO's public types, and reports problems with its own small error type, which TensorIO turns
         // into TensorIOError at its boundary (Errors/TensorIOError+Modules.swift). Below them, TensorIO.
         //
-        // What TensorIO and its internal modules share: plain words for system errors, a locked value.
+        // What TensorIO and its internal modules share: plain words for system errors, a locked value, bytes
+        // as a C function takes them.
         .target(name: "TensorIOSupport", swiftSettings: upcomingFeatures),
         // The bounded zip reader for untrusted archives: bundle archives, .npz files, a model's attachments.
         .target(name: "TensorIOArchive", dependencies: ["TensorIOSupport", "CSystemZlib"], swiftSettings: upcomingFeatures),

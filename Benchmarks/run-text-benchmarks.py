@@ -1,6 +1,6 @@
 """Text classification per sentence, side by side in one run (issue 29, point 6; `make bench-text`).
 
-  per sentence  text-classification-benchmark (TensorIO: Model.classify(text:), the synchronous call, with
+  per sentence  text-classification-benchmark (TensorIO: TextModel.classify(text:), the synchronous call, with
                 ModelConfiguration(threadCount: 1)) against MediaPipe 0.10.21's Python Tasks API
                 (TextClassifier.create_from_options with its default options, classify(text)), warm, on
                 test_model_nl_classifier_with_regex_tokenizer.tflite (a regex tokenizer, 256 ids, 2 labels)
@@ -112,7 +112,7 @@ def main():
         references.append(f"text classification with each process on CPU 0 alone: TensorIO {one_ours:.1f} µs, MediaPipe {one_theirs:.1f} µs per sentence ({one_theirs / one_ours:.2f}x)")
 
     print(f"\n{os.path.basename(MODEL)}, the {sentences} sentences of {os.path.relpath(SENTENCES, ROOT)}; medians of {arguments.repeats} processes x {arguments.rounds} rounds, µs per sentence")
-    print(f"  TensorIO Model.classify(text:) (1 thread)   {classify_us:8.1f} µs")
+    print(f"  TensorIO TextModel.classify (1 thread)       {classify_us:8.1f} µs")
     print(f"    tokenize (TextTokenizer.tokenize)          {tokenize_us:8.1f} µs  ({tokenize_us / classify_us:.0%})")
     print(f"    inputs and run (input(tokens), run)        {run_us:8.1f} µs  ({run_us / classify_us:.0%})")
     print(f"    the rest (classify's other work)           {rest_us:8.1f} µs  ({rest_us / classify_us:.0%})")

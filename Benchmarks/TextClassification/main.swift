@@ -4,10 +4,10 @@
 // (ModelConfiguration(threadCount:), 1 by default), reads SENTENCES (a JSON file whose "sentences" are
 // objects with a "text", as Tests/Fixtures/Text/regex.json), warms up with one untimed round, then times
 // ROUNDS rounds, one sentence after another on this thread; each round times, in turn:
-//   classify   Model.classify(text:), the synchronous call, once per sentence: what an app pays per
+//   classify   TextModel.classify(text:), the synchronous call, once per sentence: what an app pays per
 //              sentence (MediaPipe's TextClassifier.classify is timed the same way on the Python side)
 //   tokenize   TextTokenizer.tokenize alone, once per sentence (a tokenizer of its own, made from the
-//              model's bundle as classify's is)
+//              model's bundle as the text model's is)
 //   run        the inputs made from those tokens (TextTokenizer.input) and the model's run, alone
 // Prints one JSON object with the medians over rounds of each round's time divided by its sentences (µs per
 // sentence), and per sentence the scores and the top label of the last round's classify.
@@ -38,14 +38,14 @@ func sentences(in url: URL) throws -> [String] {
 func measure(model path: String, sentences texts: [String], rounds: Int, threads: Int) throws -> Data {
     let url = URL(fileURLWithPath: path)
     let bundle = ModelBundle.isBareModel(url) ? try ModelBundle(modelAt: url, registry: .text) : try ModelBundle(at: url, registry: .text)
-    let model = try bundle.makeModel(configuration: ModelConfiguration(threadCount: threads))
-    try model.load()
+    let model = try TextModel(bundle: bundle, configuration: ModelConfiguration(threadCount: threads))
+    try model.model.load()
     let tokenizer = try TextTokenizer(bundle: bundle)
 
-    // Warm-up: one untimed round of each (classify reads and keeps its tokenizer on its first call).
+    // Warm-up: one untimed round of each (the text model read its tokenizer when it was made).
     var last = try texts.map { try model.classify(text: $0) }
     let tokens = try texts.map { try tokenizer.tokenize($0) }
-    for tokenized in tokens { _ = try model.run(tokenizer.input(tokenized)) }
+    for tokenized in tokens { _ = try model.model.run(tokenizer.input(tokenized)) }
 
     let count = Double(texts.count)
     var classify: [Double] = [], tokenize: [Double] = [], run: [Double] = []
@@ -61,7 +61,7 @@ func measure(model path: String, sentences texts: [String], rounds: Int, threads
         tokenize.append(microseconds(from: start, to: end) / count)
 
         start = now()
-        for tokenized in tokens { _ = try model.run(tokenizer.input(tokenized)) }
+        for tokenized in tokens { _ = try model.model.run(tokenizer.input(tokenized)) }
         end = now()
         run.append(microseconds(from: start, to: end) / count)
     }

@@ -123,14 +123,16 @@ final class BoundedInflater {
 
 /// The CRC-32 (as zip records it) of `bytes`, continuing from `crc`.
 func zipCRC32(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
-    guard let base = bytes.baseAddress, bytes.count > 0 else { return crc }
-    var value = uLong(crc)
-    var offset = 0
-    // zlib takes a 32-bit length: feed buffers larger than that in pieces.
-    while offset < bytes.count {
-        let count = min(bytes.count - offset, Int(UInt32.max))
-        value = CSystemZlib.crc32(value, (base + offset).assumingMemoryBound(to: Bytef.self), uInt(count))
-        offset += count
+    CByteBuffer.with(bytes, as: Bytef.self) { base, total in
+        guard let base, total > 0 else { return crc }
+        var value = uLong(crc)
+        var offset = 0
+        // zlib takes a 32-bit length: feed buffers larger than that in pieces.
+        while offset < total {
+            let count = min(total - offset, Int(UInt32.max))
+            value = CSystemZlib.crc32(value, base + offset, uInt(count))
+            offset += count
+        }
+        return UInt32(truncatingIfNeeded: value)
     }
-    return UInt32(truncatingIfNeeded: value)
 }

@@ -14,22 +14,10 @@ enum AudioDecoder {
 
     static func decode(_ data: Data, limits: AudioLimits) throws -> AudioBuffer {
         let header = try AudioContainer.check(data)
-        let source = MemorySource(data: data)
-        var io = SF_VIRTUAL_IO(
-            get_filelen: { source in MemorySource.from(source).length },
-            seek: { offset, whence, source in MemorySource.from(source).seek(offset, whence: whence) },
-            read: { buffer, count, source in MemorySource.from(source).read(into: buffer, count: count) },
-            write: { _, _, _ in 0 },
-            tell: { source in MemorySource.from(source).position }
-        )
         var info = SF_INFO()
-        let file = withExtendedLifetime(source) {
-            sf_open_virtual(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(source).toOpaque())
-        }
-        guard let file else {
+        guard let file = InMemorySoundFile(data, info: &info) else {
             throw TensorIOError.invalidAudio("\(header.container.rawValue): \(String(cString: sf_strerror(nil)))")
         }
-        defer { sf_close(file) }
         // libsndfile must have read the container the header check recognised, with the same format.
         let type = Int(info.format) & Int(SF_FORMAT_TYPEMASK)
         let expected: Set<Int> = switch header.container {
@@ -55,19 +43,20 @@ enum AudioDecoder {
         var decoded = 0
         var samples = try [Float](unsafeUninitializedCapacity: claimed * channels) { buffer, count in
             while decoded < claimed {
-                let frames = sf_readf_float(file, buffer.baseAddress! + decoded * channels, sf_count_t(min(blockFrames, claimed - decoded)))
+                let block = decoded * channels..<(decoded + min(blockFrames, claimed - decoded)) * channels
+                let frames = file.readFrames(into: UnsafeMutableBufferPointer(rebasing: buffer[block]))
                 guard frames > 0 else { break }
-                try Self.checkFinite(buffer, from: decoded * channels, count: Int(frames) * channels)
-                decoded += Int(frames)
+                try Self.checkFinite(buffer, from: decoded * channels, count: frames * channels)
+                decoded += frames
             }
             count = decoded * channels
         }
         if decoded == claimed {
             var block = [Float](repeating: 0, count: blockFrames * channels)
             while true {
-                let frames = block.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(blockFrames)) }
+                let frames = block.withUnsafeMutableBufferPointer { file.readFrames(into: $0) }
                 guard frames > 0 else { break }
-                let count = Int(frames) * channels
+                let count = frames * channels
                 guard samples.count <= limits.maximumSamples - count else {
                     throw TensorIOError(
                         .limitExceeded, "the recording holds more than \(limits.maximumSamples) samples, the limit (AudioLimits.maximumSamples)"
@@ -77,7 +66,7 @@ enum AudioDecoder {
                 samples.append(contentsOf: block[0..<count])
             }
         }
-        let status = sf_error(file)
+        let status = file.error
         if status != 0 {
             throw TensorIOError.invalidAudio("\(header.container.rawValue): \(String(cString: sf_error_number(status)))")
         }
@@ -92,42 +81,5 @@ extension AudioDecoder {
         for index in start..<(start + count) where !buffer[index].isFinite {
             throw TensorIOError.invalidAudio("sample \(earlier + index) is not a finite number")
         }
-    }
-}
-
-/// The bytes libsndfile reads, with its read position: the `user_data` of its virtual I/O.
-private final class MemorySource {
-    let data: Data
-    var position: sf_count_t = 0
-
-    init(data: Data) { self.data = data }
-
-    static func from(_ pointer: UnsafeMutableRawPointer?) -> MemorySource {
-        // libsndfile passes back the pointer given to sf_open_virtual, which the decoder keeps alive.
-        Unmanaged<MemorySource>.fromOpaque(pointer!).takeUnretainedValue()
-    }
-
-    var length: sf_count_t { sf_count_t(data.count) }
-
-    func seek(_ offset: sf_count_t, whence: Int32) -> sf_count_t {
-        let base: sf_count_t = switch whence {
-        case SEEK_CUR: position
-        case SEEK_END: length
-        default: 0
-        }
-        let (target, overflow) = base.addingReportingOverflow(offset)
-        guard !overflow, (0...length).contains(target) else { return -1 }
-        position = target
-        return position
-    }
-
-    func read(into buffer: UnsafeMutableRawPointer?, count: sf_count_t) -> sf_count_t {
-        guard let buffer, count > 0, position < length else { return 0 }
-        let available = min(count, length - position)
-        data.withUnsafeBytes { bytes in
-            buffer.copyMemory(from: bytes.baseAddress! + Int(position), byteCount: Int(available))
-        }
-        position += available
-        return available
     }
 }

@@ -16,7 +16,7 @@ final class RegexPattern: @unchecked Sendable {
             tio_regex_create(text.baseAddress!, text.count - 1, Int64(maximumMemory), &error, error.count)
         }
         guard let compiled else {
-            throw TensorIOError(.invalidInput, "the delimiter pattern \(pattern) does not compile: \(CBytes.message(error))")
+            throw TensorIOError(.invalidInput, "the delimiter pattern \(pattern) does not compile: \(String(cMessage: error))")
         }
         regex = compiled
     }
@@ -27,7 +27,7 @@ final class RegexPattern: @unchecked Sendable {
     func firstMatch(in text: UnsafeBufferPointer<UInt8>, from offset: Int) -> Range<Int>? {
         var start = 0
         var end = 0
-        let found = CBytes.withPointer(text) { characters, count in
+        let found = CStringView.with(text) { characters, count in
             tio_regex_find(regex, characters, count, offset, &start, &end)
         }
         return found == 1 ? start..<end : nil
@@ -35,7 +35,7 @@ final class RegexPattern: @unchecked Sendable {
 
     /// Whether the pattern matches all of `text[range]`.
     func matchesWhole(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-        CBytes.withPointer(text) { characters, _ in
+        CStringView.with(text) { characters, _ in
             tio_regex_full_match(regex, characters, range.lowerBound, range.upperBound) == 1
         }
     }

@@ -24,7 +24,7 @@ struct RegexTokenizer: Sendable {
     }
 
     func tokenize(_ text: String, length: Int) -> TokenizedText {
-        let bytes = TextBytes.cString(text)
+        let bytes = TokenizerInputBytes.cString(text)
         let room = length - (start == nil ? 0 : 1)
         // One token more than there is room for tells whether the text was cut.
         let tokens = bytes.withUnsafeBufferPointer { pattern.split($0, limit: room + 1) }

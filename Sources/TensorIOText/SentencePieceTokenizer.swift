@@ -22,12 +22,12 @@ final class SentencePieceTokenizer: @unchecked Sendable {
         try SentencePieceModelCheck.check(data, file: file, limits: limits)
         var error = [CChar](repeating: 0, count: 512)
         let loaded = data.withUnsafeBytes { bytes in
-            CBytes.withPointer(bytes.bindMemory(to: UInt8.self)) { model, count in
+            CStringView.with(bytes) { model, count in
                 tio_sentencepiece_create(model, count, &error, error.count)
             }
         }
         guard let loaded else {
-            throw TensorIOError(.invalidBundle, "\(file) is not a SentencePiece model: \(CBytes.message(error))", location: "text")
+            throw TensorIOError(.invalidBundle, "\(file) is not a SentencePiece model: \(String(cMessage: error))", location: "text")
         }
         processor = loaded
         classID = tio_sentencepiece_piece_id(loaded, "[CLS]", 5)
@@ -37,7 +37,7 @@ final class SentencePieceTokenizer: @unchecked Sendable {
     deinit { tio_sentencepiece_destroy(processor) }
 
     func tokenize(_ text: String, length: Int) throws -> TokenizedText {
-        let bytes = TextBytes.asciiLowercased(Array(text.utf8))
+        let bytes = TokenizerInputBytes.asciiLowercased(Array(text.utf8))
         let room = max(0, length - 2)
         var ids = [Int32](repeating: 0, count: room)
         var error = [CChar](repeating: 0, count: 512)
@@ -45,12 +45,12 @@ final class SentencePieceTokenizer: @unchecked Sendable {
         if ids.isEmpty { ids = [0] }
         let count = bytes.withUnsafeBufferPointer { text in
             ids.withUnsafeMutableBufferPointer { ids in
-                CBytes.withPointer(text) { characters, count in
+                CStringView.with(text) { characters, count in
                     tio_sentencepiece_encode(processor, characters, count, ids.baseAddress!, room, &error, error.count)
                 }
             }
         }
-        guard count >= 0 else { throw TensorIOError(.invalidInput, "SentencePiece could not encode the text: \(CBytes.message(error))") }
+        guard count >= 0 else { throw TensorIOError(.invalidInput, "SentencePiece could not encode the text: \(String(cMessage: error))") }
         let pieces = Array(ids.prefix(min(Int(count), room)))
         return BERTLayout.feed(pieces, cut: Int(count) > room, length: length) { $0 == "[CLS]" ? classID : separatorID }
     }

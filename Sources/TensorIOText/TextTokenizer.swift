@@ -1,8 +1,8 @@
 public import Foundation
 public import TensorIO
 
-/// The tokenizer a bundle's `text` entry describes, with its files read and checked: what
-/// `Model.classify(text:)` and `Model.embed(text:)` feed a model with.
+/// The tokenizer a bundle's `text` entry describes, with its files read and checked: what a ``TextModel``
+/// feeds its model with.
 ///
 /// ```swift
 /// let tokenizer = try TextTokenizer(bundle: model.bundle)

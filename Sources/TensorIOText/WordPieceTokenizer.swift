@@ -29,7 +29,7 @@ struct WordPieceTokenizer: Sendable {
     }
 
     func tokenize(_ text: String, length: Int) -> TokenizedText {
-        let bytes = TextBytes.asciiLowercased(TextBytes.cString(text))
+        let bytes = TokenizerInputBytes.asciiLowercased(TokenizerInputBytes.cString(text))
         let room = max(0, length - 2)
         var ids: [Int32] = []
         var cut = false

@@ -94,22 +94,13 @@ package final class RunThreads: @unchecked Sendable {
         }
     }
 
-    /// Marks each of our threads with the instance that owns it, so ``perform(_:)`` knows when it is
-    /// called on one.
-    private static let threadKey: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
-
-    /// Whether the calling thread is one of these.
+    /// Whether the calling thread is one of these (each is marked with its owner when it starts).
     private var isCurrentThread: Bool {
-        let owner: UnsafeMutableRawPointer? = pthread_getspecific(Self.threadKey)  // nil on other threads
-        return owner == Unmanaged.passUnretained(self).toOpaque()
+        ThreadOwnerMark.isCurrentThread(ownedBy: self)
     }
 
     private func work() {
-        pthread_setspecific(Self.threadKey, Unmanaged.passUnretained(self).toOpaque())
+        ThreadOwnerMark.markCurrentThread(as: self)
         while true {
             condition.lock()
             while head == jobs.count { condition.wait() }

@@ -40,12 +40,14 @@ extension TensorBinding {
             guard let source = bgra.baseAddress else { return }
             if dataType == .uint8, normalizer == nil {
                 // Raw pixels into a quantized model: libyuv writes the channels straight into the tensor.
-                let out = destination.elements(UInt8.self, count: pixelCount * format.channelCount).baseAddress
                 let stride = Int32(size.width * 4), width = Int32(size.width), height = Int32(size.height)
-                switch format {
-                case .rgb: _ = ARGBToRAW(source, stride, out, width * 3, width, height)
-                case .bgr: _ = ARGBToRGB24(source, stride, out, width * 3, width, height)
-                case .gray: _ = ARGBToJ400(source, stride, out, width, width, height)
+                destination.elements(UInt8.self, count: pixelCount * format.channelCount).withUnsafeMutableBufferPointer { tensor in
+                    let out = tensor.baseAddress
+                    switch format {
+                    case .rgb: _ = ARGBToRAW(source, stride, out, width * 3, width, height)
+                    case .bgr: _ = ARGBToRGB24(source, stride, out, width * 3, width, height)
+                    case .gray: _ = ARGBToJ400(source, stride, out, width, width, height)
+                    }
                 }
                 return
             }

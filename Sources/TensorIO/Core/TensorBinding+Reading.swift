@@ -73,7 +73,7 @@ extension TensorBinding {
     }
 
     private func copy<T>(_ source: TensorMemory, as _: T.Type, count: Int) -> [T] {
-        Array(source.elements(T.self, count: count))
+        source.elements(T.self, count: count).array()
     }
 
     private func dequantize<T: BinaryInteger>(

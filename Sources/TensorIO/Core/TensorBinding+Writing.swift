@@ -80,8 +80,7 @@ private struct ElementWriter: NumericVisitor {
         case .float32:
             let target = start.elements(Float.self, count: source.count)
             // Doubles (what data files give) take a loop of their own that the compiler vectorises.
-            if S.self == Double.self,
-               !source.withMemoryRebound(to: Double.self, { Self.convertReportingInfinity($0, to: target) }) {
+            if S.self == Double.self, !target.storeReportingInfinity(doubles: source) {
                 break
             }
             // Other element types (and doubles when an infinity came out): convert, and note a finite
@@ -117,20 +116,6 @@ private struct ElementWriter: NumericVisitor {
         case .int32: try writeIntegers(source, at: start, as: Int32.self)
         case .int64: try writeIntegers(source, at: start, as: Int64.self)
         }
-    }
-
-    /// Converts `count` doubles into floats and returns whether any float is infinite (from an infinite
-    /// double, or from a finite one too large for a float: the caller then tells which). Not generic and
-    /// over plain pointers, so that both loops are vectorised: the generic loop that also tracked the
-    /// overflow took about ten instructions a number, 7% of a training step on the digits bundle.
-    @inline(never)
-    private static func convertReportingInfinity(
-        _ source: UnsafeBufferPointer<Double>, to target: UnsafeMutableBufferPointer<Float>
-    ) -> Bool {
-        for index in source.indices { target[index] = Float(source[index]) }
-        var infinities: UInt32 = 0
-        for index in source.indices { infinities |= target[index].bitPattern & 0x7fff_ffff == 0x7f80_0000 ? 1 : 0 }
-        return infinities != 0
     }
 
     /// Quantized layers round and clamp to the type's range; other integer layers round floats to the

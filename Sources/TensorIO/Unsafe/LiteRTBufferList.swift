@@ -4,8 +4,9 @@ internal import CLiteRT
 ///
 /// Unsafe only in how it is passed: the C function takes a `LiteRtTensorBuffer*` whose elements may be
 /// `NULL` (an input bound when compiling), which Swift imports as a pointer to non-optional handles. An
-/// optional opaque pointer has the same layout as the pointer, `nil` as `NULL`, so the array's storage
-/// is handed over as that type. LiteRT only reads it.
+/// optional opaque pointer has the same layout as the pointer, `nil` as `NULL` (checked in debug builds),
+/// so the array's storage is handed over as that type. The contract: LiteRT only reads it, and only
+/// during the call.
 struct LiteRTBufferList {
     private let handles: [LiteRtTensorBuffer?]
 

@@ -2,12 +2,14 @@ import Foundation
 
 /// A tensor's bytes: memory a runtime reads or writes, owned elsewhere (``HostTensorMemory``,
 /// ``BoundInputMemory``, a TensorFlow tensor). The one type through which the data path touches tensor
-/// memory: ``TensorBinding`` writes inputs and reads outputs only through it.
+/// memory: ``TensorBinding`` writes inputs and reads outputs only through it and the typed views it lends
+/// (``TensorElements``).
 ///
 /// Every view it hands out is bounded by its byte count, checked in every build (one comparison per
-/// tensor, not per element); the typed buffers it lends are bounds-checked per element in debug builds.
-/// What it cannot check is that the memory is alive: the owner keeps it so for as long as the tensor
-/// exists (a ``TensorSlot`` keeps its model instance; a TensorFlow tensor its data).
+/// tensor, not per element); the typed views it lends are bounds-checked per element in debug builds.
+/// The contract, which it cannot check: the memory is alive and `byteCount` long for as long as the
+/// tensor exists (its owner keeps it so: a ``TensorSlot`` its model instance, a TensorFlow tensor its
+/// data), and it holds the tensor's one element type, so it is only ever viewed as that type or as bytes.
 struct TensorMemory {
     private let base: UnsafeMutableRawPointer
     /// How many bytes it holds.
@@ -31,11 +33,11 @@ struct TensorMemory {
     ///
     /// The memory is bound to `T` for the call: a tensor holds one element type, and its memory is only
     /// ever viewed as that type (or as bytes).
-    func elements<T>(_: T.Type, count: Int) -> UnsafeMutableBufferPointer<T> {
+    func elements<T>(_: T.Type, count: Int) -> TensorElements<T> {
         precondition(count >= 0 && count <= byteCount / MemoryLayout<T>.stride,
                      "\(count) elements of \(MemoryLayout<T>.stride) bytes out of a tensor of \(byteCount)")
         assert(Int(bitPattern: base) % MemoryLayout<T>.alignment == 0, "misaligned tensor memory for \(T.self)")
-        return UnsafeMutableBufferPointer(start: base.bindMemory(to: T.self, capacity: count), count: count)
+        return TensorElements(checked: UnsafeMutableBufferPointer(start: base.bindMemory(to: T.self, capacity: count), count: count))
     }
 
     /// The first element as `T`.

@@ -1,7 +1,6 @@
 /// Reads the orientation tag from a JPEG's EXIF block (APP1), without decoding the image.
 enum ExifOrientation {
-    static func read(from jpeg: UnsafeRawBufferPointer) -> ImageOrientation? {
-        let bytes = jpeg.bindMemory(to: UInt8.self)
+    static func read(from bytes: UnsafeRawBufferPointer) -> ImageOrientation? {
         var offset = 2  // after SOI
         while offset + 4 <= bytes.count {
             guard bytes[offset] == 0xFF else { return nil }
@@ -18,7 +17,7 @@ enum ExifOrientation {
                bytes[segment] == 0x45, bytes[segment + 1] == 0x78, bytes[segment + 2] == 0x69,
                bytes[segment + 3] == 0x66, bytes[segment + 4] == 0, bytes[segment + 5] == 0
             {
-                return orientation(inTIFF: UnsafeBufferPointer(rebasing: bytes[(segment + 6)..<(segment + length - 2)]))
+                return orientation(inTIFF: UnsafeRawBufferPointer(rebasing: bytes[(segment + 6)..<(segment + length - 2)]))
             }
             offset = segment + length - 2
         }
@@ -26,7 +25,7 @@ enum ExifOrientation {
     }
 
     /// Finds tag 0x0112 in IFD0 of a TIFF header.
-    private static func orientation(inTIFF tiff: UnsafeBufferPointer<UInt8>) -> ImageOrientation? {
+    private static func orientation(inTIFF tiff: UnsafeRawBufferPointer) -> ImageOrientation? {
         guard tiff.count >= 8 else { return nil }
         let littleEndian: Bool
         switch (tiff[0], tiff[1]) {

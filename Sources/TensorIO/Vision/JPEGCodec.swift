@@ -1,5 +1,6 @@
 internal import CTurboJPEG
 import Foundation
+internal import TensorIOSupport
 
 /// JPEG decoding and encoding with libjpeg-turbo's TurboJPEG API (SIMD, with DCT scaling).
 enum JPEGCodec {
@@ -21,8 +22,8 @@ enum JPEGCodec {
             throw TensorIOError(.invalidImage, "cannot start the JPEG decoder")
         }
         defer { tjDestroy(handle) }
-        return try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> PixelBuffer in
-            guard let base = raw.bindMemory(to: UInt8.self).baseAddress else {
+        return try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> PixelBuffer in try CByteBuffer.with(raw, as: UInt8.self) { base, _ in
+            guard let base else {
                 throw TensorIOError(.invalidImage, "the file is empty")
             }
             var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
@@ -62,7 +63,7 @@ enum JPEGCodec {
                 }
             }
             return PixelBuffer(unchecked: scaledWidth, height: scaledHeight, format: format, bytes: pixels, orientation: orientation)
-        }
+        } }
     }
 
     /// Encodes a buffer as a baseline JPEG.

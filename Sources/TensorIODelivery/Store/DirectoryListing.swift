@@ -33,9 +33,9 @@ package enum DirectoryListing {
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: &entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
+            // Read as bytes, so the C array need not be viewed as characters; ill-formed UTF-8 is repaired
+            // as String(cString:) repairs it.
+            let name = withUnsafeBytes(of: &entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             if name == "." || name == ".." { continue }
             guard budget > 0 else { return (names, false) }
             budget -= 1

@@ -4,7 +4,7 @@ package import TensorIO
 ///
 /// A text model's inputs are int32 token ids, `[1, n]` or `[n]`: the description names the tokenizer that
 /// makes them from a string and its files in `assets/`, and which input takes what. The TensorIOText
-/// library does the tokenizing (`Model.classify(text:)`, `Model.embed(text:)`), as MediaPipe's
+/// library does the tokenizing (`TextModel.classify(text:)`, `TextModel.embed(text:)`), as MediaPipe's
 /// `TextClassifier` and `TextEmbedder` do from a model's tokenizer metadata.
 public struct TextDescription: Sendable, Hashable {
     /// How text becomes token ids.

@@ -106,8 +106,8 @@ struct ConfidenceField: Sendable {
             }
             return result
         }
-        // Each tensor pixel's leading channel and its lead over the next (Unsafe/ChannelLeaders.swift).
-        let (leader, lead, largest) = ChannelLeaders.find(in: values, channels: channels)
+        // Each tensor pixel's leading channel and its lead over the next (Unsafe/ChannelArgmax.swift).
+        let (leader, lead, largest) = ChannelArgmax.find(in: values, channels: channels)
         // Each blended value is within a few units in the last place of the largest magnitude; a lead of
         // 2^-16 of it is far beyond what the three blends of a sample can move two channels together.
         let margin = largest * 0x1p-16

@@ -116,13 +116,13 @@ struct SegmentationTests {
         #expect(field.categories(threshold: 0.5) == blended)
     }
 
-    @Test("ChannelLeaders: each pixel's leader, lead and the largest magnitude as a plain loop finds them, NaN ignored", arguments: [1, 2, 7, 21])
-    func channelLeaders(_ channels: Int) {
+    @Test("ChannelArgmax: each pixel's leader, lead and the largest magnitude as a plain loop finds them, NaN ignored", arguments: [1, 2, 7, 21])
+    func channelArgmax(_ channels: Int) {
         var generator = SystemRandomNumberGenerator()
         let pixels = 8 * 5 + 3  // both the eight-lane loop and the rest
         var values = (0..<(pixels * channels)).map { _ in Float(Int.random(in: -40...40, using: &generator)) / 8 }
         values[3 % values.count] = .nan
-        let (leader, lead, largest) = ChannelLeaders.find(in: values, channels: channels)
+        let (leader, lead, largest) = ChannelArgmax.find(in: values, channels: channels)
         for pixel in 0..<pixels {
             let scores = values[(pixel * channels)..<((pixel + 1) * channels)].filter { !$0.isNaN }.sorted(by: >)
             guard let first = scores.first else { continue }

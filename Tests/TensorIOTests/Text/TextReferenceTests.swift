@@ -45,16 +45,16 @@ struct TextReferenceTests {
         try JSONDecoder().decode(T.self, from: Data(contentsOf: Fixtures.repositoryURL("Tests/Fixtures/Text/" + name)))
     }
 
-    static func model(_ name: String) throws -> any Model {
-        try ModelBundle(modelAt: TestData.url(name), registry: .everyTask).makeModel()
+    static func model(_ name: String) throws -> TextModel {
+        try TextModel(bundle: ModelBundle(modelAt: TestData.url(name), registry: .everyTask))
     }
 
     @Test("the movie-review classifier: MediaPipe's ids on every sentence, scores within 1e-5", TestData.required(classifierModel))
     func classifier() throws {
         let references = try Self.load("regex.json", as: Regex.self)
         let model = try Self.model(Self.classifierModel)
-        let tokenizer = try TextTokenizer(bundle: model.bundle)
-        #expect(try model.bundle.text?.tokenizer == .regex(pattern: #"[^\w\']+"#, vocabulary: "vocab.txt"))
+        let tokenizer = model.tokenizer
+        #expect(try model.model.bundle.text?.tokenizer == .regex(pattern: #"[^\w\']+"#, vocabulary: "vocab.txt"))
         var worst = 0.0
         for sentence in references.sentences {
             #expect(try tokenizer.tokenize(sentence.text).ids == sentence.ids["classifier_vocab"], "\(sentence.name)")
@@ -70,7 +70,7 @@ struct TextReferenceTests {
     func embedder(_ name: String) throws {
         let references = try Self.load("regex.json", as: Regex.self)
         let model = try Self.model(Self.text + name + ".tflite")
-        let tokenizer = try TextTokenizer(bundle: model.bundle)
+        let tokenizer = model.tokenizer
         var worst = 0.0
         for sentence in references.sentences {
             #expect(try tokenizer.tokenize(sentence.text).ids == sentence.ids["embedder_vocab"], "\(sentence.name)")

@@ -17,10 +17,3 @@ enum HostTensorMemory {
         return (memory, capacity)
     }
 }
-
-extension LiteRtLayout {
-    /// The layout's dimensions, as many as its rank says (at most as many as it can hold).
-    var dimensionList: [Int] {
-        withUnsafeBytes(of: dimensions) { raw in Array(raw.bindMemory(to: Int32.self).prefix(Int(rank))).map(Int.init) }
-    }
-}

@@ -38,13 +38,9 @@ final class LiteRTModelInstance {
     /// 1 while ``pendingWeightCache`` waits for its first invoke: what every invoke reads, an atomic
     /// word rather than the property (whose exclusivity check cost more than the rest of the read).
     let weightCachePending = AtomicCounter()
-    /// Two flags shared with the compiled model's cancellation function (``buffersAreAccepted(by:)``):
-    /// `[0]` asks it to stop the run, `[1]` records that it was called. Freed after the compiled model.
-    private let runProbe: UnsafeMutablePointer<Bool> = {
-        let flags = UnsafeMutablePointer<Bool>.allocate(capacity: 2)
-        flags.initialize(repeating: false, count: 2)
-        return flags
-    }()
+    /// What the compiled model's cancellation function shares (``buffersAreAccepted(by:)``); released
+    /// after `deinit` has destroyed the compiled model that calls it.
+    private let runProbe = LiteRTRunProbe()
     private var runProbeInstalled = false
     /// The prediction inputs' memory the compiled model was given (``BoundInputMemory``), released after
     /// `deinit` has destroyed the compiled model that reads it.
@@ -178,24 +174,16 @@ final class LiteRTModelInstance {
     func buffersAreAccepted(by invoke: () -> LiteRtStatus) -> Bool? {
         guard let setCancellation = runtime.api.SetCompiledModelCancellationFunction, let compiledModel else { return nil }
         if !runProbeInstalled {
-            let installed = setCancellation(compiledModel, runProbe) { data in
-                guard let flags = data?.assumingMemoryBound(to: Bool.self) else { return false }
-                flags[1] = true
-                return flags[0]
-            }
+            let installed = runProbe.install { data, function in setCancellation(compiledModel, data, function) }
             guard installed == kLiteRtStatusOk else { return nil }
             runProbeInstalled = true
         }
-        runProbe[0] = true
-        runProbe[1] = false
-        defer { runProbe[0] = false }
-        return invoke() == kLiteRtStatusOk || runProbe[1]
+        return runProbe.stoppingRun { invoke() == kLiteRtStatusOk }
     }
 
     deinit {
         if let compiledModel { runtime.api.DestroyCompiledModel(compiledModel) }
         if let model { runtime.api.DestroyModel(model) }
-        runProbe.deallocate()
         pendingWeightCache?.abandon()  // never run: the file may be incomplete
     }
 

@@ -43,16 +43,13 @@ final class TensorFlowSession: @unchecked Sendable {
         session = try RuntimeOutput.capturing(.tensorFlow, logger: logger) { try crashActivity.loading { try runtime.checked(
             "loading the SavedModel \"\(directory.lastPathComponent)\" with tags \(tags)", location: "model.file"
         ) { status in
-            var cTags = tags.map { strdup($0) }
+            let cTags = tags.compactMap { strdup($0) }
             defer { cTags.forEach { free($0) } }
-            return cTags.withUnsafeMutableBufferPointer { pointers in
-                pointers.withMemoryRebound(to: UnsafePointer<CChar>.self) { tagPointers in
-                    api.LoadSessionFromSavedModel(
-                        options, nil, directory.path, tagPointers.baseAddress!, Int32(tagPointers.count), graph,
-                        metaGraph, status
-                    )
-                }
-            }
+            guard cTags.count == tags.count else { throw TensorIOError(.runtimeFailure, "out of memory for the tags \(tags)") }
+            let tagPointers = cTags.map { UnsafePointer($0) }
+            return api.LoadSessionFromSavedModel(
+                options, nil, directory.path, tagPointers, Int32(tagPointers.count), graph, metaGraph, status
+            )
         } } }
         if let data = metaGraph.pointee.data {
             saver = SaverDefinition(metaGraphDef: UnsafeRawBufferPointer(start: data, count: metaGraph.pointee.length))

@@ -30,18 +30,20 @@ final class TensorFlowTensor: @unchecked Sendable {
         guard let data = runtime.api.TensorData(pointer) else {
             throw TensorIOError(.runtimeFailure, "TensorFlow returned a string tensor without storage")
         }
-        let element = data.bindMemory(to: TF_TString.self, capacity: 1)
-        runtime.api.StringInit(element)
         var bytes = Array(text.utf8CString.dropLast()).map { CChar($0) }
         if bytes.isEmpty { bytes = [0] }
-        runtime.api.StringCopy(element, bytes, text.utf8.count)
+        TensorFlowStrings.withElements(of: data, byteCount: byteCount, count: 1) { element in
+            runtime.api.StringInit(element)
+            runtime.api.StringCopy(element, bytes, text.utf8.count)
+        }
         stringCount = 1
     }
 
     deinit {
         if stringCount > 0, let data = runtime.api.TensorData(pointer) {
-            let elements = data.bindMemory(to: TF_TString.self, capacity: stringCount)
-            for index in 0..<stringCount { runtime.api.StringDealloc(elements + index) }
+            TensorFlowStrings.withElements(of: data, byteCount: byteCount, count: stringCount) { elements in
+                for index in 0..<stringCount { runtime.api.StringDealloc(elements + index) }
+            }
         }
         runtime.api.DeleteTensor(pointer)
     }

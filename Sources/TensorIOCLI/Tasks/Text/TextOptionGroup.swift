@@ -34,10 +34,10 @@ struct TextOptionGroup: ParsableArguments {
     /// else `block` for each (its last argument says whether it is the first printed). A text that fails
     /// (too long, say) is one line at the end, and the exit status 1.
     ///
-    /// - Throws: ``CLIError`` when the bundle takes no text; what building the model throws.
+    /// - Throws: ``CLIError`` when the bundle takes no text; what building the model and reading its tokenizer throw.
     func run<Value: Sendable>(
         model options: ModelOptionGroup, bundle: ModelBundle, jobs jobOptions: JobsOptionGroup, jsonKey: String?,
-        work: @escaping @Sendable (any Model, String) throws -> Value,
+        work: @escaping @Sendable (TextModel, String) throws -> Value,
         element: (String, Value) -> JSONText.Value, block: (String, Value, Bool) -> Void
     ) async throws {
         guard try bundle.text != nil else {
@@ -47,11 +47,12 @@ struct TextOptionGroup: ParsableArguments {
         let jobs = jobOptions.count(for: texts.count)
         let model = try options.makeModel(of: bundle, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs))
         try RuntimeLog.capturing { try model.load() }
+        let textModel = try TextModel(model: model)
         var failures = InputFailures()
         var printed = 0
         if let jsonKey { print("{\"\(jsonKey)\":[", terminator: "") }
         var index = 0
-        for await result in model.results(for: texts, concurrency: jobs, perform: { try work(model, $0) }) {
+        for await result in model.results(for: texts, concurrency: jobs, perform: { try work(textModel, $0) }) {
             let text = texts[index]
             index += 1
             do {

@@ -1,11 +1,11 @@
-/// The first pass of a segmentation mask with several categories (``ConfidenceField``): for each pixel of a
-/// segmenter's output, the channel with the largest score and its lead over the next, and the largest
-/// magnitude of all the scores.
+/// The argmax over channels of a segmenter's output, the first pass of a mask with several categories
+/// (``ConfidenceField``): for each pixel, the channel with the largest score and its lead over the next,
+/// and the largest magnitude of all the scores.
 ///
 /// Unsafe because it is the one loop over every value of the output — 21 × 66,049 for DeepLab v3 — where a
 /// bounds check per element cost as much as the work (about 1.6 ns a value against 0.3). Its contract is
 /// checked once, in every build: the values are `pixels × channels` floats; every read is then within them.
-package enum ChannelLeaders {
+package enum ChannelArgmax {
     /// Each pixel's leading channel, its lead, and the largest magnitude.
     ///
     /// NaN never leads nor follows, and is not a magnitude; a tie leaves a lead of 0 (which of the equal

@@ -1,5 +1,5 @@
 /// The UTF-8 bytes a tokenizer reads of a text, as MediaPipe's tokenizers view it.
-enum TextBytes {
+enum TokenizerInputBytes {
     /// The text's bytes up to its first NUL: the regex and WordPiece tokenizers view the input as a C
     /// string (`absl::string_view(input.data())`), so a NUL ends it.
     static func cString(_ text: String) -> [UInt8] {

@@ -1,6 +1,6 @@
 public import TensorIO
 
-/// A model that reads text: a ``TensorIO/Model`` and the tokenizer its bundle's `text` entry describes,
+/// A model that reads text: a `TensorIO/Model` and the tokenizer its bundle's `text` entry describes,
 /// read once when the text model is made and held with the model for as long as it lives. It classifies and
 /// embeds texts as MediaPipe's `TextClassifier` and `TextEmbedder` do from a model's tokenizer metadata.
 ///

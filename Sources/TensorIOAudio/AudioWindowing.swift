@@ -31,7 +31,7 @@ struct AudioWindowing: Sendable {
             throw TensorIOError(.invalidInput, "input \"\(description.input)\" cannot take \(description.channels)-channel windows", location: "audio.input")
         }
         self.description = description
-        self.output = try ClassificationOutput.name(in: bundle)
+        self.output = try bundle.classificationOutputName()
         self.windowFrames = windowFrames
         self.hasOtherInputs = bundle.predictionInputs.count > 1
         // Mixing one channel into many multiplies the samples: held to the limit before it allocates.
@@ -89,7 +89,7 @@ struct AudioWindowing: Sendable {
     /// Window `index`'s scores in a run's outputs.
     func window(_ index: Int, outputs: Outputs) throws -> AudioClassification.Window {
         AudioClassification.Window(
-            startMicroseconds: startMicroseconds(window: index), scores: try ClassificationOutput.scores(of: output, in: outputs)
+            startMicroseconds: startMicroseconds(window: index), scores: try outputs.classificationScores(of: output)
         )
     }
 

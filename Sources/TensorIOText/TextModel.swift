@@ -55,10 +55,10 @@ public struct TextModel: Sendable {
     /// - Throws: `TensorIOError`: `TensorIOError.Code.unsupported` when the bundle has no classification
     ///   output; what ``TextTokenizer/tokenize(_:)`` and running throw.
     public func classify(text: String) throws -> TextClassification {
-        let output = try ClassificationOutput.name(in: model.bundle)
+        let output = try model.bundle.classificationOutputName()
         let tokens = try tokenizer.tokenize(text)
         let outputs = try model.run(tokenizer.input(tokens))
-        return TextClassification(output: output, scores: try ClassificationOutput.scores(of: output, in: outputs), isTruncated: tokens.isTruncated)
+        return TextClassification(output: output, scores: try outputs.classificationScores(of: output), isTruncated: tokens.isTruncated)
     }
 
     /// Classifies a text without blocking the calling task's thread; see `classify(text:)`.

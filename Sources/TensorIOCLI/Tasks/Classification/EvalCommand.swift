@@ -40,7 +40,7 @@ struct EvalCommand: AsyncParsableCommand {
 
     func run() async throws {
         let jobs = jobOptions.requested
-        let classifier = try ImageClassifier(model, images: imageOptions, concurrentRuns: jobs)
+        let classifier = try PhotoClassifier(model, images: imageOptions, concurrentRuns: jobs)
         let output = classifier.labelledOutputs[0]
         let labels = try classifier.bundle.predictionOutputs[output].labels?.values ?? []
         let samples = try Self.samples(in: URL(fileURLWithPath: directory), labels: labels, output: output)

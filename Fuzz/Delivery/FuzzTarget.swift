@@ -41,7 +41,7 @@ func fuzzDelivery(_ data: Data) {
     default:
         let file = bundle.appendingPathComponent("tensorio-signature.json")
         guard (try? body.write(to: file)) != nil else { return }
-        _ = try? ReleaseVerifier.checkWithoutKey(bundleAt: bundle, modelId: "fuzz", version: "1")
+        _ = try? ReleaseVerifier.verifyWithoutKey(bundleAt: bundle, modelId: "fuzz", version: "1")
         // A key made for each input: a global one's bytes sit behind Swift's tagged pointers, where the
         // leak checker cannot see them, and would be reported as leaked.
         let trusted = TrustedKeys([PublisherSigningKey().publicKey])

@@ -53,8 +53,8 @@ struct PushCommand: AsyncParsableCommand {
         let versionId = version ?? opened.version
         guard !modelId.isEmpty else { throw CLIError("\(bundle): model.json has no id; give --id") }
         guard !versionId.isEmpty else { throw CLIError("\(bundle): model.json has no version; give --version") }
-        try RepositoryIdentifier.check(modelId, kind: "model")
-        try RepositoryIdentifier.check(versionId, kind: "version")
+        try RepositoryIdentifier.validate(modelId, kind: "model")
+        try RepositoryIdentifier.validate(versionId, kind: "version")
 
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tensorio-push-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

@@ -67,7 +67,7 @@ struct ArchiveReaderTests {
         try withTemporaryDirectory { folder in
             let source = Fixtures.bundlesDirectory.appendingPathComponent(Self.bundle)
             let archive = try Fixtures.archive(of: source, in: folder)
-            #expect(try BundleArchive.inspect(archive) == Self.bundle)
+            #expect(try BundleArchive.validate(archive) == Self.bundle)
             // A low ratio threshold: a real model's ratio passes the rule even where it is checked.
             let limits = BundleArchive.Limits(compressionRatioThreshold: 64)
             let unpacked = try BundleArchive.extract(archive, into: folder.appendingPathComponent("out"), limits: limits)

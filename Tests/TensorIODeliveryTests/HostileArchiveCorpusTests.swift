@@ -24,7 +24,7 @@ struct HostileArchiveCorpusTests {
         try withTemporaryDirectory { scratch in
             let destination = scratch.appendingPathComponent("out")
             let errors: [TensorIOError?] = [
-                Self.error { try BundleArchive.inspect(url) },
+                Self.error { try BundleArchive.validate(url) },
                 Self.error { _ = try BundleArchive.extract(url, into: destination) },
                 Self.error { _ = try BundleArchive.unpack(Data(contentsOf: url), name: hostile.file) },
             ]

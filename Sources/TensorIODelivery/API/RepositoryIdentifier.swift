@@ -26,7 +26,7 @@ public enum RepositoryIdentifier {
     ///   - identifier: The identifier to check.
     ///   - kind: What it names, for the message: `model` or `version`.
     /// - Throws: `TensorIOError` with code `TensorIOError.Code.invalidIdentifier`.
-    public static func check(_ identifier: String, kind: String) throws {
+    public static func validate(_ identifier: String, kind: String) throws {
         guard isValid(identifier) else {
             throw TensorIOError(.invalidIdentifier, describeInvalid(identifier, kind: kind))
         }

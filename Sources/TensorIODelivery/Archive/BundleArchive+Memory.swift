@@ -51,7 +51,7 @@ extension BundleArchive {
         try TensorIOError.reporting {
             let deadline = limits.deadline()
             let reader = try ZipReader(bytes: [UInt8](bytes), name: name, limits: limits.readerLimits, deadline: deadline)
-            _ = try check(reader, limits: limits, holdingOneBundle: holdingOneBundle)
+            _ = try validate(reader, limits: limits, holdingOneBundle: holdingOneBundle)
             var written: UInt64 = 0
             var result: [UnpackedEntry] = []
             for entry in reader.entries {

@@ -70,12 +70,12 @@ public enum BundleArchive {
     ///   entry naming the bad path), `TensorIOError.Code.limitExceeded` (the limit named) or
     ///   `TensorIOError.Code.io` (the file cannot be read).
     @discardableResult
-    public static func inspect(_ archiveURL: URL, limits: Limits = Limits(), name: String? = nil) throws -> String {
+    public static func validate(_ archiveURL: URL, limits: Limits = Limits(), name: String? = nil) throws -> String {
         let name = name ?? archiveURL.lastPathComponent
         let reader = try TensorIOError.reporting {
             try ZipReader(url: archiveURL, name: name, limits: limits.readerLimits, deadline: limits.deadline())
         }
-        return try check(reader, limits: limits)
+        return try validate(reader, limits: limits)
     }
 
     /// Unpacks the archive at `archiveURL` into the empty or missing folder `destination`, after checking
@@ -102,7 +102,7 @@ public enum BundleArchive {
         let reader = try TensorIOError.reporting {
             try ZipReader(url: archiveURL, name: name, limits: limits.readerLimits, deadline: deadline)
         }
-        let bundleName = try check(reader, limits: limits)
+        let bundleName = try validate(reader, limits: limits)
         let fileManager = FileManager.default
         let created = try prepare(destination)
         do {
@@ -170,14 +170,14 @@ public enum BundleArchive {
 
     /// Checks every entry's path, kind and declared sizes against the rules and limits, before anything
     /// is unpacked; returns the one bundle folder's name.
-    static func check(_ reader: ZipReader, limits: Limits) throws -> String {
+    static func validate(_ reader: ZipReader, limits: Limits) throws -> String {
         // Non-nil whenever the bundle rules apply.
-        try check(reader, limits: limits, holdingOneBundle: true)!
+        try validate(reader, limits: limits, holdingOneBundle: true)!
     }
 
-    /// ``check(_:limits:)``, with the rules on one top-level bundle folder only when `holdingOneBundle`
+    /// ``validate(_:limits:)``, with the rules on one top-level bundle folder only when `holdingOneBundle`
     /// (other zip files, such as NumPy's `.npz`, hold plain files at the top); returns that folder's name.
-    static func check(_ reader: ZipReader, limits: Limits, holdingOneBundle: Bool) throws -> String? {
+    static func validate(_ reader: ZipReader, limits: Limits, holdingOneBundle: Bool) throws -> String? {
         let name = reader.name
         guard reader.entries.count <= limits.maximumEntries else {
             throw TensorIOError(
@@ -191,7 +191,7 @@ public enum BundleArchive {
         var files: [String] = []
         for entry in reader.entries {
             let path = entry.path
-            try checkPath(path)
+            try validatePath(path)
             switch entry.kind {
             case .file, .directory: break
             case .symbolicLink:
@@ -249,7 +249,7 @@ public enum BundleArchive {
         }
         return bundle
     }
-    private static func checkPath(_ path: String) throws {
+    private static func validatePath(_ path: String) throws {
         if path.isEmpty { throw TensorIOError(.unsafeArchive, "an entry has an empty path") }
         if path.hasPrefix("/") || path.hasPrefix("~") {
             throw TensorIOError(.unsafeArchive, "entry \"\(path)\" has an absolute path")

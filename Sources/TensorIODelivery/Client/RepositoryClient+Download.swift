@@ -108,8 +108,8 @@ extension RepositoryClient {
         modelId: String, version: String?, store: ModelStore, conditions: DownloadConditions,
         emit: @escaping @Sendable (DownloadEvent) -> Void
     ) async throws {
-        try RepositoryIdentifier.check(modelId, kind: "model")
-        if let version { try RepositoryIdentifier.check(version, kind: "version") }
+        try RepositoryIdentifier.validate(modelId, kind: "model")
+        if let version { try RepositoryIdentifier.validate(version, kind: "version") }
         let installed = try store.current(modelId)
         let details: VersionDetails
         if let version {

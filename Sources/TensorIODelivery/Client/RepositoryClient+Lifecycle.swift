@@ -21,8 +21,8 @@ extension RepositoryClient {
     ///   `TensorIOError.Code.unauthorized`, `TensorIOError.Code.invalidIdentifier`, …
     @discardableResult
     public func deleteVersion(_ version: String, of modelId: String, force: Bool = false) async throws -> VersionDeletion {
-        try RepositoryIdentifier.check(modelId, kind: "model")
-        try RepositoryIdentifier.check(version, kind: "version")
+        try RepositoryIdentifier.validate(modelId, kind: "model")
+        try RepositoryIdentifier.validate(version, kind: "version")
         let query = force ? [URLQueryItem(name: "force", value: "true")] : []
         let request = makeRequest(["models", modelId, "versions", version], query: query, method: "DELETE")
         let (data, response) = try await HTTPTransport.data(request)

@@ -19,7 +19,7 @@ extension RepositoryClient {
     /// - Throws: `TensorIOError` (`TensorIOError.Code.notFound` for an unknown model, `TensorIOError.Code.server`
     ///   for attributes the server refuses, naming the field).
     public func assignment(modelId: String, attributes: DeviceAttributes, installedVersion: String? = nil) async throws -> Assignment {
-        try RepositoryIdentifier.check(modelId, kind: "model")
+        try RepositoryIdentifier.validate(modelId, kind: "model")
         return try await sendJSON(
             ["models", modelId, "assignment"], method: "POST",
             body: AssignmentRequest(attributes: attributes, installedVersion: installedVersion))
@@ -69,7 +69,7 @@ extension RepositoryClient {
     /// - Returns: The rules, the paused flag and the revision (0 and no rules when it never had a rollout).
     /// - Throws: `TensorIOError`.
     public func rollout(of modelId: String) async throws -> Rollout {
-        try RepositoryIdentifier.check(modelId, kind: "model")
+        try RepositoryIdentifier.validate(modelId, kind: "model")
         let request = makeRequest(["models", modelId, "rollout"])
         let (data, response) = try await HTTPTransport.data(request)
         return try decode(data, response, request: request)
@@ -84,7 +84,7 @@ extension RepositoryClient {
     /// - Throws: `TensorIOError`: `TensorIOError.Code.invalidRollout` naming the JSON path of a bad value,
     ///   `TensorIOError.Code.conflict` when the revision differs, `TensorIOError.Code.unauthorized`.
     public func setRollout(_ update: RolloutUpdate, of modelId: String) async throws -> Rollout {
-        try RepositoryIdentifier.check(modelId, kind: "model")
+        try RepositoryIdentifier.validate(modelId, kind: "model")
         return try await sendJSON(["models", modelId, "rollout"], method: "PUT", body: update)
     }
 
@@ -128,12 +128,12 @@ extension RepositoryClient {
     /// - Returns: The rollout as it now is.
     /// - Throws: `TensorIOError`.
     public func rollBackRollout(of modelId: String, to version: String? = nil) async throws -> Rollout {
-        if let version { try RepositoryIdentifier.check(version, kind: "version") }
+        if let version { try RepositoryIdentifier.validate(version, kind: "version") }
         return try await rolloutVerb("rollback", modelId, RolloutAction(version: version))
     }
 
     private func rolloutVerb(_ verb: String, _ modelId: String, _ action: RolloutAction) async throws -> Rollout {
-        try RepositoryIdentifier.check(modelId, kind: "model")
+        try RepositoryIdentifier.validate(modelId, kind: "model")
         return try await sendJSON(["models", modelId, "rollout", verb], method: "POST", body: action)
     }
 

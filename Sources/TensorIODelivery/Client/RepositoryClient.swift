@@ -89,7 +89,7 @@ public struct RepositoryClient: Sendable {
     /// - Returns: The model with its canonical version.
     /// - Throws: `TensorIOError` (`TensorIOError.Code.notFound` for an unknown model).
     public func model(_ modelId: String) async throws -> ModelSummary {
-        try RepositoryIdentifier.check(modelId, kind: "model")
+        try RepositoryIdentifier.validate(modelId, kind: "model")
         return try await getJSON(["models", modelId])
     }
 
@@ -99,7 +99,7 @@ public struct RepositoryClient: Sendable {
     /// - Returns: Every version, oldest first.
     /// - Throws: `TensorIOError`.
     public func versions(of modelId: String) async throws -> VersionList {
-        try RepositoryIdentifier.check(modelId, kind: "model")
+        try RepositoryIdentifier.validate(modelId, kind: "model")
         return try await getJSON(["models", modelId, "versions"])
     }
 
@@ -111,8 +111,8 @@ public struct RepositoryClient: Sendable {
     /// - Returns: The version's details: SHA-256, size, dates, notes, `upgradeTo`.
     /// - Throws: `TensorIOError`.
     public func version(_ version: String, of modelId: String) async throws -> VersionDetails {
-        try RepositoryIdentifier.check(modelId, kind: "model")
-        try RepositoryIdentifier.check(version, kind: "version")
+        try RepositoryIdentifier.validate(modelId, kind: "model")
+        try RepositoryIdentifier.validate(version, kind: "version")
         return try await getJSON(["models", modelId, "versions", version])
     }
 
@@ -183,8 +183,8 @@ public struct RepositoryClient: Sendable {
         archiveAt archiveURL: URL, modelId: String, version: String, canonical: Bool = true,
         notes: String? = nil, upgradeTo: String? = nil, progress: (@Sendable (_ sent: Int64, _ total: Int64) -> Void)? = nil
     ) async throws -> VersionDetails {
-        try RepositoryIdentifier.check(modelId, kind: "model")
-        try RepositoryIdentifier.check(version, kind: "version")
+        try RepositoryIdentifier.validate(modelId, kind: "model")
+        try RepositoryIdentifier.validate(version, kind: "version")
         var query = [URLQueryItem(name: "canonical", value: canonical ? "true" : "false")]
         if let notes { query.append(URLQueryItem(name: "notes", value: notes)) }
         if let upgradeTo { query.append(URLQueryItem(name: "upgradeTo", value: upgradeTo)) }
@@ -202,8 +202,8 @@ public struct RepositoryClient: Sendable {
     /// - Returns: The model as it now is.
     /// - Throws: `TensorIOError`.
     public func setCanonical(modelId: String, version: String) async throws -> ModelSummary {
-        try RepositoryIdentifier.check(modelId, kind: "model")
-        try RepositoryIdentifier.check(version, kind: "version")
+        try RepositoryIdentifier.validate(modelId, kind: "model")
+        try RepositoryIdentifier.validate(version, kind: "version")
         var request = makeRequest(["models", modelId, "canonical"], method: "PUT")
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try JSONEncoder().encode(CanonicalRequest(version: version))
@@ -220,9 +220,9 @@ public struct RepositoryClient: Sendable {
     /// - Returns: The version as it now is.
     /// - Throws: `TensorIOError`.
     public func setUpgradeTo(_ upgradeTo: String?, version: String, of modelId: String) async throws -> VersionDetails {
-        try RepositoryIdentifier.check(modelId, kind: "model")
-        try RepositoryIdentifier.check(version, kind: "version")
-        if let upgradeTo { try RepositoryIdentifier.check(upgradeTo, kind: "version") }
+        try RepositoryIdentifier.validate(modelId, kind: "model")
+        try RepositoryIdentifier.validate(version, kind: "version")
+        if let upgradeTo { try RepositoryIdentifier.validate(upgradeTo, kind: "version") }
         var request = makeRequest(["models", modelId, "versions", version], method: "PATCH")
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try JSONEncoder().encode(VersionPatch(upgradeTo: upgradeTo))

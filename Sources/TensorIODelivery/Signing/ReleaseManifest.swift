@@ -13,7 +13,7 @@ import TensorIOSupport
 /// version <version>\n
 /// file <sha256> <size> <path>\n      one line per file, sorted by the path's UTF-8 bytes
 /// ```
-/// Identifiers follow ``RepositoryIdentifier``'s rules and paths ``ReleaseManifest/checkPath(_:)``'s (no
+/// Identifiers follow ``RepositoryIdentifier``'s rules and paths ``ReleaseManifest/validatePath(_:)``'s (no
 /// control characters), so no field can contain a separator of the line it is in except the last
 /// field, the path, which runs to the end of its line.
 public struct ReleaseManifest: Sendable, Hashable {
@@ -94,7 +94,7 @@ public struct ReleaseManifest: Sendable, Hashable {
         var seen = Set<String>()
         for (index, file) in files.enumerated() {
             do {
-                try Self.checkPath(file.path)
+                try Self.validatePath(file.path)
             } catch let error as TensorIOError {
                 throw TensorIOError(.invalidSignature, "field \"files[\(index)].path\": \(error.message)")
             }
@@ -142,7 +142,7 @@ public struct ReleaseManifest: Sendable, Hashable {
     ///
     /// - Parameter path: A path inside a bundle.
     /// - Throws: `TensorIOError` (`TensorIOError.Code.invalidSignature`) saying what is wrong.
-    public static func checkPath(_ path: String) throws {
+    public static func validatePath(_ path: String) throws {
         guard !path.isEmpty else { throw TensorIOError(.invalidSignature, "the path is empty") }
         guard path.utf8.count <= maximumPathBytes else {
             throw TensorIOError(.invalidSignature, "the path has more than \(maximumPathBytes) bytes")

@@ -37,7 +37,7 @@ public enum ReleaseVerifier {
         bundleAt bundleURL: URL, modelId: String? = nil, version: String? = nil, trustedKeys: TrustedKeys
     ) throws -> VerifiedRelease {
         do {
-            return try check(bundleAt: bundleURL, modelId: modelId, version: version, trustedKeys: trustedKeys)
+            return try verifySignature(bundleAt: bundleURL, modelId: modelId, version: version, trustedKeys: trustedKeys)
         } catch let error as TensorIOError {
             throw TensorIOError(.untrustedRelease, error.message)
         }
@@ -53,7 +53,7 @@ public enum ReleaseVerifier {
     /// - Returns: The signature, or `nil` when the bundle is unsigned.
     /// - Throws: `TensorIOError` with `TensorIOError.Code.invalidSignature` and one message saying why.
     @discardableResult
-    public static func checkWithoutKey(bundleAt bundleURL: URL, modelId: String, version: String) throws -> ReleaseSignature? {
+    public static func verifyWithoutKey(bundleAt bundleURL: URL, modelId: String, version: String) throws -> ReleaseSignature? {
         do {
             guard let signature = try ReleaseSignature.read(bundleAt: bundleURL) else { return nil }
             try checkIdentity(signature.manifest, modelId: modelId, version: version)
@@ -64,7 +64,7 @@ public enum ReleaseVerifier {
         }
     }
 
-    private static func check(
+    private static func verifySignature(
         bundleAt bundleURL: URL, modelId: String?, version: String?, trustedKeys: TrustedKeys
     ) throws -> VerifiedRelease {
         guard let signature = try ReleaseSignature.read(bundleAt: bundleURL) else {

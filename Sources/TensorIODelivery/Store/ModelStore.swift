@@ -179,7 +179,7 @@ public struct ModelStore: Sendable {
     /// - Throws: `TensorIOError` with `TensorIOError.Code.invalidIdentifier`, or
     ///   `TensorIOError.Code.io` when the store's files are unreadable.
     public func current(_ modelId: String) throws -> InstalledModel? {
-        try RepositoryIdentifier.check(modelId, kind: "model")
+        try RepositoryIdentifier.validate(modelId, kind: "model")
         guard let pointer = try readPointer(modelId) else { return nil }
         return try installed(modelId, version: pointer.current)
     }
@@ -190,7 +190,7 @@ public struct ModelStore: Sendable {
     /// - Returns: The previous version, if one is kept.
     /// - Throws: `TensorIOError` as ``current(_:)``.
     public func previous(_ modelId: String) throws -> InstalledModel? {
-        try RepositoryIdentifier.check(modelId, kind: "model")
+        try RepositoryIdentifier.validate(modelId, kind: "model")
         guard let previous = try readPointer(modelId)?.previous else { return nil }
         return try installed(modelId, version: previous)
     }
@@ -201,7 +201,7 @@ public struct ModelStore: Sendable {
     /// - Returns: The installed versions, oldest first.
     /// - Throws: `TensorIOError` as ``current(_:)``.
     public func versions(_ modelId: String) throws -> [InstalledModel] {
-        try RepositoryIdentifier.check(modelId, kind: "model")
+        try RepositoryIdentifier.validate(modelId, kind: "model")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: versionsFolder(modelId).path)) ?? []
         return names.filter { RepositoryIdentifier.isValid($0) }
             .compactMap { try? installed(modelId, version: $0) }
@@ -213,8 +213,8 @@ public struct ModelStore: Sendable {
     /// - Returns: Its description.
     /// - Throws: `TensorIOError` (`TensorIOError.Code.notFound`) when it is not installed.
     public func installed(_ modelId: String, version: String) throws -> InstalledModel {
-        try RepositoryIdentifier.check(modelId, kind: "model")
-        try RepositoryIdentifier.check(version, kind: "version")
+        try RepositoryIdentifier.validate(modelId, kind: "model")
+        try RepositoryIdentifier.validate(version, kind: "version")
         let folder = versionsFolder(modelId).appendingPathComponent(version)
         let recordURL = folder.appendingPathComponent("install.json")
         guard let data = try? Data(contentsOf: recordURL) else {
@@ -273,8 +273,8 @@ public struct ModelStore: Sendable {
         archiveAt archiveURL: URL, modelId: String, version: String, expectedSHA256: String? = nil,
         createdAt: Date? = nil, sequence: Int64? = nil, limits: BundleArchive.Limits = BundleArchive.Limits()
     ) throws -> InstalledModel {
-        try RepositoryIdentifier.check(modelId, kind: "model")
-        try RepositoryIdentifier.check(version, kind: "version")
+        try RepositoryIdentifier.validate(modelId, kind: "model")
+        try RepositoryIdentifier.validate(version, kind: "version")
         let sha256 = try FileDigest.sha256(of: archiveURL)
         if let expectedSHA256, expectedSHA256.lowercased() != sha256 {
             throw TensorIOError(
@@ -355,8 +355,8 @@ public struct ModelStore: Sendable {
         version: String, of source: InstalledModel, createdAt: Date? = nil, sequence: Int64? = nil
     ) throws -> InstalledModel {
         let modelId = source.modelId
-        try RepositoryIdentifier.check(modelId, kind: "model")
-        try RepositoryIdentifier.check(version, kind: "version")
+        try RepositoryIdentifier.validate(modelId, kind: "model")
+        try RepositoryIdentifier.validate(version, kind: "version")
         let fileManager = FileManager.default
         return try lock.withLock {
             let staging = temporaryRoot.appendingPathComponent(UUID().uuidString)
@@ -416,7 +416,7 @@ public struct ModelStore: Sendable {
     /// - Throws: `TensorIOError` (`TensorIOError.Code.notFound`) when there is nothing to roll back to.
     @discardableResult
     public func rollback(_ modelId: String) throws -> InstalledModel {
-        try RepositoryIdentifier.check(modelId, kind: "model")
+        try RepositoryIdentifier.validate(modelId, kind: "model")
         return try lock.withLock {
             guard let pointer = try readPointer(modelId) else {
                 throw TensorIOError(.notFound, "model \(modelId) is not installed in \(directory.path)")

@@ -106,10 +106,10 @@ public struct RolloutInvalid: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Checks of device attributes against ``RolloutLimits``.
-enum DeviceAttributesCheck {
+/// Validation of device attributes against ``RolloutLimits``.
+enum DeviceAttributesValidation {
     /// Throws ``RolloutInvalid`` naming the first attribute past the limits.
-    static func check(_ request: AssignmentRequest) throws(RolloutInvalid) {
+    static func validate(_ request: AssignmentRequest) throws(RolloutInvalid) {
         let attributes = request.attributes
         guard RolloutLimits.isToken(attributes.installationId) else {
             throw RolloutInvalid("installationId", "must be 1 to \(RolloutLimits.maximumTokenLength) characters from A-Z a-z 0-9 . _ - :")

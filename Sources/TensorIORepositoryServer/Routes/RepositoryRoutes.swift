@@ -135,7 +135,7 @@ struct RepositoryRoutes: Sendable {
             // Unpacking and the load check block for up to their deadlines: a thread of their own keeps
             // them off Swift's small cooperative pool, which every other request needs.
             let checked = try await BlockingWork.run {
-                try self.storage.check(uploadAt: uploadURL, modelId: id, version: version, limits: limits, loadCheck: loadCheck)
+                try self.storage.validate(uploadAt: uploadURL, modelId: id, version: version, limits: limits, loadCheck: loadCheck)
             }
             stored = try await storage.store(
                 checked, modelId: id, version: version, canonical: canonical, notes: notes, upgradeTo: upgradeTo)

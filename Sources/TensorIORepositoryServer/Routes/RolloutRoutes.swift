@@ -104,7 +104,7 @@ extension RepositoryRoutes {
         let id = try modelId(context)
         let body = try await decodeBody(AssignmentRequest.self, request, limit: RolloutLimits.maximumRequestBodyBytes)
         do {
-            try DeviceAttributesCheck.check(body)
+            try DeviceAttributesValidation.validate(body)
         } catch {
             throw Self.invalid(error, code: "bad-request")
         }

@@ -177,7 +177,7 @@ public final class RepositoryStorage: Sendable {
     ///   `TensorIOError.Code.limitExceeded`, `TensorIOError.Code.invalidSignature` (a signature file that is
     ///   malformed, names another model or version, or lists other files), `TensorIOError.Code.invalidBundle`,
     ///   what loading threw (`TensorIOError.Code.layerMismatch`, `TensorIOError.Code.runtimeCrashed`…), `TensorIOError.Code.io`.
-    func check(
+    func validate(
         uploadAt uploadURL: URL, modelId: String, version: String, limits: BundleArchive.Limits, loadCheck: LoadCheck
     ) throws -> CheckedUpload {
         let fileManager = FileManager.default
@@ -186,7 +186,7 @@ public final class RepositoryStorage: Sendable {
         let bundleURL = try BundleArchive.extract(uploadURL, into: unpacked, limits: limits, name: "the uploaded archive")
         // A signature file must be well-formed and sign this very version and files; the server holds no
         // publisher key, so whether the signer is trusted is for clients to decide.
-        try ReleaseVerifier.checkWithoutKey(bundleAt: bundleURL, modelId: modelId, version: version)
+        try ReleaseVerifier.verifyWithoutKey(bundleAt: bundleURL, modelId: modelId, version: version)
         try ModelBundleValidator(bundleAt: bundleURL, logger: logger).validate()
         try ModelBundle(at: bundleURL, logger: logger)
             .checkLoading(loadCheck, configuration: ModelConfiguration(logger: logger))

@@ -3,19 +3,24 @@
 on sys.path). Standard library only, so that it imports in every environment the scripts run in
 (.venv-bench, .venv-mediapipe, the system Python).
 
-  statistics   median, percentile (nearest rank, as Benchmarks/Statistics and `tensorio bench`), spread
+  statistics   median, percentile (nearest rank, as Benchmarks/Statistics and `tensorio bench`), spread,
+               describe ("median (min–max over N)"), ms
   timing       sample_us (a function's calls, warm), timed (a process, start to exit)
   processes    run_json (a command's last JSON line)
   alternation  alternate (each side once per round, the order rotated: a slow spell of the shared machine
-               hits every side), ratios (side A over side B, round by round)
+               hits every side), alternate_json (of programs printing JSON), figures (one figure of every
+               round), ratios (side A over side B, round by round), jobs_goal (--jobs N against --jobs 1)
   goals        goal (PASS/FAIL on the median of the rounds, with the spread beside it), check (a yes/no
                goal), goal_line (how a goal is printed, here and by print-goals.py)
   results      machine (the machine and package versions), report (prints the goals and writes
                bench-results/NAME.json), copy_round_robin (N photo files made from a few)
+  programs     TENSORIO, program (a Benchmarks package program), mediapipe_arguments (the options of the
+               runners against MediaPipe)
   output       log (a progress line on stderr), emit (a Python side's one JSON line on stdout)
 
 A goal's figure is measured over several rounds and decided on their median: one number from one run on a
 shared two-core machine says more about the machine's mood than about the code."""
+import argparse
 import importlib.metadata
 import json
 import os
@@ -29,6 +34,27 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 RESULTS = os.path.join(ROOT, "bench-results")
+# Programs: the release tool (make build-tool) and the Benchmarks package's (swift build --package-path Benchmarks).
+TENSORIO = os.path.join(ROOT, ".build", "release", "tensorio")
+
+
+def program(name):
+    """A benchmark program of the Benchmarks package, built in release."""
+    return os.path.join(HERE, ".build", "release", name)
+
+
+def mediapipe_arguments(description, runs, runs_help, runs_name="--runs", repeats=5):
+    """The options of a runner that sets a program against MediaPipe's Python Tasks API (detection,
+    segmentation, audio, text): --repeats (rounds), `runs_name` (the timed passes inside each process) and
+    --python (.venv-mediapipe's, made by make setup-mediapipe). Returns the parsed arguments."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--repeats", type=int, default=repeats, help=f"alternating rounds (default {repeats})")
+    parser.add_argument(runs_name, type=int, default=runs, help=f"{runs_help} (default {runs})")
+    parser.add_argument("--python", default=os.path.join(ROOT, ".venv-mediapipe", "bin", "python"))
+    arguments = parser.parse_args()
+    if min(arguments.repeats, getattr(arguments, runs_name.lstrip("-").replace("-", "_"))) < 1:
+        parser.error(f"--repeats and {runs_name} must be at least 1")
+    return arguments
 
 
 # Output.
@@ -71,6 +97,11 @@ def spread(values):
     else:
         q1 = q3 = values[0]
     return {"median": median(values), "min": min(values), "max": max(values), "q1": q1, "q3": q3, "n": len(values)}
+
+
+def ms(microseconds, digits=2):
+    """Microseconds shown in milliseconds: "12.34 ms"."""
+    return f"{microseconds / 1000:.{digits}f} ms"
 
 
 def describe(values, show=lambda value: f"{value:.2f}"):
@@ -170,10 +201,64 @@ def alternate(sides, rounds, warmup=1, label="", show=None):
     return results
 
 
+def alternate_json(commands, rounds, warmup=0, label="", show=None):
+    """alternate() over commands that each print one JSON object (run_json): name → [object per round].
+    No untimed round by default: such programs warm up inside their process before they time."""
+    return alternate({name: (lambda command=command: run_json(command)) for name, command in commands.items()},
+                     rounds, warmup=warmup, label=label, show=show)
+
+
+def figures(results, key):
+    """One figure of every round's result: [result[key] for each round]."""
+    return [result[key] for result in results]
+
+
 def ratios(numerators, denominators):
     """numerator / denominator round by round: the two ran side by side in the same round, so the machine's
     speed, which drifts over minutes, cancels out of each ratio."""
     return [a / b for a, b in zip(numerators, denominators)]
+
+
+def jobs_goal(label, command, count, rounds, minimum, jobs=2, unit="photos"):
+    """`command + ["--jobs", N]` against `command + ["--jobs", "1", "--threads", "1"]` over `count` inputs,
+    process start to exit, alternating, after one untimed run of each: the goal that N jobs are at least
+    `minimum` times as fast, decided on the median of the rounds' ratios."""
+    sides = {"one": command + ["--jobs", "1", "--threads", "1"], "many": command + ["--jobs", str(jobs)]}
+    seconds = alternate({side: (lambda c=c: timed(c)[0]) for side, c in sides.items()}, rounds, label=f"{label} --jobs",
+                        show=lambda r: f"--jobs 1 {count / r['one']:.1f}, --jobs {jobs} {count / r['many']:.1f} {unit}/s")
+    return goal(f"{label} --jobs {jobs} over {count} {unit} at least {minimum}x --jobs 1",
+                ratios(seconds["one"], seconds["many"]), minimum,
+                detail=f"--jobs 1 {count / median(seconds['one']):.1f}, --jobs {jobs} {count / median(seconds['many']):.1f} "
+                       f"{unit}/s (medians; process start to exit)")
+
+
+def per_photo(model, task, results, minimum, against):
+    """The per-photo figures of the vision runners (detection, segmentation). `results` has the rounds of
+    "ours" (TensorIO with its default threads, every core), "single" (one thread) and "theirs" (MediaPipe,
+    one thread), each with "photo_us". Returns (the table row with those medians and every round, the goal
+    that MediaPipe's time over TensorIO's is at least `minimum` round by round, the reference line of the
+    same on one thread each)."""
+    ours, single, theirs = (figures(results[side], "photo_us") for side in ("ours", "single", "theirs"))
+    cores = os.cpu_count() or 1
+    row = {"model": model, "tensorio_photo_us": median(ours), "tensorio_one_thread_photo_us": median(single),
+           "mediapipe_photo_us": median(theirs), "rounds": results}
+    entry = goal(f"{model}: {task} per photo at least {minimum}x faster than {against}, each with its default threads",
+                 ratios(theirs, ours), minimum,
+                 detail=f"TensorIO {describe(ours, ms)} ({cores} threads), MediaPipe {describe(theirs, ms)} (1 thread)")
+    reference = (f"{model}: on one thread each: TensorIO {ms(median(single))}, MediaPipe {ms(median(theirs))} "
+                 f"({median(ratios(theirs, single)):.2f}x, the median of the rounds)")
+    return row, entry, reference
+
+
+def print_photo_table(rows, rounds, heading, cells):
+    """The per-photo table of the vision runners: a row per model of TensorIO's time per photo (every core and
+    one thread) and MediaPipe's, then the runner's own `heading` and `cells(row)`; medians of `rounds`."""
+    width = max(len(row["model"]) for row in rows) + 1
+    print(f"\nmedians of {rounds} rounds")
+    print(f"{'model':{width}} TensorIO/photo  (one thread)  MediaPipe/photo  {heading}")
+    for row in rows:
+        print(f"{row['model']:{width}} {ms(row['tensorio_photo_us']):>14} {ms(row['tensorio_one_thread_photo_us']):>13}"
+              f" {ms(row['mediapipe_photo_us']):>16}  {cells(row)}")
 
 
 def copy_round_robin(sources, count, folder, name="photo{index:03}{extension}"):
@@ -192,10 +277,12 @@ def copy_round_robin(sources, count, folder, name="photo{index:03}{extension}"):
 
 def goal(name, values, limit, at_least=True, show=lambda value: f"{value:.2f}x", detail=""):
     """A goal on a figure measured once per round: PASS when the median of `values` is at least `limit`
-    (at_least) or at most it. Returns the goal as written to JSON: name, result, the median and the spread
+    (at_least) or at most it; N/A when there are no values. Returns the goal as written to JSON: name, result, the median and the spread
     (min, max, quartiles), every round's value, the limit, and `shown` (the median with its range, then
     `detail`), which goal_line prints."""
     values = list(values)
+    if not values:  # every round's measurement failed
+        return {"goal": name, "result": "N/A", "shown": "— (not measured)" + (f"; {detail}" if detail else ""), "limit": limit}
     s = spread(values)
     passed = s["median"] >= limit if at_least else s["median"] <= limit
     shown = describe(values, show) + (f"; {detail}" if detail else "")
@@ -268,15 +355,3 @@ def report(name, goals, references=(), data=None, path=None, heading="Goals:", p
         f.write("\n")
     print(f"\nwrote {relative(path)}")
 
-
-def jobs_goal(label, command, count, rounds, minimum, jobs=2, unit="photos"):
-    """`command + ["--jobs", N]` against `command + ["--jobs", "1", "--threads", "1"]` over `count` inputs,
-    process start to exit, alternating, after one untimed run of each: the goal that N jobs are at least
-    `minimum` times as fast, decided on the median of the rounds' ratios."""
-    sides = {"one": command + ["--jobs", "1", "--threads", "1"], "many": command + ["--jobs", str(jobs)]}
-    seconds = alternate({side: (lambda c=c: timed(c)[0]) for side, c in sides.items()}, rounds, label=f"{label} --jobs",
-                        show=lambda r: f"--jobs 1 {count / r['one']:.1f}, --jobs {jobs} {count / r['many']:.1f} {unit}/s")
-    return goal(f"{label} --jobs {jobs} over {count} {unit} at least {minimum}x --jobs 1",
-                ratios(seconds["one"], seconds["many"]), minimum,
-                detail=f"--jobs 1 {count / median(seconds['one']):.1f}, --jobs {jobs} {count / median(seconds['many']):.1f} "
-                       f"{unit}/s (medians; process start to exit)")

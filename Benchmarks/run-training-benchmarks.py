@@ -109,9 +109,9 @@ def main():
         benchlib.log(f"[{name}] an epoch takes {fastest_epoch * 1e3:.2f} ms on the faster side: {epochs} epochs per run")
         chosen = commands(epochs)
 
-        runs = benchlib.alternate(
-            {side: (lambda command=command: run_json(command)) for side, command in chosen.items()},
-            args.repeats, warmup=0, label=name,
+        # The calibration runs were the untimed ones.
+        runs = benchlib.alternate_json(
+            chosen, args.repeats, label=name,
             show=lambda r: ", ".join(f"{side} {epoch_figures(result)[0]:.0f} steps/s" for side, result in r.items()))
 
         rates = {side: [epoch_figures(r)[0] for r in results] for side, results in runs.items()}

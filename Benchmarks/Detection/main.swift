@@ -16,24 +16,16 @@ import TensorIO
 import TensorIOVision
 import BenchmarkStatistics
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 3, let runs = Int(arguments[2]), runs > 0 else {
-    FileHandle.standardError.write(Data("usage: detection-benchmark MODEL PHOTO RUNS [--detector NAME]\n".utf8))
-    exit(64)
-}
+let (arguments, runs) = benchmarkArguments(usage: "detection-benchmark MODEL PHOTO RUNS [--detector NAME] [--threads N]")
 var options = BundleInferenceOptions()
-if let index = arguments.firstIndex(of: "--detector"), index + 1 < arguments.count {
-    guard let detector = MediaPipeDetector(rawValue: arguments[index + 1]) else {
-        FileHandle.standardError.write(Data("unknown detector \(arguments[index + 1])\n".utf8))
+if let name = stringOption("--detector", in: arguments) {
+    guard let detector = MediaPipeDetector(rawValue: name) else {
+        FileHandle.standardError.write(Data("unknown detector \(name)\n".utf8))
         exit(64)
     }
     options.detector = detector
 }
-
-var threads = 1
-if let index = arguments.firstIndex(of: "--threads"), index + 1 < arguments.count, let count = Int(arguments[index + 1]) {
-    threads = count
-}
+let threads = option("--threads", in: arguments) ?? 1
 
 do {
     let url = URL(fileURLWithPath: arguments[0])
@@ -60,9 +52,7 @@ do {
         "photo_us": median(photo), "run_us": median(run), "detect_us": median(detect), "added_us": median(added),
         "detections": Double(try model.detect(contentsOf: photoURL).count),
     ]
-    let data = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
-    print(String(decoding: data, as: UTF8.self))
+    try printJSON(result)
 } catch {
-    FileHandle.standardError.write(Data("detection-benchmark: \(error)\n".utf8))
-    exit(1)
+    fail("detection-benchmark", error)
 }

@@ -18,15 +18,8 @@ import TensorIO
 import TensorIOVision
 import BenchmarkStatistics
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 3, let runs = Int(arguments[2]), runs > 0 else {
-    FileHandle.standardError.write(Data("usage: segmentation-benchmark MODEL PHOTO RUNS [--threads N]\n".utf8))
-    exit(64)
-}
-var threads = 1
-if let index = arguments.firstIndex(of: "--threads"), index + 1 < arguments.count, let count = Int(arguments[index + 1]) {
-    threads = count
-}
+let (arguments, runs) = benchmarkArguments(usage: "segmentation-benchmark MODEL PHOTO RUNS [--threads N]")
+let threads = option("--threads", in: arguments) ?? 1
 
 do {
     let url = URL(fileURLWithPath: arguments[0])
@@ -56,9 +49,7 @@ do {
         "photo_us": median(fromFile), "run_us": median(run), "segment_us": median(segment), "invoke_us": median(invoke),
         "mask_us": median(mask), "width": Double(shown.width), "height": Double(shown.height),
     ]
-    let data = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
-    print(String(decoding: data, as: UTF8.self))
+    try printJSON(result)
 } catch {
-    FileHandle.standardError.write(Data("segmentation-benchmark: \(error)\n".utf8))
-    exit(1)
+    fail("segmentation-benchmark", error)
 }

@@ -102,9 +102,10 @@ def main():
                     "python": [args.python, os.path.join(HERE, "python", script), bundle, *shared]}
 
         # An untimed run of each side warms the file cache and the libraries, and tells how long an epoch
-        # takes: the faster side's epoch sets how many epochs make --min-seconds, for both sides.
+        # takes: the faster side's fastest epoch (after the first; TensorFlow's next few still warm up) sets
+        # how many epochs make --min-seconds, for both sides.
         calibration = {side: run_json(command) for side, command in commands(args.epochs).items()}
-        fastest_epoch = min(epoch_figures(result)[2] for result in calibration.values())
+        fastest_epoch = min(min(e["seconds"] for e in result["epochs"][1:] or result["epochs"]) for result in calibration.values())
         epochs = min(MAX_EPOCHS, max(args.epochs, 1 + math.ceil(args.min_seconds / max(fastest_epoch, 1e-9))))
         benchlib.log(f"[{name}] an epoch takes {fastest_epoch * 1e3:.2f} ms on the faster side: {epochs} epochs per run")
         chosen = commands(epochs)

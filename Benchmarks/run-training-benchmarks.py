@@ -124,7 +124,7 @@ def main():
         rows.append((name, median(rates["tensorio"]), median(rates["python"]), median(pairs), losses["tensorio"][-1],
                      losses["python"][-1]))
         goals.append(benchlib.goal(
-            f"TensorIO training steps/s >= Python on {name}", pairs, 1.0,
+            f"TensorIO training steps/s >= Python on {name}", pairs, 1.0, show=lambda v: f"{v:.3f}x",
             detail=f"TensorIO {describe(rates['tensorio'], lambda v: f'{v:.0f}')} steps/s, Python "
                    f"{describe(rates['python'], lambda v: f'{v:.0f}')} ({epochs} epochs of {steps_per_epoch} steps a run, "
                    f"each run's median epoch)"))

@@ -31,7 +31,7 @@ func topIndices(_ scores: [Float]) -> [Int] {
 func measure(model path: String, recording: URL, runs: Int, threads: Int, concurrentRuns: Int) async throws -> [String: Any] {
     let url = URL(fileURLWithPath: path)
     let bundle = ModelBundle.isBareModel(url) ? try ModelBundle(modelAt: url, registry: .audio) : try ModelBundle(at: url, registry: .audio)
-    guard let description = bundle.audio else { throw TensorIOError(.unsupported, "\(url.lastPathComponent) has no audio input") }
+    guard let description = try bundle.audio else { throw TensorIOError(.unsupported, "\(url.lastPathComponent) has no audio input") }
     let model = try bundle.makeModel(configuration: ModelConfiguration(threadCount: threads, maximumConcurrentRuns: concurrentRuns))
     try model.load()
     // The model's own concurrency (options.concurrency nil): `concurrentRuns` windows at once.

@@ -13,13 +13,17 @@ on sys.path). Standard library only, so that it imports in every environment the
   goals        goal (PASS/FAIL on the median of the rounds, with the spread beside it), check (a yes/no
                goal), goal_line (how a goal is printed, here and by print-goals.py)
   results      machine (the machine and package versions), report (prints the goals and writes
-               bench-results/NAME.json), copy_round_robin (N photo files made from a few)
+               bench-results/NAME.json), copy_round_robin (N photo files made from a few), per_photo and
+               print_photo_table (the vision runners' per-photo goal, reference line and table)
   programs     TENSORIO, program (a Benchmarks package program), mediapipe_arguments (the options of the
                runners against MediaPipe)
   output       log (a progress line on stderr), emit (a Python side's one JSON line on stdout)
 
 A goal's figure is measured over several rounds and decided on their median: one number from one run on a
-shared two-core machine says more about the machine's mood than about the code."""
+shared two-core machine says more about the machine's mood than about the code.
+
+(side_by_side.py held the task runners' share of this; it is folded in here, under a name that says what the
+module is rather than one of the things it does.)"""
 import argparse
 import importlib.metadata
 import json

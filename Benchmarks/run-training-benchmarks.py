@@ -43,8 +43,9 @@ BACKENDS = [
 
 # Epoch losses are float32 sums taken in a different order on the two sides, read back as doubles.
 LOSS_TOLERANCE = 1e-5
-# Epochs a run trains at the most, whatever --min-seconds asks.
+# Epochs a run trains at the most, whatever --min-seconds asks; epochs of the untimed run that measures one.
 MAX_EPOCHS = 20000
+CALIBRATION_EPOCHS = 20
 
 
 def losses_agree(ours, theirs):
@@ -102,9 +103,10 @@ def main():
                     "python": [args.python, os.path.join(HERE, "python", script), bundle, *shared]}
 
         # An untimed run of each side warms the file cache and the libraries, and tells how long an epoch
-        # takes: the faster side's fastest epoch (after the first; TensorFlow's next few still warm up) sets
-        # how many epochs make --min-seconds, for both sides.
-        calibration = {side: run_json(command) for side, command in commands(args.epochs).items()}
+        # takes: the faster side's fastest epoch (after the first; TensorFlow's next few still warm up, and
+        # of 20 one is likely to have had the core to itself) sets how many epochs make --min-seconds, for
+        # both sides.
+        calibration = {side: run_json(command) for side, command in commands(max(args.epochs, CALIBRATION_EPOCHS)).items()}
         fastest_epoch = min(min(e["seconds"] for e in result["epochs"][1:] or result["epochs"]) for result in calibration.values())
         epochs = min(MAX_EPOCHS, max(args.epochs, 1 + math.ceil(args.min_seconds / max(fastest_epoch, 1e-9))))
         benchlib.log(f"[{name}] an epoch takes {fastest_epoch * 1e3:.2f} ms on the faster side: {epochs} epochs per run")

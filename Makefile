@@ -155,7 +155,9 @@ fuzz-models: setup
 # against a raw LiteRT C API loop and Python's ai_edge_litert Interpreter (bench-inference), throughput
 # across cores (bench-throughput), cold start (bench-coldstart), training speed (bench-training), detection,
 # segmentation, audio and text classification against MediaPipe (bench-detection, bench-segmentation,
-# bench-audio, bench-text); then every goal's PASS/FAIL together. Results in bench-results/*.json. BENCH_ARGS go to the inference one.
+# bench-audio, bench-text); then every goal's PASS/FAIL together. Each goal is measured over alternating
+# rounds and decided on their median, printed with their range (Benchmarks/benchlib.py). Results in
+# bench-results/*.json. BENCH_ARGS go to the inference one.
 .PHONY: bench bench-inference bench-venv
 bench: bench-inference bench-throughput bench-coldstart bench-training bench-detection bench-segmentation bench-audio bench-text
 	@.venv-bench/bin/python Benchmarks/print-goals.py
@@ -228,8 +230,9 @@ bench-throughput: build-tool bench-venv
 	.venv-bench/bin/python Benchmarks/run-throughput-benchmarks.py
 
 # Training speed (issue 12, point 5): `tensorio train --json` against the same steps driven from Python
-# (ai_edge_litert's signature runner; TensorFlow's tf.compat.v1 Session) on the two digits bundles, 5 epochs of
-# batch 32 in file order; prints the goals and writes bench-results/training.json.
+# (ai_edge_litert's signature runner; TensorFlow's tf.compat.v1 Session) on the two digits bundles, batch 32 in
+# file order, as many epochs as make 0.5 s of steps a run, each run's median epoch; prints the goals and writes
+# bench-results/training.json.
 .PHONY: bench-training
 bench-training: build-tool setup-tensorflow bench-venv
 	.venv-bench/bin/python Benchmarks/run-training-benchmarks.py

@@ -2,21 +2,23 @@
 """Every goal of the last `make bench`, from the JSON files its benchmarks wrote in bench-results/:
 inference (benchmarks.json), throughput across cores (throughput.json), cold start (coldstart.json),
 training (training.json), detection (detection.json), segmentation and embeddings (segmentation.json),
-audio classification (audio.json) and text classification (text.json). Prints one line per goal and a
-count; exits 0 whatever the outcome."""
+audio classification (audio.json) and text classification (text.json). Prints one line per goal, as the
+benchmark printed it (benchlib.goal_line): PASS/FAIL, decided on the median of the goal's rounds, and that
+median with the rounds' range beside it; then a count. Exits 0 whatever the outcome."""
 import json
 import os
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import benchlib
+
 FILES = [("inference", "benchmarks.json"), ("throughput", "throughput.json"),
          ("cold start", "coldstart.json"), ("training", "training.json"), ("detection", "detection.json"),
          ("segmentation", "segmentation.json"), ("audio classification", "audio.json"),
          ("text classification", "text.json")]
 
 passed = total = 0
-print("Goals of this make bench:")
+print("Goals of this make bench (each the median of its rounds, their range in brackets):")
 for title, name in FILES:
-    path = os.path.join(ROOT, "bench-results", name)
+    path = os.path.join(benchlib.RESULTS, name)
     try:
         with open(path) as f:
             goals = json.load(f).get("goals", [])
@@ -25,9 +27,7 @@ for title, name in FILES:
         total += 1
         continue
     for goal in goals:
-        text = goal.get("goal") or goal.get("name") or "?"
-        result = goal.get("result", "FAIL")
-        print(f"  {result:4}  {title}: {text}: {goal.get('shown', '')}")
+        print(benchlib.goal_line(goal, title))
         total += 1
-        passed += result == "PASS"
+        passed += goal.get("result") == "PASS"
 print(f"{passed} of {total} goals PASS")

@@ -15,19 +15,17 @@
                  top categories agree is printed (YAMNet's scores come in steps of 1/256, so a window's top
                  score is often tied: two windows agree when their sets of top categories share one; the
                  share with exactly the same set is printed too).
-Each measurement is repeated --repeats times, interleaved, each a process of its own that times --runs passes
-after an untimed one; the figures are medians. Prints the table and the goal with PASS/FAIL, writes
+Each measurement is a process of its own that times --runs passes after an untimed one, repeated --repeats
+times, the order turning each round (benchlib's alternate); the goal is decided on the median of the rounds'
+MediaPipe/TensorIO ratios and printed with their range. Prints the table and the goal with PASS/FAIL, writes
 bench-results/audio.json, and exits 0 whatever the outcome."""
-import argparse
 import os
-import statistics
 import subprocess
 import sys
 
-from side_by_side import report, run_json
+import benchlib
+from benchlib import ROOT, HERE, describe, figures, median, ratios
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import testdata  # noqa: E402  (the test data's manifest and cache: make test-data)
 
@@ -48,12 +46,8 @@ def agreement(ours, theirs):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--runs", type=int, default=3, help="timed passes per process, after an untimed one")
-    parser.add_argument("--python", default=os.path.join(ROOT, ".venv-mediapipe", "bin", "python"))
-    arguments = parser.parse_args()
-    benchmark = os.path.join(ROOT, "Benchmarks", ".build", "release", "audio-classification-benchmark")
+    arguments = benchlib.mediapipe_arguments(__doc__.splitlines()[0], 3, "timed passes per process, after an untimed one")
+    benchmark = benchlib.program("audio-classification-benchmark")
     if not os.path.exists(RECORDING):
         # Needs numpy alone; this script runs in the MediaPipe environment, which has it.
         subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "fixtures", "make_long_recording.py"), RECORDING], check=True)
@@ -63,13 +57,14 @@ def main():
     # As `tensorio classify` runs a recording: one run per core at once, the cores shared among them (one
     # thread each).
     default = ["--concurrent-runs", str(cores), "--threads", "1"]
-    ours, single, theirs = [], [], []
-    for repeat in range(arguments.repeats):
-        ours.append(run_json([benchmark, MODEL, RECORDING, runs] + default))
-        single.append(run_json([benchmark, MODEL, RECORDING, runs, "--concurrent-runs", "1", "--threads", "1"]))
-        theirs.append(run_json([arguments.python, os.path.join(HERE, "python", "classify_audio_mediapipe.py"), MODEL, RECORDING, runs]))
-        print(f"[YAMNet, 600 s] repeat {repeat + 1}/{arguments.repeats}: TensorIO {ours[-1]['recording_us'] / 1000:.0f} ms"
-              f" ({single[-1]['recording_us'] / 1000:.0f} ms with one run of one thread), MediaPipe {theirs[-1]['recording_us'] / 1000:.0f} ms")
+    commands = {"ours": [benchmark, MODEL, RECORDING, runs] + default,
+                "single": [benchmark, MODEL, RECORDING, runs, "--concurrent-runs", "1", "--threads", "1"],
+                "theirs": [arguments.python, os.path.join(HERE, "python", "classify_audio_mediapipe.py"), MODEL, RECORDING, runs]}
+    results = benchlib.alternate_json(
+        commands, arguments.repeats, label="YAMNet, 600 s",
+        show=lambda r: (f"TensorIO {r['ours']['recording_us'] / 1000:.0f} ms ({r['single']['recording_us'] / 1000:.0f} ms with one "
+                        f"run of one thread), MediaPipe {r['theirs']['recording_us'] / 1000:.0f} ms"))
+    ours, single, theirs = results["ours"], results["single"], results["theirs"]
 
     if ours[-1]["windows"] != theirs[-1]["windows"] or ours[-1]["window_start_ms"] != theirs[-1]["window_start_ms"]:
         raise SystemExit(f"the windows differ: TensorIO {ours[-1]['windows']}, MediaPipe {theirs[-1]['windows']} (or their start times)")
@@ -77,8 +72,11 @@ def main():
     if overlapping < MIN_AGREEMENT:
         raise SystemExit(f"the top categories agree on {overlapping:.1%} of the windows only: the two sides do not classify alike")
 
-    def med(results, key):
-        return statistics.median(r[key] for r in results)
+    def med(side, key):
+        return median(r[key] for r in side)
+
+    def ms(value):
+        return f"{value / 1000:.0f} ms"
 
     recording_us, single_us, mediapipe_us = med(ours, "recording_us"), med(single, "recording_us"), med(theirs, "recording_us")
     seconds = ours[-1]["frames"] / ours[-1]["sample_rate"]
@@ -93,17 +91,19 @@ def main():
         "inference_us": med(ours, "inference_us"), "one_thread_inference_us": med(single, "inference_us"),
         "top_agreement": overlapping, "top_same_set": same,
     }
-    speedup = mediapipe_us / recording_us
-    goals = [(f"YAMNet on a {seconds / 60:.0f}-minute {row['sample_rate'] / 1000:g} kHz stereo WAV (read, mix, resample, all {windows} windows) at least {MIN_OVER_MEDIAPIPE}x faster than MediaPipe's AudioClassifier, each with its default threads",
-              speedup >= MIN_OVER_MEDIAPIPE,
-              f"TensorIO {recording_us / 1000:.0f} ms ({cores} runs at once, 1 thread each), MediaPipe {mediapipe_us / 1000:.0f} ms (1 thread) ({speedup:.2f}x); top categories agree on {overlapping:.1%} of the windows")]
+    speedups = ratios(figures(theirs, "recording_us"), figures(ours, "recording_us"))
+    goals = [benchlib.goal(
+        f"YAMNet on a {seconds / 60:.0f}-minute {row['sample_rate'] / 1000:g} kHz stereo WAV (read, mix, resample, all {windows} windows) at least {MIN_OVER_MEDIAPIPE}x faster than MediaPipe's AudioClassifier, each with its default threads",
+        speedups, MIN_OVER_MEDIAPIPE,
+        detail=f"TensorIO {describe(figures(ours, 'recording_us'), ms)} ({cores} runs at once, 1 thread each), MediaPipe "
+               f"{describe(figures(theirs, 'recording_us'), ms)} (1 thread); top categories agree on {overlapping:.1%} of the windows")]
     references = [
         f"YAMNet, 600 s: with one run of one thread TensorIO {single_us / 1000:.0f} ms, MediaPipe {mediapipe_us / 1000:.0f} ms ({mediapipe_us / single_us:.2f}x)",
         f"YAMNet, 600 s: {windows} windows on both sides, the same start times; top categories shared on {overlapping:.1%}, the same set on {same:.1%}",
     ]
 
     parts = row["decode_us"] + row["mix_us"] + row["resample_us"] + row["inference_us"]
-    print(f"\nYAMNet, {os.path.basename(RECORDING)} ({seconds:.0f} s, {row['sample_rate']} Hz, {row['channels']} channels, {windows} windows); medians of {arguments.repeats} processes x {arguments.runs} passes")
+    print(f"\nYAMNet, {os.path.basename(RECORDING)} ({seconds:.0f} s, {row['sample_rate']} Hz, {row['channels']} channels, {windows} windows); medians of {arguments.repeats} rounds of a process each x {arguments.runs} passes")
     print(f"  TensorIO ({cores} runs at once, 1 thread each)  {recording_us / 1000:8.0f} ms")
     print(f"    decode (AudioBuffer(contentsOf:))          {row['decode_us'] / 1000:8.0f} ms  ({row['decode_us'] / recording_us:.0%})")
     print(f"    mix to mono                                {row['mix_us'] / 1000:8.0f} ms  ({row['mix_us'] / recording_us:.0%})")
@@ -112,7 +112,9 @@ def main():
     print(f"    (the parts add up to {parts / 1000:.0f} ms)")
     print(f"  TensorIO, one run of one thread              {single_us / 1000:8.0f} ms  (inference {row['one_thread_inference_us'] / 1000:.0f} ms)")
     print(f"  MediaPipe AudioClassifier (1 thread)         {mediapipe_us / 1000:8.0f} ms  (of which scipy's read {row['mediapipe_read_us'] / 1000:.0f} ms)")
-    report(goals, references, "audio", [row])
+    row["rounds"] = {side: [{k: v for k, v in r.items() if k not in ("top", "window_start_ms")} for r in rs]
+                     for side, rs in results.items()}
+    benchlib.report("audio", goals, references, {"rows": [row]}, packages=("mediapipe", "numpy", "scipy"))
 
 
 if __name__ == "__main__":

@@ -24,18 +24,13 @@ Prints the tables and the issue's goals with PASS/FAIL, writes everything (every
 included) to bench-results/benchmarks.json, and exits 0 whatever the outcome: it reports, it does not gate.
 """
 import argparse
-import importlib.metadata
 import json
 import os
-import platform
 import re
-import statistics
-import subprocess
 import sys
-import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HERE = os.path.dirname(os.path.abspath(__file__))
+import benchlib
+from benchlib import ROOT, HERE, describe, log, median
 
 # (key, label, bundle, is an image model)
 MODELS = [
@@ -50,41 +45,14 @@ MAX_SLOWER_THAN_RAW_PCT = 2.0
 MAX_SMALL_MODEL_OVERHEAD_US = 0.3  # number and 2-in-2-out: TensorIO's median at most raw + this
 SMALL_MODELS = ("number", "vectors-2in-2out")
 MAX_RSS_GROWTH_MB = 1.0
-
-
-def log(message):
-    print(message, file=sys.stderr, flush=True)
-
-
-def run_json(command, timeout=1800):
-    """Runs a command that prints one JSON object; returns it, with the wall time, or {"error": ...}."""
-    start = time.perf_counter()
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
-    except (OSError, subprocess.TimeoutExpired) as error:
-        return {"error": f"{' '.join(command)}: {error}"}
-    if done.returncode != 0:
-        tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
-        return {"error": f"{' '.join(command)} exited {done.returncode}: {' | '.join(tail)}"}
-    text = done.stdout.strip()
-    try:
-        result = json.loads(text)
-    except ValueError:
-        # Tolerate lines before or after the object.
-        try:
-            result = json.loads(text[text.index("{"):text.rindex("}") + 1])
-        except ValueError:
-            return {"error": f"{' '.join(command)} printed no JSON object: {text[:200]!r}"}
-    if not isinstance(result, dict):
-        return {"error": f"{' '.join(command)} printed JSON that is not an object"}
-    result["wall_s"] = time.perf_counter() - start
-    return result
+MEMORY_FIELDS = ("memory_init_mb", "memory_overall_mb", "peak_rss_mb", "rss_growth_mb", "rss_growth_async_mb",
+                 "rss_growth_pooled_mb")
 
 
 def median_of(results, key):
     """The median over the repeats of one figure, or None when no repeat has it."""
     values = [r[key] for r in results if isinstance(r.get(key), (int, float))]
-    return statistics.median(values) if values else None
+    return median(values) if values else None
 
 
 def concurrency_of(result):
@@ -107,29 +75,10 @@ def errors_of(results):
     return [r["error"] for r in results if "error" in r]
 
 
-def machine():
-    info = {"platform": platform.platform(), "machine": platform.machine(), "cpus": os.cpu_count(),
-            "python": platform.python_version()}
-    try:
-        with open("/proc/cpuinfo") as f:
-            names = [line.split(":", 1)[1].strip() for line in f if line.startswith("model name")]
-        if names:
-            info["cpu"] = names[0]
-    except OSError:
-        pass
-    try:
-        version = subprocess.run(["swift", "--version"], capture_output=True, text=True, timeout=60)
-        info["swift"] = (version.stdout or version.stderr).strip().splitlines()[0]
-    except (OSError, subprocess.TimeoutExpired, IndexError):
-        pass
-    for package in ("numpy", "pillow", "ai-edge-litert"):
-        try:
-            info[package] = importlib.metadata.version(package)
-        except importlib.metadata.PackageNotFoundError:
-            pass
-    info["litert_library"] = os.environ.get("TENSORIO_LITERT_LIBRARY") or os.path.join(
+def litert_library():
+    """The LiteRT library TensorIO loads (TENSORIO_LITERT_LIBRARY, else where scripts/setup.sh installs it)."""
+    return os.environ.get("TENSORIO_LITERT_LIBRARY") or os.path.join(
         os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share"), "tensorio", "litert-2.3.0", "libLiteRt.so")
-    return info
 
 
 def fmt(value, unit="", digits=None):
@@ -163,6 +112,7 @@ def main():
     parser.add_argument("--small-runs", type=int, default=5000, help="timed runs per measurement, small models (default 5000)")
     parser.add_argument("--warmup", type=int, default=20, help="warm-up runs before the timed ones (default 20)")
     parser.add_argument("--memory-runs", type=int, default=10000, help="runs of the number model for RSS growth (default 10000)")
+    parser.add_argument("--memory-repeats", type=int, default=3, help="processes measuring the RSS growth (default 3)")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--image", default=os.path.join(ROOT, "Examples", "photos", "cat.jpg"))
     parser.add_argument("--models", help="comma-separated subset of: " + ", ".join(m[0] for m in MODELS))
@@ -171,8 +121,8 @@ def main():
     parser.add_argument("--python", default=sys.executable, help="the Python with the packages of Benchmarks/python/requirements.txt")
     parser.add_argument("--json", default=os.path.join(ROOT, "bench-results", "benchmarks.json"))
     args = parser.parse_args()
-    if min(args.repeats, args.runs, args.small_runs, args.memory_runs, args.threads) < 1 or args.warmup < 0:
-        parser.error("--repeats, --runs, --small-runs, --memory-runs and --threads must be at least 1, --warmup at least 0")
+    if min(args.repeats, args.runs, args.small_runs, args.memory_runs, args.memory_repeats, args.threads) < 1 or args.warmup < 0:
+        parser.error("--repeats, --runs, --small-runs, --memory-runs, --memory-repeats and --threads must be at least 1, --warmup at least 0")
 
     models = MODELS
     if args.models:
@@ -188,8 +138,7 @@ def main():
 
     bench_python = os.path.join(HERE, "python", "bench_litert.py")
     threads = str(args.threads)
-    results = {"machine": machine(), "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
-               "command": " ".join([os.path.relpath(sys.argv[0], ROOT)] + sys.argv[1:]),
+    results = {"swift": benchlib.machine(swift=True).get("swift"), "litert_library": litert_library(),
                "settings": {"repeats": args.repeats, "runs_efficientnet": args.runs, "runs_small_models": args.small_runs,
                             "warmup": args.warmup, "memory_runs": args.memory_runs, "threads": args.threads,
                             "image": os.path.relpath(args.image, ROOT)},
@@ -219,7 +168,7 @@ def main():
             pair = ["raw", "tensorio"] if repeat % 2 == 0 else ["tensorio", "raw"]
             shift = repeat % len(others)
             for name in pair + others[shift:] + others[:shift]:
-                result = run_json(steps[name])
+                result = benchlib.run_json(steps[name], timeout=1800, check=False)
                 measured[name].append(result)
                 shown = result.get("error") or f"p50 {fmt(result.get('inference_p50_us'), ' µs')}"
                 log(f"[{label}] repeat {repeat + 1}/{args.repeats} {name}: {shown}")
@@ -253,13 +202,19 @@ def main():
         # changing speed between repeats than the ratio of the medians.
         pairs = [(t.get("inference_p50_us"), r.get("inference_p50_us")) for t, r in zip(tio, raw)]
         pairs = [(t, r) for t, r in pairs if isinstance(t, (int, float)) and isinstance(r, (int, float)) and r > 0]
-        s["paired_tensorio_vs_raw_pct"] = statistics.median((t / r - 1) * 100 for t, r in pairs) if pairs else None
-        s["paired_tensorio_minus_raw_us"] = statistics.median(t - r for t, r in pairs) if pairs else None
+        s["repeat_tensorio_vs_raw_pct"] = [(t / r - 1) * 100 for t, r in pairs]
+        s["repeat_tensorio_minus_raw_us"] = [t - r for t, r in pairs]
+        s["paired_tensorio_vs_raw_pct"] = median(s["repeat_tensorio_vs_raw_pct"]) if pairs else None
+        s["paired_tensorio_minus_raw_us"] = median(s["repeat_tensorio_minus_raw_us"]) if pairs else None
+        # Python's run in the same repeat, over TensorIO's.
+        s["repeat_python_over_tensorio"] = [p.get("inference_p50_us") / t.get("inference_p50_us") for t, p in zip(tio, py)
+                                            if isinstance(p.get("inference_p50_us"), (int, float))
+                                            and isinstance(t.get("inference_p50_us"), (int, float)) and t["inference_p50_us"] > 0]
         throughputs = [c for c in map(concurrency_of, tio) if c]
         if throughputs:
-            s["concurrency"] = {"callers": throughputs[0][1],
-                                "callers_1_runs_per_s": statistics.median(c[0] for c in throughputs),
-                                "callers_n_runs_per_s": statistics.median(c[2] for c in throughputs)}
+            s["concurrency"] = {"callers": throughputs[0][1], "repeat_ratios": [c[2] / c[0] for c in throughputs if c[0]],
+                                "callers_1_runs_per_s": median(c[0] for c in throughputs),
+                                "callers_n_runs_per_s": median(c[2] for c in throughputs)}
         if is_image:
             image = measured["tensorio_image"]
             s["tensorio_end_to_end_avg_us"] = median_of(image, "end_to_end_avg_us")
@@ -272,13 +227,19 @@ def main():
         errors = [e for name in measured for e in errors_of(measured[name])]
         results["models"][key] = {"label": label, "bundle": bundle_path, "summary": summary, "runs": measured, "errors": errors}
 
-    memory = None
+    memory, memories = None, []
     if any(m[0] == "number" for m in models):
         number = os.path.join(ROOT, dict((m[0], m[2]) for m in MODELS)["number"])
-        log(f"[memory] tensorio bench, number model, {args.memory_runs} runs")
-        memory = run_json([args.tensorio, "bench", number, "--json", "--runs", str(args.memory_runs),
-                           "--warmup", str(args.warmup), "--threads", threads, "--memory-modes"])
-        results["memory_runs"] = memory
+        for repeat in range(args.memory_repeats):
+            log(f"[memory] tensorio bench, number model, {args.memory_runs} runs, {repeat + 1}/{args.memory_repeats}")
+            memories.append(benchlib.run_json([args.tensorio, "bench", number, "--json", "--runs", str(args.memory_runs),
+                                               "--warmup", str(args.warmup), "--threads", threads, "--memory-modes"],
+                                              timeout=1800, check=False))
+        results["memory_runs"] = memories
+        measured = [m for m in memories if "error" not in m]
+        # The table shows each figure's median over the repeats.
+        memory = ({field: median_of(measured, field) for field in MEMORY_FIELDS} if measured
+                  else {"error": memories[-1]["error"]})
 
     # Tables.
     settings = results["settings"]
@@ -300,7 +261,7 @@ def main():
     for key, entry in results["models"].items():
         for name, p50s in entry["summary"]["repeat_p50s_us"].items():
             values = [v for v in p50s if isinstance(v, (int, float))]
-            if len(values) > 1 and (max(values) - min(values)) / statistics.median(values) > 0.05:
+            if len(values) > 1 and (max(values) - min(values)) / median(values) > 0.05:
                 print(f"noisy: {entry['label']}, {name}: the repeats' medians ranged {fmt(min(values))}–{fmt(max(values))} µs; "
                       "the goal lines also show the back-to-back pairs")
 
@@ -345,27 +306,26 @@ def main():
     # Goals.
     goals = []
 
-    def goal(name, value, limit, passed, shown):
-        goals.append({"goal": name, "value": value, "limit": limit,
-                      "result": "N/A" if passed is None else ("PASS" if passed else "FAIL"), "shown": shown})
+    def us(value):
+        return f"{value:+.2f} µs"
 
     for key in ("efficientnet-lite0-float32", "efficientnet-lite0-uint8"):
         if key in results["models"]:
             entry = results["models"][key]
-            pct = entry["summary"]["tensorio_vs_raw_pct"]
-            paired = entry["summary"]["paired_tensorio_vs_raw_pct"]
-            goal(f"{entry['label']}: TensorIO median at most {MAX_SLOWER_THAN_RAW_PCT:g}% slower than raw LiteRT", pct,
-                 MAX_SLOWER_THAN_RAW_PCT, None if pct is None else pct <= MAX_SLOWER_THAN_RAW_PCT,
-                 f"{signed(pct, '%', 2)} (median of the per-repeat pairs: {signed(paired, '%', 2)})")
+            s = entry["summary"]
+            goals.append(benchlib.goal(
+                f"{entry['label']}: TensorIO median at most {MAX_SLOWER_THAN_RAW_PCT:g}% slower than raw LiteRT",
+                s["repeat_tensorio_vs_raw_pct"], MAX_SLOWER_THAN_RAW_PCT, at_least=False, show=lambda v: f"{v:+.2f}%",
+                detail=f"each repeat's TensorIO p50 against the raw loop's, run back to back; the medians: {signed(s['tensorio_vs_raw_pct'], '%', 2)}"))
     for key in SMALL_MODELS:
         if key in results["models"]:
             entry = results["models"][key]
-            overhead = entry["summary"]["tensorio_minus_raw_us"]
-            paired = entry["summary"]["paired_tensorio_minus_raw_us"]
-            goal(f"{entry['label']}: per-call overhead over raw LiteRT at most {MAX_SMALL_MODEL_OVERHEAD_US:g} µs", overhead,
-                 MAX_SMALL_MODEL_OVERHEAD_US, None if overhead is None else overhead <= MAX_SMALL_MODEL_OVERHEAD_US,
-                 f"{signed(overhead, ' µs', 2)} (median of the per-repeat pairs: {signed(paired, ' µs', 2)}; "
-                 f"over the raw loop with bound inputs: {signed(entry['summary']['tensorio_minus_raw_bound_us'], ' µs', 2)})")
+            s = entry["summary"]
+            goals.append(benchlib.goal(
+                f"{entry['label']}: per-call overhead over raw LiteRT at most {MAX_SMALL_MODEL_OVERHEAD_US:g} µs",
+                s["repeat_tensorio_minus_raw_us"], MAX_SMALL_MODEL_OVERHEAD_US, at_least=False, show=us,
+                detail=f"each repeat's TensorIO p50 − the raw loop's, run back to back; the medians: {signed(s['tensorio_minus_raw_us'], ' µs', 2)}, "
+                       f"over the raw loop with bound inputs: {signed(s['tensorio_minus_raw_bound_us'], ' µs', 2)}"))
     # Issue 12 asks for "faster than Python's Interpreter on every model in the table": the number and
     # 2-in-2-out models. EfficientNet's ratio stays in the table above: there both runtimes spend over 99%
     # in the same XNNPACK kernels and make the same input copy, and which comes out ahead changes by 1-2%
@@ -374,45 +334,42 @@ def main():
         if key in results["models"]:
             entry = results["models"][key]
             s = entry["summary"]
-            faster = s["python_over_tensorio"]
-            goal(f"{entry['label']}: TensorIO faster than Python's Interpreter (median)", faster, 1.0,
-                 None if faster is None else faster > 1.0,
-                 f"TensorIO {fmt(s['tensorio_p50_us'], ' µs')}, Python {fmt(s['python_p50_us'], ' µs')} ({fmt(faster, 'x')})")
+            goals.append(benchlib.goal(
+                f"{entry['label']}: TensorIO faster than Python's Interpreter (median)", s["repeat_python_over_tensorio"], 1.0,
+                detail=f"Python's p50 over TensorIO's, repeat by repeat; the medians: TensorIO {fmt(s['tensorio_p50_us'], ' µs')}, "
+                       f"Python {fmt(s['python_p50_us'], ' µs')}"))
     if memory is not None:
+        measured = [m for m in memories if "error" not in m]
         for field, how in (("rss_growth_mb", "synchronous runs"), ("rss_growth_async_mb", "async runs"),
                            ("rss_growth_pooled_mb", "runs from concurrent callers (the instance pool)")):
-            growth = memory.get(field)
-            goal(f"RSS growth over {args.memory_runs} {how} of the number model within {MAX_RSS_GROWTH_MB:g} MB",
-                 growth, MAX_RSS_GROWTH_MB, None if growth is None else abs(growth) <= MAX_RSS_GROWTH_MB, signed(growth, " MB", 3))
+            growths = [m[field] for m in measured if isinstance(m.get(field), (int, float))]
+            goals.append(benchlib.goal(
+                f"RSS growth over {args.memory_runs} {how} of the number model within {MAX_RSS_GROWTH_MB:g} MB",
+                [abs(g) for g in growths], MAX_RSS_GROWTH_MB, at_least=False, show=lambda v: f"{v:.3f} MB",
+                detail="its size, process by process: " + ", ".join(f"{g:+.3f} MB" for g in growths)))
     for key, entry in results["models"].items():
         c = entry["summary"].get("concurrency")
-        value = ratio(c["callers_n_runs_per_s"], c["callers_1_runs_per_s"]) if c else None
-        goal(f"{entry['label']}: throughput with {c['callers'] if c else 'N'} concurrent callers no worse than 1 caller",
-             value, 1.0, None if value is None else value >= 1.0, fmt(value, "x"))
-    results["goals"] = goals
-
-    print("\nGoals (issues 5 and 12)")
-    for g in goals:
-        print(f"  {g['result']:4}  {g['goal']}: {g['shown']}")
+        goals.append(benchlib.goal(
+            f"{entry['label']}: throughput with {c['callers'] if c else 'N'} concurrent callers no worse than 1 caller",
+            c["repeat_ratios"] if c else [], 1.0,
+            detail=f"{fmt(c['callers_1_runs_per_s'], digits=0)} and {fmt(c['callers_n_runs_per_s'], digits=0)} runs/s (medians)" if c else ""))
+    references = []
     for key, entry in results["models"].items():
-        if key not in SMALL_MODELS and entry["summary"]["python_over_tensorio"] is not None:
-            s = entry["summary"]
-            print(f"  (reference, not a goal) {entry['label']} against Python's Interpreter: TensorIO "
-                  f"{fmt(s['tensorio_p50_us'], ' µs')}, Python {fmt(s['python_p50_us'], ' µs')} "
-                  f"({fmt(s['python_over_tensorio'], 'x')}; same kernels and input copy, ±1-2% from run to run)")
+        s = entry["summary"]
+        if key not in SMALL_MODELS and s["repeat_python_over_tensorio"]:
+            references.append(f"{entry['label']} against Python's Interpreter: TensorIO {fmt(s['tensorio_p50_us'], ' µs')}, "
+                              f"Python {fmt(s['python_p50_us'], ' µs')} "
+                              f"({describe(s['repeat_python_over_tensorio'], lambda v: f'{v:.2f}x')}; same kernels and input "
+                              f"copy, ±1-2% from run to run)")
 
     problems = [e for entry in results["models"].values() for e in entry["errors"]]
-    if memory is not None and "error" in memory:
-        problems.append(memory["error"])
+    problems += [m["error"] for m in memories if "error" in m]
     if problems:
         print("\nMeasurements that failed (their figures show as —):")
         for problem in problems:
             print(f"  {problem}")
-
-    os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
-    with open(args.json, "w") as f:
-        json.dump(results, f, indent=2)
-    print(f"\nwrote {os.path.relpath(args.json, ROOT) if args.json.startswith(ROOT) else args.json}")
+    benchlib.report("benchmarks", goals, references, results, path=args.json, heading="Goals (issues 5 and 12)",
+                    packages=("numpy", "pillow", "ai-edge-litert"))
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 
 Each measurement is the wall time of one whole `tensorio classify BUNDLE PHOTO` process, from launch to
 exit (its top-5 printed), as hyperfine would measure it: the processes are interleaved (--runs rounds,
-each running every variant once, in a rotating order) and the medians compared.
+each running every variant once, in a rotating order: benchlib's alternate).
 
   process start     `tensorio --version`: what starting the executable costs before any model work
   no weight cache   `tensorio classify` as before (LiteRT repacks the weights on every load)
@@ -11,37 +11,26 @@ each running every variant once, in a rotating order) and the medians compared.
   baseline build    with --baseline PATH: that executable's `classify` (for example a build of the commit
                     before this work), the "today's" of the goal
 
-The goal: the weight-cache median at most 60% of the baseline build's median, or of the no-weight-cache
-median when no baseline build is given. Prints a table and the goal with PASS/FAIL, writes
+The goal: the weight-cache run at most 60% of the baseline build's run, or of the no-weight-cache run when
+no baseline build is given, decided on the median of the rounds' ratios (the two ran in the same round) and
+printed with their range. Prints a table and the goal with PASS/FAIL, writes
 bench-results/coldstart.json, and exits 0 whatever the outcome: it reports, it does not gate.
 """
 import argparse
-import json
 import os
-import platform
 import shutil
-import statistics
-import subprocess
-import sys
 import tempfile
-import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import benchlib
+from benchlib import ROOT, describe, median, ratios
+
 MAX_RATIO = 0.60
 
 
-def log(message):
-    print(message, file=sys.stderr, flush=True)
-
-
 def timed(command):
-    """(milliseconds, stdout) of one process run to completion; raises when it fails."""
-    start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True)
-    elapsed = (time.perf_counter() - start) * 1000
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} exited {done.returncode}: {done.stderr.strip()[-300:]}")
-    return elapsed, done.stdout
+    """(milliseconds, stdout) of one process run to completion; exits when it fails."""
+    seconds, stdout = benchlib.timed(command)
+    return seconds * 1000, stdout
 
 
 def main():
@@ -73,55 +62,41 @@ def main():
         first_ms, first_output = timed(variants["weight_cache"])
         _, plain_output = timed(classify)
         outputs_match = first_output == plain_output
-        # Warm the file cache for every executable and library before timing.
-        for command in variants.values():
-            timed(command)
-
-        times = {name: [] for name in variants}
-        names = list(variants)
-        for round_index in range(args.runs):
-            order = names[round_index % len(names):] + names[:round_index % len(names)]
-            for name in order:
-                elapsed, output = timed(variants[name])
-                times[name].append(elapsed)
-                if name == "weight_cache" and output != plain_output:
-                    outputs_match = False
-            log(f"round {round_index + 1}/{args.runs}")
+        # Every executable and library read once before timing (alternate's untimed round).
+        runs = benchlib.alternate({name: (lambda c=c: timed(c)) for name, c in variants.items()}, args.runs,
+                                  label="cold start", show=lambda r: " ".join(f"{name} {ms:.1f} ms" for name, (ms, _) in r.items()))
     finally:
         shutil.rmtree(cache, ignore_errors=True)
 
-    medians = {name: statistics.median(values) for name, values in times.items()}
+    names = list(variants)
+    times = {name: [ms for ms, _ in results] for name, results in runs.items()}
+    outputs_match = outputs_match and all(output == plain_output for _, output in runs["weight_cache"])
+    medians = {name: median(values) for name, values in times.items()}
     reference_name = "baseline_build" if args.baseline else "no_weight_cache"
-    ratio = medians["weight_cache"] / medians[reference_name]
-    passed = ratio <= MAX_RATIO and outputs_match
+    shares = ratios(times["weight_cache"], times[reference_name])
+    ratio = median(shares)
 
     labels = {"process_start": "process start (tensorio --version)",
               "no_weight_cache": "classify, no weight cache",
               "weight_cache": "classify --weight-cache (cache written beforehand)",
               "baseline_build": "classify, baseline build"}
-    print(f"Cold start: {os.path.relpath(args.bundle, ROOT)} on {os.path.relpath(args.image, ROOT)}, "
+    print(f"Cold start: {benchlib.relative(args.bundle)} on {benchlib.relative(args.image)}, "
           f"{args.runs} interleaved rounds, wall time per process (ms)")
-    print(f"{'':52} {'median':>8} {'min':>8}")
+    print(f"{'':52} {'median':>8} {'min':>8} {'max':>8}")
     for name in names:
-        print(f"{labels[name]:52} {medians[name]:8.1f} {min(times[name]):8.1f}")
+        print(f"{labels[name]:52} {medians[name]:8.1f} {min(times[name]):8.1f} {max(times[name]):8.1f}")
     print(f"{'first run with an empty cache (writes it), once':52} {first_ms:8.1f}")
-    print()
-    print(f"{'PASS' if passed else 'FAIL'}  cold start with the weight cache at most {MAX_RATIO:.0%} of "
-          f"{labels[reference_name]}: {ratio:.0%}"
-          + ("" if outputs_match else " (the cached run printed something else: FAIL)"))
 
-    os.makedirs(os.path.dirname(args.json), exist_ok=True)
-    with open(args.json, "w") as f:
-        json.dump({"date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
-                   "machine": {"platform": platform.platform(), "processor": platform.processor(),
-                               "cpus": os.cpu_count()},
-                   "command": " ".join([os.path.relpath(sys.argv[0], ROOT)] + sys.argv[1:]),
-                   "runs": args.runs, "medians_ms": medians, "times_ms": times, "first_cached_run_ms": first_ms,
-                   "reference": reference_name, "ratio": ratio, "max_ratio": MAX_RATIO,
-                   "outputs_match": outputs_match,
-                   "goals": [{"goal": f"cold start with the weight cache at most {MAX_RATIO:.0%} of {labels[reference_name]}",
-                              "result": "PASS" if passed else "FAIL", "shown": f"{ratio:.0%}"}]}, f, indent=2)
-        f.write("\n")
+    name = f"cold start with the weight cache at most {MAX_RATIO:.0%} of {labels[reference_name]}"
+    goal = benchlib.goal(name, shares, MAX_RATIO, at_least=False, show=lambda v: f"{v:.0%}",
+                         detail=f"{describe(times['weight_cache'], lambda v: f'{v:.1f} ms')} against "
+                                f"{describe(times[reference_name], lambda v: f'{v:.1f} ms')}")
+    if not outputs_match:
+        goal.update(result="FAIL", shown=goal["shown"] + " (the cached run printed something else: FAIL)")
+    benchlib.report("coldstart", [goal], data={"runs": args.runs, "medians_ms": medians, "times_ms": times,
+                                               "first_cached_run_ms": first_ms, "reference": reference_name,
+                                               "ratio": ratio, "max_ratio": MAX_RATIO, "outputs_match": outputs_match},
+                    path=args.json)
 
 
 if __name__ == "__main__":

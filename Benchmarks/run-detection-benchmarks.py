@@ -10,22 +10,20 @@
                 as a reference line: there the model's own invoke (the same XNNPACK kernels) is most of both.
   detection     what detection adds to a run (decoding the outputs, suppression, mapping onto the photo),
                 against the run itself (writing the tensor, invoking, reading the outputs), on a photo already
-                of the input's size.
+                of the input's size: detect − run iteration by iteration in detection-benchmark, the median.
   --jobs        `tensorio detect --jobs 2` over 100 photos against `--jobs 1 --threads 1`, process start to the
                 last printed result (the five Task Library photos, copied round robin).
-Each measurement is repeated --repeats times, interleaved; the figures are medians. Prints the table and
-the goals with PASS/FAIL, writes bench-results/detection.json, and exits 0 whatever the outcome."""
-import argparse
+Each measurement is a process of its own, repeated --repeats times, the order turning each round (benchlib's
+alternate); each goal is decided on the median of its per-round figures and printed with their range.
+Prints the table and the goals with PASS/FAIL, writes bench-results/detection.json, and exits 0 whatever the
+outcome."""
 import os
 import sys
-import shutil
-import statistics
 import tempfile
 
-from side_by_side import jobs_goal, report, run_json
+import benchlib
+from benchlib import ROOT, HERE, describe, figures, median, ms, ratios
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import testdata  # noqa: E402  (the test data's manifest and cache: make test-data)
 
@@ -47,54 +45,43 @@ CASES = [
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--runs", type=int, default=200)
-    parser.add_argument("--python", default=os.path.join(ROOT, ".venv-mediapipe", "bin", "python"))
-    arguments = parser.parse_args()
-    benchmark = os.path.join(ROOT, "Benchmarks", ".build", "release", "detection-benchmark")
-    tensorio = os.path.join(ROOT, ".build", "release", "tensorio")
+    arguments = benchlib.mediapipe_arguments(__doc__.splitlines()[0], 200, "timed iterations per process")
+    benchmark = benchlib.program("detection-benchmark")
 
     rows, goals, references = [], [], []
+    cores = str(os.cpu_count() or 1)
     for name, model, extra, task, photo in CASES:
-        ours, single, theirs = [], [], []
-        cores = str(os.cpu_count() or 1)
-        for repeat in range(arguments.repeats):
-            ours.append(run_json([benchmark, model, photo, str(arguments.runs), "--threads", cores] + extra))
-            single.append(run_json([benchmark, model, photo, str(arguments.runs), "--threads", "1"] + extra))
-            theirs.append(run_json([arguments.python, os.path.join(HERE, "python", "detect_mediapipe.py"), task, model, photo, str(arguments.runs)]))
-            print(f"[{name}] repeat {repeat + 1}/{arguments.repeats}: TensorIO {ours[-1]['photo_us']:.0f} µs ({single[-1]['photo_us']:.0f} µs on one thread), MediaPipe {theirs[-1]['photo_us']:.0f} µs")
-        single_us = statistics.median(r["photo_us"] for r in single)
-        photo_us = statistics.median(r["photo_us"] for r in ours)
-        mediapipe_us = statistics.median(r["photo_us"] for r in theirs)
-        run_us = statistics.median(r["run_us"] for r in ours)
-        detect_us = statistics.median(r["detect_us"] for r in ours)
-        added = max(0.0, detect_us - run_us)
-        rows.append({"model": name, "tensorio_photo_us": photo_us, "tensorio_one_thread_photo_us": single_us,
-                     "mediapipe_photo_us": mediapipe_us, "run_us": run_us,
-                     "detect_us": detect_us, "detections": [ours[-1]["detections"], theirs[-1]["detections"]]})
-        speedup = mediapipe_us / photo_us
-        goals.append((f"{name}: detect per photo at least {MIN_OVER_MEDIAPIPE}x faster than MediaPipe's Python Tasks API, each with its default threads",
-                      speedup >= MIN_OVER_MEDIAPIPE, f"TensorIO {photo_us / 1000:.2f} ms ({cores} threads), MediaPipe {mediapipe_us / 1000:.2f} ms (1 thread) ({speedup:.2f}x)"))
-        references.append(f"{name}: on one thread each: TensorIO {single_us / 1000:.2f} ms, MediaPipe {mediapipe_us / 1000:.2f} ms ({mediapipe_us / single_us:.2f}x)")
-        goals.append((f"{name}: decoding and suppression at most {MAX_DETECTION_SHARE:.0%} of the run",
-                      added <= MAX_DETECTION_SHARE * run_us, f"+{added:.1f} µs on a {run_us:.0f} µs run ({added / run_us:.2%})"))
+        runs = str(arguments.runs)
+        commands = {"ours": [benchmark, model, photo, runs, "--threads", cores] + extra,
+                    "single": [benchmark, model, photo, runs, "--threads", "1"] + extra,
+                    "theirs": [arguments.python, os.path.join(HERE, "python", "detect_mediapipe.py"), task, model, photo, runs]}
+        results = benchlib.alternate_json(
+            commands, arguments.repeats, label=name,
+            show=lambda r: (f"TensorIO {r['ours']['photo_us']:.0f} µs ({r['single']['photo_us']:.0f} µs on one thread), "
+                            f"MediaPipe {r['theirs']['photo_us']:.0f} µs"))
+        ours, theirs = results["ours"], results["theirs"]
+        row, speed, reference = benchlib.per_photo(name, "detect", results, MIN_OVER_MEDIAPIPE, "MediaPipe's Python Tasks API")
+        run_us, added_us = figures(ours, "run_us"), figures(ours, "added_us")
+        row.update({"run_us": median(run_us), "detect_us": median(figures(ours, "detect_us")), "added_us": median(added_us),
+                    "detections": [ours[-1]["detections"], theirs[-1]["detections"]]})
+        rows.append(row)
+        goals.append(speed)
+        references.append(reference)
+        goals.append(benchlib.goal(
+            f"{name}: decoding and suppression at most {MAX_DETECTION_SHARE:.0%} of the run",
+            ratios(added_us, run_us), MAX_DETECTION_SHARE, at_least=False, show=lambda v: f"{v:.2%}",
+            detail=f"{describe(added_us, lambda v: f'{v:+.1f} µs')} on a {describe(run_us, lambda v: f'{v:.0f} µs')} run"))
 
     with tempfile.TemporaryDirectory() as folder:
         sources = [os.path.join(VISION, f) for f in ("cats_and_dogs.jpg", "multi_objects.jpg", "burger.jpg",
                                                       "cats_and_dogs_rotation180.jpg", "burger_rotation180.jpg")]
-        photos = []
-        for index in range(100):
-            path = os.path.join(folder, f"photo{index:03}.jpg")
-            shutil.copyfile(sources[index % len(sources)], path)
-            photos.append(path)
-        goals.append(jobs_goal("detect", [tensorio, "detect", CASES[1][1], *photos, "--json"], len(photos), arguments.repeats, MIN_JOBS_SCALING))
+        photos = benchlib.copy_round_robin(sources, 100, folder)
+        goals.append(benchlib.jobs_goal("detect", [benchlib.TENSORIO, "detect", CASES[1][1], *photos, "--json"], len(photos),
+                                        arguments.repeats, MIN_JOBS_SCALING))
 
-    print("\nmodel                  TensorIO/photo  (one thread)  MediaPipe/photo  run      detection adds")
-    for row in rows:
-        print(f"{row['model']:22} {row['tensorio_photo_us'] / 1000:11.2f} ms {row['tensorio_one_thread_photo_us'] / 1000:9.2f} ms"
-              f" {row['mediapipe_photo_us'] / 1000:13.2f} ms {row['run_us'] / 1000:7.2f} ms  {max(0, row['detect_us'] - row['run_us']):.1f} µs")
-    report(goals, references, "detection", rows)
+    benchlib.print_photo_table(rows, arguments.repeats, "run      detection adds",
+                               lambda row: f"{ms(row['run_us']):>8} {row['added_us']:+.1f} µs")
+    benchlib.report("detection", goals, references, {"rows": rows}, packages=("mediapipe", "numpy"))
 
 
 if __name__ == "__main__":

@@ -7,20 +7,19 @@
 
 The photos are made from Examples/photos/retina.jpg (1411x1411, the largest real photo in the packages
 we can install): scaled down to 1000x1000 (1 MP) and up to 4000x3000 (12 MP), saved as JPEG quality 90.
-Prints a table and writes the figures as JSON to the path given by --json (default
-bench-results/images.json)."""
+The whole classifications run alternately (benchlib's alternate), --runs rounds after an untimed one; the
+figures are medians, with their range. Prints a table and writes the figures as JSON to the path given by
+--json (default bench-results/images.json)."""
 import argparse
 import json
 import os
-import platform
-import statistics
 import subprocess
 import sys
-import time
 
 from PIL import Image
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import benchlib
+from benchlib import ROOT, HERE, describe, median, ratios
 
 
 def make_photos(directory):
@@ -45,15 +44,6 @@ def run_json_lines(command):
     return {entry["file"]: entry for entry in map(json.loads, output.splitlines())}
 
 
-def time_process(command, runs):
-    times = []
-    for _ in range(runs + 1):  # the first run warms the file cache
-        start = time.perf_counter()
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times[1:])
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--iterations", type=int, default=30)
@@ -66,15 +56,14 @@ def main():
     swift_bench = os.path.join(ROOT, "Benchmarks", ".build", "release", "image-preprocessing-benchmark")
     tensorio = os.path.join(ROOT, ".build", "release", "tensorio")
     python = sys.executable
-    here = os.path.dirname(os.path.abspath(__file__))
+    here = HERE
 
     files = [photos["1mp"], photos["12mp"]]
     swift = run_json_lines([swift_bench, str(args.iterations), *files])
     pillow = run_json_lines([python, os.path.join(here, "python", "preprocess_pillow.py"), str(args.iterations), *files])
     draft = run_json_lines([python, os.path.join(here, "python", "preprocess_pillow.py"), str(args.iterations), "--draft", *files])
 
-    results = {"machine": {"platform": platform.platform(), "cpus": os.cpu_count(), "python": platform.python_version()},
-               "date": time.strftime("%Y-%m-%d"), "preprocessing": {}, "classify": {}}
+    results = {"preprocessing": {}, "classify": {}}
     print(f"Preprocessing a JPEG into a 224x224 float tensor (median of {args.iterations}, ms)")
     print(f"{'photo':8} {'TensorIO':>10} {'Pillow+NumPy':>14} {'ratio':>7} {'Pillow draft':>14} {'ratio':>7}")
     for name, path in (("1 MP", files[0]), ("12 MP", files[1])):
@@ -83,20 +72,22 @@ def main():
                                           "speedup_vs_pillow": theirs / ours, "speedup_vs_pillow_draft": theirs_draft / ours}
         print(f"{name:8} {ours:10.2f} {theirs:14.2f} {theirs / ours:6.1f}x {theirs_draft:14.2f} {theirs_draft / ours:6.1f}x")
 
-    print(f"\nClassifying one photo, process start to printed result (median of {args.runs} runs, ms)")
-    print(f"{'bundle':28} {'tensorio classify':>18} {'Python script':>14} {'ratio':>7}")
+    print(f"\nClassifying one photo, process start to printed result (median of {args.runs} alternating runs, ms, and their range)")
+    print(f"{'bundle':28} {'tensorio classify':>28} {'Python script':>28} {'ratio':>7}")
     cat = os.path.join(ROOT, "Examples", "photos", "cat.jpg")
     for bundle in ("efficientnet-lite0-float32", "efficientnet-lite0-uint8"):
         path = os.path.join(ROOT, "Examples", f"{bundle}.tiobundle")
-        ours = time_process([tensorio, "classify", path, cat], args.runs)
-        theirs = time_process([python, os.path.join(here, "python", "classify_litert.py"), path, cat], args.runs)
-        results["classify"][bundle] = {"tensorio_ms": ours, "python_ms": theirs, "speedup": theirs / ours}
-        print(f"{bundle:28} {ours:18.1f} {theirs:14.1f} {theirs / ours:6.1f}x")
+        commands = {"tensorio": [tensorio, "classify", path, cat],
+                    "python": [python, os.path.join(here, "python", "classify_litert.py"), path, cat]}
+        runs = benchlib.alternate({side: (lambda c=c: benchlib.timed(c)[0] * 1000) for side, c in commands.items()}, args.runs)
+        speedups = ratios(runs["python"], runs["tensorio"])
+        results["classify"][bundle] = {"tensorio_ms": median(runs["tensorio"]), "python_ms": median(runs["python"]),
+                                       "speedup": median(speedups), "runs_ms": runs}
+        show = lambda v: f"{v:.1f}"  # noqa: E731
+        print(f"{bundle:28} {describe(runs['tensorio'], show):>28} {describe(runs['python'], show):>28} {median(speedups):6.1f}x")
 
-    os.makedirs(os.path.dirname(args.json), exist_ok=True)
-    with open(args.json, "w") as f:
-        json.dump(results, f, indent=2)
-    print(f"\nwrote {args.json}")
+    benchlib.report("images", [], data=results, path=args.json, heading="(no goals: figures for docs/performance.md)",
+                    packages=("numpy", "pillow", "ai-edge-litert"))
 
 
 if __name__ == "__main__":

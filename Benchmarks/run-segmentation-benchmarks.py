@@ -8,23 +8,23 @@
                 segment` runs one photo (--threads = the cores) and as MediaPipe's Python Tasks API runs
                 (one inference thread; it offers no setting). One thread each is printed as a reference line.
   mask          what the mask adds to a run on the photo (activation, confidences resized onto the photo,
-                argmax per pixel), against the model's invoke (a run on a photo already of the input's size).
+                argmax per pixel), against the model's invoke (a run on a photo already of the input's size),
+                on one thread: segment − run iteration by iteration in segmentation-benchmark, the median of
+                those differences over its --runs iterations.
   --jobs        `tensorio similar` over 200 photos with `--jobs 2` against `--jobs 1 --threads 1`, process
                 start to the printed ranking, with Examples/efficientnet-lite0-embedding.tiobundle (the
                 Examples photos copied round robin).
-Each measurement is repeated --repeats times, interleaved; the figures are medians. Prints the table and
+Each measurement is a process of its own, repeated --repeats times, the order turning each round (benchlib's
+alternate); each goal is decided on the median of its per-round figures (a ratio of two sides of the same
+round, or the mask's share of the same process's invoke) and printed with their range. Prints the table and
 the goals with PASS/FAIL, writes bench-results/segmentation.json, and exits 0 whatever the outcome."""
-import argparse
 import os
 import sys
-import shutil
-import statistics
 import tempfile
 
-from side_by_side import jobs_goal, report, run_json
+import benchlib
+from benchlib import ROOT, HERE, describe, figures, median, ms, ratios
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import testdata  # noqa: E402  (the test data's manifest and cache: make test-data)
 
@@ -48,56 +48,50 @@ CASES = [
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--runs", type=int, default=100)
-    parser.add_argument("--python", default=os.path.join(ROOT, ".venv-mediapipe", "bin", "python"))
-    arguments = parser.parse_args()
-    benchmark = os.path.join(ROOT, "Benchmarks", ".build", "release", "segmentation-benchmark")
-    tensorio = os.path.join(ROOT, ".build", "release", "tensorio")
+    arguments = benchlib.mediapipe_arguments(__doc__.splitlines()[0], 100, "timed iterations per process")
+    benchmark = benchlib.program("segmentation-benchmark")
 
     rows, goals, references = [], [], []
     cores = str(os.cpu_count() or 1)
     for name, model, photo in CASES:
-        ours, single, theirs = [], [], []
-        for repeat in range(arguments.repeats):
-            ours.append(run_json([benchmark, model, photo, str(arguments.runs), "--threads", cores]))
-            single.append(run_json([benchmark, model, photo, str(arguments.runs), "--threads", "1"]))
-            theirs.append(run_json([arguments.python, os.path.join(HERE, "python", "segment_mediapipe.py"), model, photo, str(arguments.runs)]))
-            print(f"[{name}] repeat {repeat + 1}/{arguments.repeats}: TensorIO {ours[-1]['photo_us']:.0f} µs ({single[-1]['photo_us']:.0f} µs on one thread), MediaPipe {theirs[-1]['photo_us']:.0f} µs")
+        runs = str(arguments.runs)
+        commands = {"ours": [benchmark, model, photo, runs, "--threads", cores],
+                    "single": [benchmark, model, photo, runs, "--threads", "1"],
+                    "theirs": [arguments.python, os.path.join(HERE, "python", "segment_mediapipe.py"), model, photo, runs]}
+        results = benchlib.alternate_json(
+            commands, arguments.repeats, label=name,
+            show=lambda r: (f"TensorIO {r['ours']['photo_us']:.0f} µs ({r['single']['photo_us']:.0f} µs on one thread, "
+                            f"mask {r['single']['mask_us']:.0f} µs against a {r['single']['invoke_us']:.0f} µs invoke), "
+                            f"MediaPipe {r['theirs']['photo_us']:.0f} µs"))
+        ours, theirs, single = results["ours"], results["theirs"], results["single"]
         if (ours[-1]["width"], ours[-1]["height"]) != (theirs[-1]["width"], theirs[-1]["height"]):
             raise SystemExit(f"{name}: the masks differ in size: TensorIO {ours[-1]['width']}x{ours[-1]['height']}, MediaPipe {theirs[-1]['width']}x{theirs[-1]['height']}")
-        photo_us = statistics.median(r["photo_us"] for r in ours)
-        single_us = statistics.median(r["photo_us"] for r in single)
-        mediapipe_us = statistics.median(r["photo_us"] for r in theirs)
+        row, speed, reference = benchlib.per_photo(name, "segment", results, MIN_OVER_MEDIAPIPE, "MediaPipe's ImageSegmenter")
         # The mask's share is measured on one thread: the invoke it is set against is then not shortened by
         # the second core, while the mask's own work never used it.
-        run_us = statistics.median(r["run_us"] for r in single)
-        segment_us = statistics.median(r["segment_us"] for r in single)
-        invoke_us = statistics.median(r["invoke_us"] for r in single)
-        mask_us = max(0.0, segment_us - run_us)
-        rows.append({"model": name, "tensorio_photo_us": photo_us, "tensorio_one_thread_photo_us": single_us,
-                     "mediapipe_photo_us": mediapipe_us, "run_us": run_us, "segment_us": segment_us,
-                     "invoke_us": invoke_us, "mask": [int(ours[-1]["width"]), int(ours[-1]["height"])]})
-        speedup = mediapipe_us / photo_us
-        goals.append((f"{name}: segment per photo at least {MIN_OVER_MEDIAPIPE}x faster than MediaPipe's ImageSegmenter, each with its default threads",
-                      speedup >= MIN_OVER_MEDIAPIPE, f"TensorIO {photo_us / 1000:.2f} ms ({cores} threads), MediaPipe {mediapipe_us / 1000:.2f} ms (1 thread) ({speedup:.2f}x)"))
-        references.append(f"{name}: on one thread each: TensorIO {single_us / 1000:.2f} ms, MediaPipe {mediapipe_us / 1000:.2f} ms ({mediapipe_us / single_us:.2f}x)")
-        goals.append((f"{name}: the mask on the {ours[-1]['width']:.0f}x{ours[-1]['height']:.0f} photo at most {MAX_MASK_SHARE:.0%} of the model's invoke",
-                      mask_us <= MAX_MASK_SHARE * invoke_us, f"+{mask_us:.0f} µs against a {invoke_us:.0f} µs invoke ({mask_us / invoke_us:.1%}, one thread)"))
+        mask_us, invoke_us = figures(single, "mask_us"), figures(single, "invoke_us")
+        shares = ratios(mask_us, invoke_us)
+        width, height = int(ours[-1]["width"]), int(ours[-1]["height"])
+        row.update({"run_us": median(figures(single, "run_us")), "segment_us": median(figures(single, "segment_us")),
+                    "invoke_us": median(invoke_us), "mask_us": median(mask_us), "mask_share": median(shares),
+                    "mask": [width, height]})
+        rows.append(row)
+        goals.append(speed)
+        references.append(reference)
+        goals.append(benchlib.goal(
+            f"{name}: the mask on the {width}x{height} photo at most {MAX_MASK_SHARE:.0%} of the model's invoke",
+            shares, MAX_MASK_SHARE, at_least=False, show=lambda v: f"{v:.1%}",
+            detail=f"{describe(mask_us, lambda v: f'{v:+.0f} µs')} against a {describe(invoke_us, lambda v: f'{v:.0f} µs')} invoke (one thread)"))
 
     with tempfile.TemporaryDirectory() as folder:
         sources = sorted(os.path.join(PHOTOS, f) for f in os.listdir(PHOTOS) if f.endswith(".jpg"))
-        for index in range(SIMILAR_PHOTOS):
-            shutil.copyfile(sources[index % len(sources)], os.path.join(folder, f"photo{index:03}.jpg"))
-        command = [tensorio, "similar", EMBEDDER, os.path.join(PHOTOS, "cat.jpg"), folder, "--json"]
-        goals.append(jobs_goal("similar", command, SIMILAR_PHOTOS, arguments.repeats, MIN_JOBS_SCALING))
+        benchlib.copy_round_robin(sources, SIMILAR_PHOTOS, folder)
+        command = [benchlib.TENSORIO, "similar", EMBEDDER, os.path.join(PHOTOS, "cat.jpg"), folder, "--json"]
+        goals.append(benchlib.jobs_goal("similar", command, SIMILAR_PHOTOS, arguments.repeats, MIN_JOBS_SCALING))
 
-    print("\nmodel              TensorIO/photo  (one thread)  MediaPipe/photo  invoke    mask adds (one thread)")
-    for row in rows:
-        print(f"{row['model']:18} {row['tensorio_photo_us'] / 1000:11.2f} ms {row['tensorio_one_thread_photo_us'] / 1000:9.2f} ms"
-              f" {row['mediapipe_photo_us'] / 1000:13.2f} ms {row['invoke_us'] / 1000:7.2f} ms  {max(0, row['segment_us'] - row['run_us']):.0f} µs")
-    report(goals, references, "segmentation", rows)
+    benchlib.print_photo_table(rows, arguments.repeats, "invoke    mask adds (one thread)",
+                               lambda row: f"{ms(row['invoke_us']):>8} {row['mask_us']:+.0f} µs ({row['mask_share']:.1%})")
+    benchlib.report("segmentation", goals, references, {"rows": rows}, packages=("mediapipe", "numpy"))
 
 
 if __name__ == "__main__":

@@ -16,18 +16,17 @@
                 calling thread alone).
   equivalence   for every sentence both sides must give the same top label and every score within 1e-5;
                 the run stops otherwise.
-Each side is repeated --repeats times, interleaved, each a process of its own; the figures are medians. Prints
-the table and the goal with PASS/FAIL, writes bench-results/text.json, and exits 0 whatever the outcome."""
-import argparse
+Each side is a process of its own, repeated --repeats times, the order turning each round (benchlib's
+alternate); the goal is decided on the median of the rounds' MediaPipe/TensorIO ratios and printed with their
+range. Prints the table and the goal with PASS/FAIL, writes bench-results/text.json, and exits 0 whatever the
+outcome."""
 import os
 import sys
 import shutil
-import statistics
 
-from side_by_side import report, run_json
+import benchlib
+from benchlib import ROOT, HERE, describe, figures, median, ratios
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import testdata  # noqa: E402  (the test data's manifest and cache: make test-data)
 
@@ -58,33 +57,30 @@ def check_agreement(ours, theirs):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--rounds", type=int, default=40, help="timed rounds over the sentences per process, after an untimed one")
-    parser.add_argument("--python", default=os.path.join(ROOT, ".venv-mediapipe", "bin", "python"))
-    arguments = parser.parse_args()
-    benchmark = os.path.join(ROOT, "Benchmarks", ".build", "release", "text-classification-benchmark")
+    arguments = benchlib.mediapipe_arguments(__doc__.splitlines()[0], 40, "timed rounds over the sentences per process, after an untimed one",
+                                             runs_name="--rounds")
+    benchmark = benchlib.program("text-classification-benchmark")
 
     rounds = str(arguments.rounds)
     tensorio = [benchmark, MODEL, SENTENCES, rounds, "--threads", "1"]
     mediapipe = [arguments.python, os.path.join(HERE, "python", "classify_text_mediapipe.py"), MODEL, SENTENCES, rounds]
     pin = ["taskset", "-c", "0"] if shutil.which("taskset") else None
-    ours, theirs, pinned_ours, pinned_theirs, largest = [], [], [], [], 0.0
-    for repeat in range(arguments.repeats):
-        ours.append(run_json(tensorio))
-        theirs.append(run_json(mediapipe))
-        largest = max(largest, check_agreement(ours[-1], theirs[-1]))
-        line = (f"[text classifier] repeat {repeat + 1}/{arguments.repeats}: TensorIO {ours[-1]['classify_us']:.1f} µs per sentence"
-                f" (tokenize {ours[-1]['tokenize_us']:.1f}, run {ours[-1]['run_us']:.1f}), MediaPipe {theirs[-1]['classify_us']:.1f} µs")
-        if pin:
-            pinned_ours.append(run_json(pin + tensorio))
-            pinned_theirs.append(run_json(pin + mediapipe))
-            largest = max(largest, check_agreement(pinned_ours[-1], pinned_theirs[-1]))
-            line += f"; on CPU 0 alone {pinned_ours[-1]['classify_us']:.1f} and {pinned_theirs[-1]['classify_us']:.1f} µs"
-        print(line)
+    commands = {"ours": tensorio, "theirs": mediapipe}
+    if pin:
+        commands.update({"pinned_ours": pin + tensorio, "pinned_theirs": pin + mediapipe})
+    results = benchlib.alternate_json(
+        commands, arguments.repeats, label="text classifier",
+        show=lambda r: (f"TensorIO {r['ours']['classify_us']:.1f} µs per sentence (tokenize {r['ours']['tokenize_us']:.1f}, "
+                        f"run {r['ours']['run_us']:.1f}), MediaPipe {r['theirs']['classify_us']:.1f} µs"
+                        + (f"; on CPU 0 alone {r['pinned_ours']['classify_us']:.1f} and {r['pinned_theirs']['classify_us']:.1f} µs" if pin else "")))
+    ours, theirs = results["ours"], results["theirs"]
+    largest = max(check_agreement(a, b) for a, b in zip(ours, theirs))
+    if pin:
+        pinned_ours, pinned_theirs = results["pinned_ours"], results["pinned_theirs"]
+        largest = max(largest, *(check_agreement(a, b) for a, b in zip(pinned_ours, pinned_theirs)))
 
-    def med(results, key):
-        return statistics.median(r[key] for r in results)
+    def med(side, key):
+        return median(r[key] for r in side)
 
     classify_us, mediapipe_us = med(ours, "classify_us"), med(theirs, "classify_us")
     tokenize_us, run_us = med(ours, "tokenize_us"), med(ours, "run_us")
@@ -100,10 +96,13 @@ def main():
     if pin:
         row["tensorio_one_core_classify_us"] = med(pinned_ours, "classify_us")
         row["mediapipe_one_core_classify_us"] = med(pinned_theirs, "classify_us")
-    speedup = mediapipe_us / classify_us
-    goals = [(f"text classification per sentence (the regex-tokenizer test classifier, {sentences} sentences, one after another on one thread) at least {MIN_OVER_MEDIAPIPE}x faster than MediaPipe's TextClassifier",
-              speedup >= MIN_OVER_MEDIAPIPE,
-              f"TensorIO {classify_us:.1f} µs, MediaPipe {mediapipe_us:.1f} µs per sentence ({speedup:.2f}x); the same top label on all {sentences}, scores within {largest:.1e}")]
+    speedups = ratios(figures(theirs, "classify_us"), figures(ours, "classify_us"))
+    goals = [benchlib.goal(
+        f"text classification per sentence (the regex-tokenizer test classifier, {sentences} sentences, one after another on one thread) at least {MIN_OVER_MEDIAPIPE}x faster than MediaPipe's TextClassifier",
+        speedups, MIN_OVER_MEDIAPIPE,
+        detail=f"TensorIO {describe(figures(ours, 'classify_us'), lambda v: f'{v:.1f} µs')}, MediaPipe "
+               f"{describe(figures(theirs, 'classify_us'), lambda v: f'{v:.1f} µs')} per sentence; the same top label on all "
+               f"{sentences}, scores within {largest:.1e}")]
     references = [
         f"text classification: TensorIO's {classify_us:.1f} µs per sentence are tokenization {tokenize_us:.1f} µs, inputs and run {run_us:.1f} µs, the rest {rest_us:.1f} µs",
     ]
@@ -111,7 +110,7 @@ def main():
         one_ours, one_theirs = row["tensorio_one_core_classify_us"], row["mediapipe_one_core_classify_us"]
         references.append(f"text classification with each process on CPU 0 alone: TensorIO {one_ours:.1f} µs, MediaPipe {one_theirs:.1f} µs per sentence ({one_theirs / one_ours:.2f}x)")
 
-    print(f"\n{os.path.basename(MODEL)}, the {sentences} sentences of {os.path.relpath(SENTENCES, ROOT)}; medians of {arguments.repeats} processes x {arguments.rounds} rounds, µs per sentence")
+    print(f"\n{os.path.basename(MODEL)}, the {sentences} sentences of {os.path.relpath(SENTENCES, ROOT)}; medians of {arguments.repeats} processes of each x {arguments.rounds} rounds, µs per sentence")
     print(f"  TensorIO TextModel.classify (1 thread)       {classify_us:8.1f} µs")
     print(f"    tokenize (TextTokenizer.tokenize)          {tokenize_us:8.1f} µs  ({tokenize_us / classify_us:.0%})")
     print(f"    inputs and run (input(tokens), run)        {run_us:8.1f} µs  ({run_us / classify_us:.0%})")
@@ -120,7 +119,7 @@ def main():
     if pin:
         print(f"  on CPU 0 alone (taskset -c 0): TensorIO      {row['tensorio_one_core_classify_us']:8.1f} µs")
         print(f"                                 MediaPipe     {row['mediapipe_one_core_classify_us']:8.1f} µs")
-    report(goals, references, "text", [row])
+    benchlib.report("text", goals, references, {"rows": [row]}, packages=("mediapipe", "numpy"))
 
 
 if __name__ == "__main__":

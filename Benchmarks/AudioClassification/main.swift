@@ -26,17 +26,12 @@ func topIndices(_ scores: [Float]) -> [Int] {
     return scores.indices.filter { scores[$0] == best }
 }
 
-func option(_ name: String, in arguments: [String]) -> Int? {
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
-    return Int(arguments[index + 1])
-}
-
 /// The measurements, as one JSON object. In a function of its own: in top-level code the synchronous
 /// classify would be chosen over the async one.
-func measure(model path: String, recording: URL, runs: Int, threads: Int, concurrentRuns: Int) async throws -> Data {
+func measure(model path: String, recording: URL, runs: Int, threads: Int, concurrentRuns: Int) async throws -> [String: Any] {
     let url = URL(fileURLWithPath: path)
     let bundle = ModelBundle.isBareModel(url) ? try ModelBundle(modelAt: url, registry: .audio) : try ModelBundle(at: url, registry: .audio)
-    guard let description = bundle.audio else { throw TensorIOError(.unsupported, "\(url.lastPathComponent) has no audio input") }
+    guard let description = try bundle.audio else { throw TensorIOError(.unsupported, "\(url.lastPathComponent) has no audio input") }
     let model = try bundle.makeModel(configuration: ModelConfiguration(threadCount: threads, maximumConcurrentRuns: concurrentRuns))
     try model.load()
     // The model's own concurrency (options.concurrency nil): `concurrentRuns` windows at once.
@@ -82,23 +77,17 @@ func measure(model path: String, recording: URL, runs: Int, threads: Int, concur
         "window_start_ms": last.windows.map { Int($0.startMilliseconds) },
         "top": last.windows.map { topIndices($0.scores.scores) },
     ]
-    return try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
+    return result
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 3, let runs = Int(arguments[2]), runs > 0 else {
-    FileHandle.standardError.write(Data("usage: audio-classification-benchmark MODEL RECORDING RUNS [--threads N] [--concurrent-runs N]\n".utf8))
-    exit(64)
-}
+let (arguments, runs) = benchmarkArguments(usage: "audio-classification-benchmark MODEL RECORDING RUNS [--threads N] [--concurrent-runs N]")
 let threads = option("--threads", in: arguments) ?? 1
 let concurrentRuns = option("--concurrent-runs", in: arguments) ?? 1
 
 do {
-    let data = try await measure(
+    try printJSON(await measure(
         model: arguments[0], recording: URL(fileURLWithPath: arguments[1]), runs: runs, threads: threads, concurrentRuns: concurrentRuns
-    )
-    print(String(decoding: data, as: UTF8.self))
+    ))
 } catch {
-    FileHandle.standardError.write(Data("audio-classification-benchmark: \(error)\n".utf8))
-    exit(1)
+    fail("audio-classification-benchmark", error)
 }

@@ -8,30 +8,24 @@
 //   run      the model run alone on a photo already of the input's size, upright BGRA, so that preparing
 //            it costs nothing: writing the tensor, invoking, reading the outputs
 //   detect   the same, with detection: run plus decoding the outputs, suppression, mapping onto the photo
-// Prints one JSON object with the medians in microseconds; detect − run is what detection adds.
+//   added    detect − run, iteration by iteration (the two ran back to back), then the median: what detection
+//            adds, steadier than the difference of the two medians
+// Prints one JSON object with the medians in microseconds.
 import Foundation
 import TensorIO
 import TensorIOVision
 import BenchmarkStatistics
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 3, let runs = Int(arguments[2]), runs > 0 else {
-    FileHandle.standardError.write(Data("usage: detection-benchmark MODEL PHOTO RUNS [--detector NAME]\n".utf8))
-    exit(64)
-}
+let (arguments, runs) = benchmarkArguments(usage: "detection-benchmark MODEL PHOTO RUNS [--detector NAME] [--threads N]")
 var options = BundleInferenceOptions()
-if let index = arguments.firstIndex(of: "--detector"), index + 1 < arguments.count {
-    guard let detector = MediaPipeDetector(rawValue: arguments[index + 1]) else {
-        FileHandle.standardError.write(Data("unknown detector \(arguments[index + 1])\n".utf8))
+if let name = stringOption("--detector", in: arguments) {
+    guard let detector = MediaPipeDetector(rawValue: name) else {
+        FileHandle.standardError.write(Data("unknown detector \(name)\n".utf8))
         exit(64)
     }
     options.detector = detector
 }
-
-var threads = 1
-if let index = arguments.firstIndex(of: "--threads"), index + 1 < arguments.count, let count = Int(arguments[index + 1]) {
-    threads = count
-}
+let threads = option("--threads", in: arguments) ?? 1
 
 do {
     let url = URL(fileURLWithPath: arguments[0])
@@ -47,19 +41,18 @@ do {
         _ = try model.run(.image(tensorSized))
         _ = try model.detect(tensorSized)
     }
-    var photo: [Double] = [], run: [Double] = [], detect: [Double] = []
+    var photo: [Double] = [], run: [Double] = [], detect: [Double] = [], added: [Double] = []
     for _ in 0..<runs {
         photo.append(try microseconds { count += try model.detect(contentsOf: photoURL).count })
         run.append(try microseconds { _ = try model.run(.image(tensorSized)) })
         detect.append(try microseconds { _ = try model.detect(tensorSized) })
+        added.append(detect[detect.count - 1] - run[run.count - 1])
     }
     let result: [String: Double] = [
-        "photo_us": median(photo), "run_us": median(run), "detect_us": median(detect),
+        "photo_us": median(photo), "run_us": median(run), "detect_us": median(detect), "added_us": median(added),
         "detections": Double(try model.detect(contentsOf: photoURL).count),
     ]
-    let data = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
-    print(String(decoding: data, as: UTF8.self))
+    try printJSON(result)
 } catch {
-    FileHandle.standardError.write(Data("detection-benchmark: \(error)\n".utf8))
-    exit(1)
+    fail("detection-benchmark", error)
 }

@@ -10,21 +10,16 @@
 //            the argmax per pixel; segment − run is what the mask costs
 //   invoke   the model run on a photo already of the input's size, upright BGRA, so that preparing it costs
 //            next to nothing: the model's own invoke, which the mask's cost is measured against
+//   mask     segment − run, iteration by iteration (the two ran back to back), then the median: what the
+//            mask costs, which the difference of the two medians gave before, as noisy as either median
 // Prints one JSON object with the medians in microseconds.
 import Foundation
 import TensorIO
 import TensorIOVision
 import BenchmarkStatistics
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 3, let runs = Int(arguments[2]), runs > 0 else {
-    FileHandle.standardError.write(Data("usage: segmentation-benchmark MODEL PHOTO RUNS [--threads N]\n".utf8))
-    exit(64)
-}
-var threads = 1
-if let index = arguments.firstIndex(of: "--threads"), index + 1 < arguments.count, let count = Int(arguments[index + 1]) {
-    threads = count
-}
+let (arguments, runs) = benchmarkArguments(usage: "segmentation-benchmark MODEL PHOTO RUNS [--threads N]")
+let threads = option("--threads", in: arguments) ?? 1
 
 do {
     let url = URL(fileURLWithPath: arguments[0])
@@ -41,21 +36,20 @@ do {
         _ = try model.run(.image(photo))
         _ = try model.run(.image(tensorSized))
     }
-    var fromFile: [Double] = [], run: [Double] = [], segment: [Double] = [], invoke: [Double] = []
+    var fromFile: [Double] = [], run: [Double] = [], segment: [Double] = [], invoke: [Double] = [], mask: [Double] = []
     for _ in 0..<runs {
         fromFile.append(try microseconds { pixels += try model.segment(contentsOf: photoURL).categoryIndices.count })
         run.append(try microseconds { _ = try model.run(.image(photo)) })
         segment.append(try microseconds { pixels += try model.segment(photo).categoryIndices.count })
         invoke.append(try microseconds { _ = try model.run(.image(tensorSized)) })
+        mask.append(segment[segment.count - 1] - run[run.count - 1])
     }
-    let mask = try model.segment(contentsOf: photoURL)
+    let shown = try model.segment(contentsOf: photoURL)
     let result: [String: Double] = [
         "photo_us": median(fromFile), "run_us": median(run), "segment_us": median(segment), "invoke_us": median(invoke),
-        "width": Double(mask.width), "height": Double(mask.height),
+        "mask_us": median(mask), "width": Double(shown.width), "height": Double(shown.height),
     ]
-    let data = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
-    print(String(decoding: data, as: UTF8.self))
+    try printJSON(result)
 } catch {
-    FileHandle.standardError.write(Data("segmentation-benchmark: \(error)\n".utf8))
-    exit(1)
+    fail("segmentation-benchmark", error)
 }

@@ -16,11 +16,6 @@ import TensorIO
 import TensorIOText
 import BenchmarkStatistics
 
-func option(_ name: String, in arguments: [String]) -> Int? {
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
-    return Int(arguments[index + 1])
-}
-
 /// The texts of the file's "sentences", in order.
 func sentences(in url: URL) throws -> [String] {
     let object = try JSONSerialization.jsonObject(with: Data(contentsOf: url))
@@ -35,7 +30,7 @@ func sentences(in url: URL) throws -> [String] {
 
 /// The measurements, as one JSON object. A synchronous function: the synchronous classify is the one called
 /// (in an async context Swift would choose the async overload).
-func measure(model path: String, sentences texts: [String], rounds: Int, threads: Int) throws -> Data {
+func measure(model path: String, sentences texts: [String], rounds: Int, threads: Int) throws -> [String: Any] {
     let url = URL(fileURLWithPath: path)
     let bundle = ModelBundle.isBareModel(url) ? try ModelBundle(modelAt: url, registry: .text) : try ModelBundle(at: url, registry: .text)
     let model = try TextModel(bundle: bundle, configuration: ModelConfiguration(threadCount: threads))
@@ -73,21 +68,15 @@ func measure(model path: String, sentences texts: [String], rounds: Int, threads
         "top": last.map { $0.top(1).first?.label ?? "" },
         "truncated": last.map(\.isTruncated),
     ]
-    return try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
+    return result
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 3, let rounds = Int(arguments[2]), rounds > 0 else {
-    FileHandle.standardError.write(Data("usage: text-classification-benchmark MODEL SENTENCES ROUNDS [--threads N]\n".utf8))
-    exit(64)
-}
+let (arguments, rounds) = benchmarkArguments(usage: "text-classification-benchmark MODEL SENTENCES ROUNDS [--threads N]")
 let threads = option("--threads", in: arguments) ?? 1
 
 do {
     let texts = try sentences(in: URL(fileURLWithPath: arguments[1]))
-    let data = try measure(model: arguments[0], sentences: texts, rounds: rounds, threads: threads)
-    print(String(decoding: data, as: UTF8.self))
+    try printJSON(measure(model: arguments[0], sentences: texts, rounds: rounds, threads: threads))
 } catch {
-    FileHandle.standardError.write(Data("text-classification-benchmark: \(error)\n".utf8))
-    exit(1)
+    fail("text-classification-benchmark", error)
 }

@@ -31,6 +31,9 @@ import numpy as np
 from ai_edge_litert.interpreter import Interpreter
 from PIL import Image, ImageOps
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # Benchmarks/, for benchlib
+import benchlib  # noqa: E402
+
 
 def summary(prefix, times_us):
     """The figures `tensorio bench` reports, under its key names with `prefix`."""
@@ -38,17 +41,13 @@ def summary(prefix, times_us):
     count = len(ordered)
     mean = sum(ordered) / count
 
-    def percentile(p):
-        # Python's round() rounds halves to even; Swift's .rounded() rounds them away from zero.
-        return ordered[min(count - 1, int(p / 100 * (count - 1) + 0.5))]
-
     return {
         f"{prefix}_avg_us": mean,
         f"{prefix}_min_us": ordered[0],
         f"{prefix}_max_us": ordered[-1],
         f"{prefix}_std_us": statistics.pstdev(ordered) if count > 1 else 0.0,
-        f"{prefix}_p50_us": percentile(50),
-        f"{prefix}_p95_us": percentile(95),
+        f"{prefix}_p50_us": benchlib.percentile(ordered, 0.50),
+        f"{prefix}_p95_us": benchlib.percentile(ordered, 0.95),
     }
 
 
@@ -170,16 +169,6 @@ def main():
             values.append(convert(value) if convert else value)
         return values
 
-    def timed(step, runs, warmup):
-        for _ in range(warmup):
-            step()
-        times = []
-        for _ in range(runs):
-            start = time.perf_counter_ns()
-            step()
-            times.append((time.perf_counter_ns() - start) / 1000)
-        return times
-
     rng = np.random.default_rng(2024)
     arrays = [(detail["index"], random_input(detail, rng)) for detail in inputs]
 
@@ -194,7 +183,7 @@ def main():
     first_us = (time.perf_counter_ns() - start) / 1000
     result = {"bundle": os.path.basename(os.path.normpath(args.bundle)), "runs": args.runs, "warmup": args.warmup,
               "threads": args.threads, "init_us": init_us, "first_inference_us": first_us}
-    result.update(summary("inference", timed(run_random, args.runs, args.warmup)))
+    result.update(summary("inference", benchlib.sample_us(run_random, args.runs, args.warmup)))
 
     if args.image:
         image_layers = [layer for layer in spec["inputs"] if layer.get("type") == "image"]
@@ -230,12 +219,12 @@ def main():
             index = int(np.argmax(np.asarray(values[0]).reshape(-1)))
             return labels[index] if labels and index < len(labels) else index
 
-        result.update(summary("end_to_end_numpy", timed(run_numpy, args.runs, args.warmup)))
+        result.update(summary("end_to_end_numpy", benchlib.sample_us(run_numpy, args.runs, args.warmup)))
         result["numpy_top1"] = top1(run_numpy())
-        result.update(summary("end_to_end_pillow", timed(run_pillow, args.runs, args.warmup)))
+        result.update(summary("end_to_end_pillow", benchlib.sample_us(run_pillow, args.runs, args.warmup)))
         result["pillow_top1"] = top1(run_pillow())
 
-    print(json.dumps(result))
+    benchlib.emit(result)
 
 
 if __name__ == "__main__":

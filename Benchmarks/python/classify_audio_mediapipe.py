@@ -10,8 +10,7 @@ classifies the clip: what audio-classification-benchmark's "recording" times. On
 Prints {"recording_us": median, "read_us": median, "windows": n, "window_start_ms": [...], "top": [[index,
 ...], ...]} (per window, the categories with the top score: several when tied) as one JSON line. Runs in the
 environment of scripts/fixtures/mediapipe-requirements.txt (mediapipe 0.10.21)."""
-import json
-import statistics
+import os
 import sys
 import time
 
@@ -20,6 +19,9 @@ from mediapipe.tasks import python as tasks
 from mediapipe.tasks.python import audio
 from mediapipe.tasks.python.components.containers import audio_data
 from scipy.io import wavfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # Benchmarks/, for benchlib
+import benchlib  # noqa: E402
 
 
 def read(path):
@@ -60,9 +62,9 @@ def main():
             times.append((end - start) * 1e6)
             reads.append((read_end - start) * 1e6)
             del samples
-    print(json.dumps({"recording_us": statistics.median(times), "read_us": statistics.median(reads),
-                      "windows": len(results), "window_start_ms": [r.timestamp_ms for r in results],
-                      "top": [top_indices(r.classifications[0].categories) for r in results]}))
+    benchlib.emit({"recording_us": benchlib.median(times), "read_us": benchlib.median(reads),
+                   "windows": len(results), "window_start_ms": [r.timestamp_ms for r in results],
+                   "top": [top_indices(r.classifications[0].categories) for r in results]})
 
 
 if __name__ == "__main__":

@@ -10,12 +10,14 @@ classify(text), one sentence after another: what text-classification-benchmark's
 [[score by category index, ...], ...], "top": [label, ...]} (of the last round) as one JSON line. Runs in
 the environment of scripts/fixtures/mediapipe-requirements.txt (mediapipe 0.10.21)."""
 import json
-import statistics
+import os
 import sys
-import time
 
 from mediapipe.tasks import python as tasks
 from mediapipe.tasks.python import text
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # Benchmarks/, for benchlib
+import benchlib  # noqa: E402
 
 
 def main():
@@ -24,18 +26,17 @@ def main():
         sentences = [entry["text"] for entry in json.load(f)["sentences"]]
     options = text.TextClassifierOptions(base_options=tasks.BaseOptions(model_asset_path=model))
     with text.TextClassifier.create_from_options(options) as classifier:
-        results = [classifier.classify(sentence) for sentence in sentences]  # warm-up
-        times = []
-        for _ in range(rounds):
-            start = time.perf_counter()
-            results = [classifier.classify(sentence) for sentence in sentences]
-            times.append((time.perf_counter() - start) * 1e6 / len(sentences))
+        def classify_all():
+            return [classifier.classify(sentence) for sentence in sentences]
+
+        times = [us / len(sentences) for us in benchlib.sample_us(classify_all, rounds, warmup=1)]
+        results = classify_all()
     heads = [result.classifications[0].categories for result in results]
     by_index = [sorted(categories, key=lambda c: c.index) for categories in heads]
-    print(json.dumps({"classify_us": statistics.median(times), "rounds": rounds, "sentences": len(sentences),
-                      "labels": [c.category_name for c in by_index[0]],
-                      "scores": [[c.score for c in categories] for categories in by_index],
-                      "top": [max(categories, key=lambda c: c.score).category_name for categories in heads]}))
+    benchlib.emit({"classify_us": benchlib.median(times), "rounds": rounds, "sentences": len(sentences),
+                   "labels": [c.category_name for c in by_index[0]],
+                   "scores": [[c.score for c in categories] for categories in by_index],
+                   "top": [max(categories, key=lambda c: c.score).category_name for categories in heads]})
 
 
 if __name__ == "__main__":

@@ -6,14 +6,15 @@
 Each iteration decodes the file (mp.Image.create_from_file) and detects, as detection-benchmark's "photo"
 does; prints {"photo_us": median, "detections": n} as one JSON line. Runs in the environment of
 scripts/fixtures/mediapipe-requirements.txt (mediapipe 0.10.21)."""
-import json
-import statistics
+import os
 import sys
-import time
 
 import mediapipe as mp
 from mediapipe.tasks import python as tasks
 from mediapipe.tasks.python import vision
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # Benchmarks/, for benchlib
+import benchlib  # noqa: E402
 
 
 def main():
@@ -23,16 +24,9 @@ def main():
         detector = vision.FaceDetector.create_from_options(vision.FaceDetectorOptions(base_options=base))
     else:
         detector = vision.ObjectDetector.create_from_options(vision.ObjectDetectorOptions(base_options=base))
-    count = 0
-    for _ in range(max(10, runs // 10)):  # warm-up
-        count += len(detector.detect(mp.Image.create_from_file(photo)).detections)
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        count += len(detector.detect(mp.Image.create_from_file(photo)).detections)
-        times.append((time.perf_counter() - start) * 1e6)
+    times = benchlib.sample_us(lambda: detector.detect(mp.Image.create_from_file(photo)), runs, warmup=max(10, runs // 10))
     result = detector.detect(mp.Image.create_from_file(photo))
-    print(json.dumps({"photo_us": statistics.median(times), "detections": len(result.detections)}))
+    benchlib.emit({"photo_us": benchlib.median(times), "detections": len(result.detections)})
 
 
 if __name__ == "__main__":

@@ -4,12 +4,14 @@ The same work as image-preprocessing with Pillow + NumPy: open, EXIF-transpose, 
 target's aspect, resize to 224x224 (bilinear), RGB, float32 normalized to [-1, 1].
 With --draft, Pillow's JPEG draft mode decodes at a reduced size first (its counterpart of DCT scaling).
 Prints one JSON line per file."""
-import json
+import os
 import sys
-import time
 
 import numpy as np
 from PIL import Image, ImageOps
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # Benchmarks/, for benchlib
+import benchlib  # noqa: E402
 
 
 def preprocess(path, draft):
@@ -30,15 +32,10 @@ def main():
     draft = "--draft" in args
     files = [a for a in args if a != "--draft"]
     for path in files:
-        times = []
-        for _ in range(iterations + 2):
-            start = time.perf_counter()
-            tensor = preprocess(path, draft)
-            times.append((time.perf_counter() - start) * 1000)
-        times = sorted(times[2:])
-        print(json.dumps({"file": path, "median_ms": times[len(times) // 2],
-                          "mean_ms": sum(times) / len(times), "min_ms": times[0],
-                          "checksum": float(tensor.mean())}))
+        times = [us / 1000 for us in benchlib.sample_us(lambda: preprocess(path, draft), iterations, warmup=2)]
+        tensor = preprocess(path, draft)
+        benchlib.emit({"file": path, "median_ms": benchlib.percentile(times, 0.5), "mean_ms": sum(times) / len(times),
+                       "min_ms": min(times), "checksum": float(tensor.mean())})
 
 
 if __name__ == "__main__":

@@ -8,14 +8,15 @@ per pixel of the photo). Each iteration decodes the file (mp.Image.create_from_f
 segmentation-benchmark's "photo" does; prints {"photo_us": median, "width": w, "height": h} (the mask's
 size) as one JSON line. Runs in the environment of
 scripts/fixtures/mediapipe-requirements.txt (mediapipe 0.10.21)."""
-import json
-import statistics
+import os
 import sys
-import time
 
 import mediapipe as mp
 from mediapipe.tasks import python as tasks
 from mediapipe.tasks.python import vision
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # Benchmarks/, for benchlib
+import benchlib  # noqa: E402
 
 
 def main():
@@ -23,16 +24,10 @@ def main():
     options = vision.ImageSegmenterOptions(base_options=tasks.BaseOptions(model_asset_path=model),
                                            output_category_mask=True, output_confidence_masks=False)
     segmenter = vision.ImageSegmenter.create_from_options(options)
-    for _ in range(max(10, runs // 10)):  # warm-up
-        segmenter.segment(mp.Image.create_from_file(photo))
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        result = segmenter.segment(mp.Image.create_from_file(photo))
-        times.append((time.perf_counter() - start) * 1e6)
+    times = benchlib.sample_us(lambda: segmenter.segment(mp.Image.create_from_file(photo)), runs, warmup=max(10, runs // 10))
     mask = segmenter.segment(mp.Image.create_from_file(photo)).category_mask.numpy_view()
     height, width = mask.shape[:2]
-    print(json.dumps({"photo_us": statistics.median(times), "width": width, "height": height}))
+    benchlib.emit({"photo_us": benchlib.median(times), "width": width, "height": height})
 
 
 if __name__ == "__main__":

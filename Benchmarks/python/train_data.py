@@ -6,9 +6,13 @@ each, the last one smaller, as `tensorio train` without --shuffle visits them.""
 import argparse
 import json
 import os
+import sys
 import time
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # Benchmarks/, for benchlib
+import benchlib  # noqa: E402
 
 
 def arguments():
@@ -54,5 +58,4 @@ def train(step, arrays, epochs, batch_size):
     return {"epochs": history, "steps": steps, "step_seconds": seconds, "steps_per_second": steps / seconds}
 
 
-def emit(result):
-    print(json.dumps(result))
+emit = benchlib.emit

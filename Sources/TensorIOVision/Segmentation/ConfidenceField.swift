@@ -108,6 +108,10 @@ struct ConfidenceField: Sendable {
         }
         // Each tensor pixel's leading channel and its lead over the next (Unsafe/ChannelArgmax.swift).
         let (leader, lead, largest) = ChannelArgmax.find(in: values, channels: channels)
+        // A photo that maps pixel for pixel onto the tensor (DeepLab on a photo of its own 257 × 257) blends
+        // nothing: each pixel's category is its tensor pixel's leader, by the rules `blendedLeader` keeps (the
+        // first of equal channels; NaN never). The cells' pass below would cost a quarter of the mask.
+        if Self.isOneToOne(rows, size: tensorHeight), Self.isOneToOne(columns, size: tensorWidth) { return leader }
         // Each blended value is within a few units in the last place of the largest magnitude; a lead of
         // 2^-16 of it is far beyond what the three blends of a sample can move two channels together.
         let margin = largest * 0x1p-16
@@ -136,6 +140,11 @@ struct ConfidenceField: Sendable {
             }
         }
         return result
+    }
+
+    /// Whether `taps` sample the tensor pixel for pixel: one tap per tensor position, each its own, unblended.
+    static func isOneToOne(_ taps: [Tap], size: Int) -> Bool {
+        taps.count == size && taps.indices.allSatisfy { taps[$0].first == $0 && taps[$0].weight == 0 }
     }
 
     /// The most confident channel at one photo pixel, every channel blended as `resized(channel:)` does:

@@ -97,8 +97,8 @@ struct SegmentationTests {
         Outputs([Output(name: "mask", value: .numbers(.float32(values), shape: shape))])
     }
 
-    @Test("a photo several times the tensor's size takes each decided cell's category and blends the rest: the same categories as blending every pixel", arguments: [
-        (ImageResizeMode.stretch, 3), (ImageResizeMode.aspectFill, 5), (ImageResizeMode.aspectFit, 4),
+    @Test("a photo several times the tensor's size takes each decided cell's category and blends the rest, one of the tensor's size each tensor pixel's leader: the same categories as blending every pixel", arguments: [
+        (ImageResizeMode.stretch, 3), (ImageResizeMode.aspectFill, 5), (ImageResizeMode.aspectFit, 4), (ImageResizeMode.stretch, 1),
     ] as [(ImageResizeMode, Int)])
     func decidedCells(_ mode: ImageResizeMode, _ scale: Int) {
         // 12×9 tensor, 7 channels of random scores with exact ties, near-ties, NaN and large magnitudes mixed in.
@@ -109,11 +109,13 @@ struct SegmentationTests {
         for index in stride(from: 5, to: values.count, by: 17) { values[index] = values[index - 1].nextUp }
         values[40] = .nan
         values[200] = 900
-        let photo = ImageSize(width: width * scale + 1, height: height * scale - 2)
+        // Scale 1: the photo is the tensor's size, sampled pixel for pixel (the one-to-one path).
+        let photo = scale == 1 ? ImageSize(width: width, height: height) : ImageSize(width: width * scale + 1, height: height * scale - 2)
         let fit = ImageFit(photo: photo, target: ImageSize(width: width, height: height), mode: mode, filter: .bilinear)
         let field = ConfidenceField(tensorWidth: width, tensorHeight: height, channels: channels, values: values, fit: fit, photo: photo)
         let blended = field.rows.flatMap { row in field.columns.map { field.blendedLeader(row: row, column: $0) } }
         #expect(field.categories(threshold: 0.5) == blended)
+        #expect(ConfidenceField.isOneToOne(field.rows, size: height) == (scale == 1))
     }
 
     @Test("ChannelArgmax: each pixel's leader, lead and the largest magnitude as a plain loop finds them, NaN ignored", arguments: [1, 2, 7, 21])

@@ -28,12 +28,6 @@ package struct BundleTasks: Sendable, Hashable {
         Set(entries.keys).union(descriptions.keys).sorted()
     }
 
-    /// Sets (or with `nil` removes) a task's description, as inference and `tensorio init` do.
-    package mutating func set<Task: ModelTask>(_ description: Task.Description?, for task: Task.Type) {
-        descriptions[Task.entryKey] = description
-        if description == nil { entries[Task.entryKey] = nil }
-    }
-
     /// The description read already for `task`'s entry, from opening or an earlier use.
     func cached<Task: ModelTask>(_ task: Task.Type) -> Task.Description? {
         if let description = descriptions[Task.entryKey] as? Task.Description { return description }

@@ -23,11 +23,6 @@ package struct BundleTasks: Sendable, Hashable {
         self.limits = limits
     }
 
-    /// Every entry key the bundle has, sorted: written or inferred.
-    package var keys: [String] {
-        Set(entries.keys).union(descriptions.keys).sorted()
-    }
-
     /// The description read already for `task`'s entry, from opening or an earlier use.
     func cached<Task: ModelTask>(_ task: Task.Type) -> Task.Description? {
         if let description = descriptions[Task.entryKey] as? Task.Description { return description }

@@ -13,7 +13,10 @@ extension ModelBundle {
         var reader = ModelJSONReader(knownBackends: [], limits: tasks.limits)
         let layers = TaskLayers(inputs: Array(inputs), outputs: Array(outputs))
         guard let read = Task.read(entry, layers: layers, reader: &reader), reader.issues.isEmpty else {
-            throw TensorIOError.invalidBundle(reader.issues)
+            // A reader records why it gives nothing; should one not, the entry is still named.
+            throw TensorIOError.invalidBundle(
+                reader.issues.isEmpty ? [BundleIssue(path: Task.entryKey, message: "cannot be read")] : reader.issues
+            )
         }
         var assets = TaskAssets(bundleURL: url, limits: tasks.limits)
         let description = Task.readFiles(of: read, layers: layers, from: &assets)

@@ -18,13 +18,7 @@ struct AudioWindowing: Sendable {
 
     init(model: some Model, audio: AudioBuffer, options: AudioClassificationOptions) throws {
         let bundle = model.bundle
-        guard let description = try bundle.audio else {
-            throw TensorIOError(
-                .unsupported,
-                "\(bundle.url.lastPathComponent) describes no audio input: add an \"audio\" entry to model.json (docs/model-json.md, \"Audio\"); tensorio init writes it from a model's AudioProperties metadata",
-                location: "audio"
-            )
-        }
+        let description = try bundle.requiredTaskDescription(AudioTask.self, missing: "audio input", registry: ".audio")
         guard let layer = bundle.inputs.first(where: { $0.name == description.input }),
               let windowFrames = description.windowFrames(of: layer)
         else {

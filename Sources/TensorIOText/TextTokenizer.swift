@@ -32,13 +32,7 @@ public final class TextTokenizer: Sendable {
     ///   `TensorIOError.Code.invalidInput` for a delimiter pattern RE2 refuses;
     ///   `TensorIOError.Code.limitExceeded` past a limit.
     public convenience init(bundle: ModelBundle, limits: TextLimits = TextLimits()) throws {
-        guard let description = try bundle.text else {
-            throw TensorIOError(
-                .unsupported,
-                "\(bundle.url.lastPathComponent) describes no text input: add a \"text\" entry to model.json (docs/model-json.md, \"Text\"); tensorio init writes it from a model's tokenizer metadata",
-                location: "text"
-            )
-        }
+        let description = try bundle.requiredTaskDescription(TextTask.self, missing: "text input", registry: ".text")
         guard let layer = bundle.inputs.first(where: { $0.name == description.ids }) else {
             throw TensorIOError(.invalidBundle, "no input named \"\(description.ids)\"", location: "text.ids")
         }

@@ -15,13 +15,7 @@ struct DetectionDecoder: Sendable {
     /// - Throws: `TensorIOError` (`TensorIOError/Code/unsupported`) when the bundle has no `detection`
     ///   description or not exactly one image input.
     init(bundle: ModelBundle, configuration: ModelConfiguration) throws {
-        guard let description = try bundle.detection else {
-            throw TensorIOError(
-                .unsupported,
-                "\(bundle.url.lastPathComponent) describes no detection outputs: add a \"detection\" entry to model.json (docs/model-json.md), or let `tensorio init` write it",
-                location: "detection"
-            )
-        }
+        let description = try bundle.requiredTaskDescription(DetectionTask.self, missing: "detection outputs", registry: ".vision")
         self.target = try ImageTarget.onlyImageInput(of: bundle, configuration: configuration, task: "a detector")
         self.description = description
     }

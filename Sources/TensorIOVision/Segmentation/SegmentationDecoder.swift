@@ -11,13 +11,7 @@ struct SegmentationDecoder: Sendable {
     /// - Throws: `TensorIOError` (`TensorIOError/Code/unsupported`) when the bundle describes no
     ///   segmentation or has not one image input.
     init(bundle: ModelBundle, configuration: ModelConfiguration) throws {
-        guard let description = try bundle.segmentation else {
-            throw TensorIOError(
-                .unsupported,
-                "\(bundle.url.lastPathComponent) describes no segmentation output: add a \"segmentation\" entry to model.json (docs/model-json.md), or let `tensorio init` write it",
-                location: "segmentation"
-            )
-        }
+        let description = try bundle.requiredTaskDescription(SegmentationTask.self, missing: "segmentation output", registry: ".vision")
         self.target = try ImageTarget.onlyImageInput(of: bundle, configuration: configuration, task: "a segmenter")
         self.description = description
     }

@@ -152,6 +152,21 @@ struct SegmentationTests {
         #expect(try foreground.confidences(forCategory: 0)[0] < 0.2)
     }
 
+    @Test("no segmentation entry: one error at the entry's key saying how to get one — the registry that infers it for a bare model, the entry for a bundle")
+    func missingEntry() throws {
+        let selfie = Fixtures.repositoryURL("Tests/Fixtures/Metadata/selfie_segmentation.tflite")
+        let photo = try PixelBuffer(width: 8, height: 8, format: .gray, repeating: 128)
+        let bare = try ModelBundle(modelAt: selfie).makeModel()  // the built-in registry infers no segmentation
+        expectTensorIOError(.unsupported, location: "segmentation", containing: ["describes no segmentation output", "registry: .vision"]) {
+            try bare.segment(photo)
+        }
+        _ = try ModelBundle(modelAt: selfie, registry: .vision).makeModel().segment(photo)
+        let written = try Self.bundle(nil)
+        expectTensorIOError(.unsupported, location: "segmentation", containing: ["add a \"segmentation\" entry to model.json"]) {
+            try written.makeModel().segment(photo)
+        }
+    }
+
     @Test("a photo 20 times the model's size gives a mask of the photo's size, every pixel a category")
     func largePhoto() throws {
         let model = try ModelBundle(modelAt: Fixtures.repositoryURL("Tests/Fixtures/Metadata/selfie_segmentation.tflite"), registry: .everyTask).makeModel()

@@ -13,7 +13,7 @@
 # The benchmark programs and the fuzz targets are packages of their own (Benchmarks/Package.swift,
 # Fuzz/Package.swift, each depending on this one by path), so a plain `swift build` here builds neither.
 SWIFT ?= swift
-TENSORIO = .build/release/tensorio
+TENSORIO = Tools/.build/release/tensorio
 # Release builds link Swift's runtime and Foundation statically: the tool starts in about 13 ms instead
 # of 22 (no dynamic loading and symbol binding of a dozen Swift libraries), which is most of a one-photo
 # classify's cold start after the weight cache (docs/performance.md). Every release build uses the same
@@ -21,10 +21,14 @@ TENSORIO = .build/release/tensorio
 RELEASE = -c release --static-swift-stdlib
 # The Benchmarks package, built in its own folder, Benchmarks/.build (the scripts there look for it).
 BENCHMARKS = --package-path Benchmarks
-# The package's default traits are empty (a consumer resolves swift-log alone); this repository builds the
-# tool, the server and their tests, which need the Tools trait (it enables Delivery too): every build and
-# test of this package here passes it, so the debug build, the tests and the docs share one configuration.
-TOOLS = --traits Tools
+# The libraries' default traits are empty (a consumer resolves swift-log alone); this repository builds and
+# tests the delivery client and the repository server too, which need the Server trait (it enables
+# Delivery): every build and test of the root package here passes it, so the debug build, the tests and the
+# docs share one configuration.
+SERVER = --traits Server
+# The tools (tensorio, tensorio-repository) are a package of their own, Tools/Package.swift, built in
+# Tools/.build; it builds the root's tensorio-load-check next to them.
+TOOLS = --package-path Tools
 
 .PHONY: help setup setup-tensorflow setup-zoo test-data test-data-report build build-tool build-server build-load-check demo bench-delivery bench-load-check bench-model-load train-demo test test-consumer test-unit test-tsan test-contract docs models bench-images clean fuzz fuzz-models
 
@@ -97,12 +101,14 @@ test-consumer: setup test-data
 # (scripts/with-postgres.sh installs Debian's postgresql when it is missing). A failure is repeated at the
 # end of the output (scripts/failures-last.sh), where a CI log's last lines show it.
 test-unit: setup-tensorflow setup-zoo
+	scripts/failures-last.sh $(SWIFT) test $(SERVER)
 	scripts/with-postgres.sh scripts/failures-last.sh $(SWIFT) test $(TOOLS)
 
 # The thread sanitizer needs its own build folder (.build-tsan) so it does not rebuild the normal one.
-# ConcurrencyTests (models shared by threads and tasks) and AsyncRunTests (async runs, cancellation).
+# ConcurrencyTests (models shared by threads and tasks) and AsyncRunTests (async runs, cancellation): the
+# library's own, so no trait (the server's dependencies are not built under TSan).
 test-tsan: setup-tensorflow
-	scripts/failures-last.sh $(SWIFT) test $(TOOLS) --sanitize=thread --scratch-path .build-tsan --filter "ConcurrencyTests|AsyncRunTests|ModelResultsTests|InstancePoolTests|RunThreadsTests"
+	scripts/failures-last.sh $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter "ConcurrencyTests|AsyncRunTests|ModelResultsTests|InstancePoolTests|RunThreadsTests"
 
 # docs/openapi.yaml against a running `tensorio serve` (debug build), with schemathesis from PyPI in
 # .venv-contract (scripts/contract-test.sh): a few minutes at most.

@@ -1,12 +1,18 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Traits keep a consumer of the TensorIO library light (docs/packages.md). None is on by default: a
-// consumer that writes only the package URL resolves swift-log alone; `traits: ["Delivery"]` adds the
-// delivery client. This repository builds and tests everything with `--traits Tools` (the Makefile, CI);
-// a plain `swift build` builds the library, and the tool's programs only say how to build them. Each
-// dependency below is used only under the trait that needs it: SwiftPM then leaves it out of the
-// resolution when that trait is off; the targets that need one compile to nothing without it.
+// The libraries. The tools (`tensorio`, `tensorio-repository`) are a package of their own, Tools/Package.swift,
+// which depends on this one by path: their dependencies are plainly required there, and a consumer of the
+// libraries never resolves them.
+//
+// Traits keep a consumer of the libraries light (docs/packages.md). None is on by default: a consumer that
+// writes only the package URL resolves swift-log alone. Two products carry dependencies of their own that a
+// remote consumer must be able to opt into, and so sit behind a trait: TensorIODelivery (`traits:
+// ["Delivery"]`: ZIPFoundation, swift-crypto) and TensorIORepositoryServer (`traits: ["Server"]`, which
+// enables Delivery: Hummingbird, GRDB, PostgresNIO, swift-metrics, swift-prometheus). SwiftPM declares every
+// product whatever the traits and leaves a dependency out of the resolution only when no enabled trait uses
+// it, so each of those two targets' files is wrapped whole in `#if Delivery` or `#if Server`: without its
+// trait the product is an empty module. This is the one reason for a compile condition on a whole file.
 
 /// Upcoming language features, for every target but TensorIO and its tests.
 let upcomingFeatures: [SwiftSetting] = [
@@ -17,8 +23,8 @@ let upcomingFeatures: [SwiftSetting] = [
 
 /// Only under the Delivery trait (the TensorIODelivery client).
 let delivery: TargetDependencyCondition? = .when(traits: ["Delivery"])
-/// Only under the Tools trait (the tensorio tool and the repository server).
-let tools: TargetDependencyCondition? = .when(traits: ["Tools"])
+/// Only under the Server trait (the repository server library).
+let server: TargetDependencyCondition? = .when(traits: ["Server"])
 
 let package = Package(
     name: "TensorIO",
@@ -39,26 +45,22 @@ let package = Package(
         .library(name: "TensorIOText", targets: ["TensorIOText"]),
         .library(name: "TensorIODelivery", targets: ["TensorIODelivery"]),
         .library(name: "TensorIORepositoryServer", targets: ["TensorIORepositoryServer"]),
-        .executable(name: "tensorio", targets: ["TensorIOCLI"]),
-        // tensorio's repository commands (serve, push, pull, …), which it hands over to this program:
-        // linking the networking libraries into tensorio itself would slow every model command's start.
-        .executable(name: "tensorio-repository", targets: ["TensorIORepositoryCLI"]),
+        .library(name: "_TensorIOInternals", targets: ["TensorIOSupport", "TensorIOArchive", "TensorIOIsolation"]),
         // Loads one model in a process of its own for isolated load checks; ship it next to the app.
         .executable(name: "tensorio-load-check", targets: ["TensorIOLoadCheck"]),
     ],
     traits: [
         .trait(name: "Delivery", description: "The TensorIODelivery client (ZIPFoundation, swift-crypto)."),
         .trait(
-            name: "Tools",
-            description: "The tensorio tool and the repository server (ArgumentParser, Hummingbird, GRDB, PostgresNIO, swift-metrics, swift-prometheus, swift-configuration).",
+            name: "Server",
+            description: "The TensorIORepositoryServer library (Hummingbird, GRDB, PostgresNIO, swift-metrics, swift-prometheus).",
             enabledTraits: ["Delivery"]
         ),
         // None by default: a consumer writing only the package URL builds TensorIO over swift-log alone.
-        // The Makefile and CI build with `--traits Tools`.
+        // The Makefile and CI build and test this package with `--traits Server`.
         .default(enabledTraits: []),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Already in the graph through Hummingbird; named so the server can read a bind failure's errno.
@@ -75,8 +77,6 @@ let package = Package(
         // The server's /metrics: the Metrics API and its Prometheus backend (a registry per server).
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        // `tensorio serve` configuration: flags over environment over a JSON file (default trait JSON only).
-        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
     ],
     targets: [
         // Our own declarations of the LiteRT C API, loaded with dlopen: `swift build` needs no ML library.
@@ -104,8 +104,6 @@ let package = Package(
             name: "CTextTokenizers",
             linkerSettings: [.linkedLibrary("re2"), .linkedLibrary("sentencepiece")]
         ),
-        // cairo, for `tensorio detect --draw`: the tool's alone (a trait-conditional dependency of TensorIOCLI).
-        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // Raw deflate for reading untrusted zip archives with our own bounded reader (TensorIOArchive:
         // bundle archives in TensorIODelivery, the files zipped onto the end of .tflite models).
         // Not "CZlib": ZIPFoundation (kept for writing archives) declares a module of that name.
@@ -194,59 +192,15 @@ let package = Package(
                 "TensorIO",
                 "TensorIOSupport",
                 "TensorIODelivery",
-                .product(name: "Hummingbird", package: "hummingbird", condition: tools),
-                .product(name: "NIOCore", package: "swift-nio", condition: tools),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: tools),
-                .product(name: "GRDB", package: "GRDB.swift", condition: tools),
-                .product(name: "PostgresNIO", package: "postgres-nio", condition: tools),
-                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: tools),
-                .product(name: "Crypto", package: "swift-crypto", condition: tools),
-                .product(name: "Metrics", package: "swift-metrics", condition: tools),
-                .product(name: "Prometheus", package: "swift-prometheus", condition: tools),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: upcomingFeatures
-        ),
-        // What both programs of the tool share: errors, output, logging, the main loop.
-        .target(
-            name: "TensorIOToolSupport",
-            dependencies: [
-                "TensorIO",
-                "TensorIOSupport",
-                "TensorIOArchive",
-                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: upcomingFeatures
-        ),
-        // `tensorio`: the model commands; no networking library (RepositoryHandover).
-        .executableTarget(
-            name: "TensorIOCLI",
-            dependencies: [
-                "TensorIO",
-                "TensorIOSupport",
-                "TensorIOIsolation",
-                "TensorIOToolSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
-                .product(name: "Logging", package: "swift-log"),
-                .target(name: "CCairo", condition: tools),
-                .target(name: "TensorIOVision", condition: tools),
-                .target(name: "TensorIOAudio", condition: tools),
-                .target(name: "TensorIOText", condition: tools),
-            ],
-            swiftSettings: upcomingFeatures
-        ),
-        // `tensorio-repository`: the repository commands.
-        .executableTarget(
-            name: "TensorIORepositoryCLI",
-            dependencies: [
-                "TensorIO",
-                "TensorIOSupport",
-                "TensorIODelivery",
-                "TensorIORepositoryServer",
-                "TensorIOToolSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
-                .product(name: "Configuration", package: "swift-configuration", condition: tools),
+                .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                .product(name: "NIOCore", package: "swift-nio", condition: server),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: server),
+                .product(name: "GRDB", package: "GRDB.swift", condition: server),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: server),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: server),
+                .product(name: "Crypto", package: "swift-crypto", condition: server),
+                .product(name: "Metrics", package: "swift-metrics", condition: server),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: server),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures
@@ -285,17 +239,6 @@ let package = Package(
                 "TensorIO", "TensorIOSupport", "TensorIOArchive", "TensorIOModelFile", "TensorIOMetadata",
                 "TensorIOTestSupport", "CCrashReport", "TensorIOLoadCheck", "TensorIOVision", "TensorIOAudio", "TensorIOText",
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: upcomingFeatures
-        ),
-        // Runs the built `tensorio` executable; depending on its target makes `swift test` build it.
-        .testTarget(
-            name: "TensorIOCLITests",
-            dependencies: [
-                "TensorIO", "TensorIOTestSupport", "TensorIOCLI", "TensorIORepositoryCLI", "TensorIOToolSupport",
-                "TensorIODelivery", "TensorIOLoadCheck",
-                // For reading both programs' subcommands (RepositoryHandoverTests).
-                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
             ],
             swiftSettings: upcomingFeatures
         ),

@@ -39,7 +39,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 RESULTS = os.path.join(ROOT, "bench-results")
 # Programs: the release tool (make build-tool) and the Benchmarks package's (swift build --package-path Benchmarks).
-TENSORIO = os.path.join(ROOT, ".build", "release", "tensorio")
+TENSORIO = os.path.join(ROOT, "Tools", ".build", "release", "tensorio")
 
 
 def program(name):

@@ -7,7 +7,7 @@ it measures, on random inputs of the right type, one CPU thread:
   raw bound (small models, for reference) the same loop with its inputs bound when compiling
             (--bind-inputs), as TensorIO binds fixed-shape inputs: LiteRT then skips registering the
             input buffers on each run, so this is the floor for TensorIO's own way of calling LiteRT
-  TensorIO  .build/release/tensorio bench BUNDLE --json (`run()`: write inputs, invoke, read outputs)
+  TensorIO  Tools/.build/release/tensorio bench BUNDLE --json (`run()`: write inputs, invoke, read outputs)
   Python    Benchmarks/python/bench_litert.py: ai_edge_litert's Interpreter with NumPy arrays (set_tensor,
             invoke, get_tensor)
 and for the EfficientNet models, end to end from the photo (decode + preprocess + run + outputs):
@@ -116,7 +116,7 @@ def main():
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--image", default=os.path.join(ROOT, "Examples", "photos", "cat.jpg"))
     parser.add_argument("--models", help="comma-separated subset of: " + ", ".join(m[0] for m in MODELS))
-    parser.add_argument("--tensorio", default=os.path.join(ROOT, ".build", "release", "tensorio"))
+    parser.add_argument("--tensorio", default=os.path.join(ROOT, "Tools", ".build", "release", "tensorio"))
     parser.add_argument("--raw", default=os.path.join(ROOT, "Benchmarks", ".build", "release", "raw-litert-benchmark"))
     parser.add_argument("--python", default=sys.executable, help="the Python with the packages of Benchmarks/python/requirements.txt")
     parser.add_argument("--json", default=os.path.join(ROOT, "bench-results", "benchmarks.json"))
@@ -131,7 +131,7 @@ def main():
         if unknown:
             parser.error(f"unknown models: {', '.join(sorted(unknown))}")
         models = [m for m in MODELS if m[0] in wanted]
-    for path, hint in ((args.tensorio, "swift build -c release --product tensorio"),
+    for path, hint in ((args.tensorio, "make build-tool"),
                        (args.raw, "swift build -c release --package-path Benchmarks --product raw-litert-benchmark")):
         if not os.access(path, os.X_OK):
             log(f"warning: {path} is missing (build it with `{hint}`); its figures will be missing")

@@ -36,7 +36,7 @@ def timed(command):
 def main():
     parser = argparse.ArgumentParser(description="tensorio classify cold start, with and without the weight cache.")
     parser.add_argument("--runs", type=int, default=30, help="interleaved rounds (default 30)")
-    parser.add_argument("--tensorio", default=os.path.join(ROOT, ".build", "release", "tensorio"))
+    parser.add_argument("--tensorio", default=os.path.join(ROOT, "Tools", ".build", "release", "tensorio"))
     parser.add_argument("--baseline", help="another tensorio executable to compare with (today's build)")
     parser.add_argument("--bundle", default=os.path.join(ROOT, "Examples", "efficientnet-lite0-float32.tiobundle"))
     parser.add_argument("--image", default=os.path.join(ROOT, "Examples", "photos", "cat.jpg"))

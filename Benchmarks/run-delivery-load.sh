@@ -9,7 +9,7 @@
 #   make bench-delivery            (or: scripts/with-postgres.sh Benchmarks/run-delivery-load.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-TENSORIO=${TENSORIO:-.build/release/tensorio}
+TENSORIO=${TENSORIO:-Tools/.build/release/tensorio}
 BUNDLE=${BUNDLE:-Examples/efficientnet-lite0-uint8.tiobundle}
 DURATION=${DURATION:-10s}
 [ -x "$TENSORIO" ] || { echo "run make build first" >&2; exit 1; }

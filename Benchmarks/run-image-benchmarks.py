@@ -54,7 +54,7 @@ def main():
     photos = make_photos(os.path.join(ROOT, "bench-results", "photos"))
     # Built in the Benchmarks package (`make bench-images`), into its own .build.
     swift_bench = os.path.join(ROOT, "Benchmarks", ".build", "release", "image-preprocessing-benchmark")
-    tensorio = os.path.join(ROOT, ".build", "release", "tensorio")
+    tensorio = os.path.join(ROOT, "Tools", ".build", "release", "tensorio")
     python = sys.executable
     here = HERE
 

@@ -41,7 +41,7 @@ def main():
     parser.add_argument("--images", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--bundle", default=os.path.join(ROOT, "Examples", "efficientnet-lite0-uint8.tiobundle"))
-    parser.add_argument("--tensorio", default=os.path.join(ROOT, ".build", "release", "tensorio"))
+    parser.add_argument("--tensorio", default=os.path.join(ROOT, "Tools", ".build", "release", "tensorio"))
     parser.add_argument("--python", default=sys.executable)
     parser.add_argument("--json", default=os.path.join(ROOT, "bench-results", "throughput.json"))
     args = parser.parse_args()

@@ -74,7 +74,7 @@ def main():
     parser.add_argument("--threads", type=int, default=1, help="CPU threads, the same on both sides (default 1)")
     parser.add_argument("--backends", help="comma-separated subset of: " + ", ".join(b[0] for b in BACKENDS))
     parser.add_argument("--data", default=os.path.join(DIGITS, "data", "train.json"))
-    parser.add_argument("--tensorio", default=os.path.join(ROOT, ".build", "release", "tensorio"))
+    parser.add_argument("--tensorio", default=os.path.join(ROOT, "Tools", ".build", "release", "tensorio"))
     parser.add_argument("--python", default=sys.executable,
                         help="the Python with the packages of Benchmarks/python/requirements.txt")
     parser.add_argument("--json", default=os.path.join(benchlib.RESULTS, "training.json"))

@@ -40,9 +40,9 @@ let package = Package(
         // The checkout this folder is in, through the symlink TensorIO (to ..): a path dependency's
         // identity is its folder's name, and a checkout's own name differs between clones and worktrees.
         // Not `.package(name: "TensorIO", path: "..")`: SwiftPM then drops the module aliases above when
-        // the folder is not called TensorIO. Tools: fuzz-delivery reads what the repository server reads.
-        .package(path: "TensorIO", traits: ["Tools"]),
-        // CLIError (NumPyReader) uses its exit codes; the same package the root depends on.
+        // the folder is not called TensorIO. Server: fuzz-delivery reads what the repository server reads.
+        .package(path: "TensorIO", traits: ["Server"]),
+        // CLIError (NumPyReader) uses its exit codes; the same package the Tools package depends on.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
@@ -64,9 +64,8 @@ let package = Package(
         // zlib for TensorIOArchive: the root's module map (module CSystemZlib), under another target name
         // (a system library's name cannot be aliased, and the root's is in this graph too).
         .systemLibrary(name: "FuzzSystemZlib", path: "Internal/CSystemZlib"),
-        // tensorio's NumPy readers, compiled again here from the same files (symlinks into the root's
-        // Sources/TensorIOToolSupport, and TensorIO's HalfFloat): they are `package` there, and that target
-        // is no product. TensorIOArchive and TensorIOSupport, which NumPyArchive imports, come through
+        // tensorio's NumPy readers, compiled again here from the same files (symlinks into
+        // Tools/Sources/TensorIOToolSupport): that target is the Tools package's, no product. TensorIOArchive and TensorIOSupport, which NumPyArchive imports, come through
         // TensorIOMetadata: naming them here beside the aliased TensorIO product makes SwiftPM 6.3 give
         // the aliases to this package's own TensorIOMetadata and TensorIOModelFile too, which then clash.
         .target(
@@ -77,8 +76,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "NumPyReader",
-            // The files are built under the root's Tools trait only (`#if Tools`); here they always are.
-            swiftSettings: upcomingFeatures + [.define("Tools")]
+            swiftSettings: upcomingFeatures
         ),
         .executableTarget(
             name: "fuzz-model-json",

@@ -46,7 +46,7 @@ echo "Extracting symbol graphs..." >&2
 dump_log=$(mktemp)
 started=$(mktemp)
 trap 'rm -f "$dump_log" "$started"' EXIT
-"$SWIFT" package --traits Tools dump-symbol-graph --emit-extension-block-symbols > "$dump_log" 2>&1 || true
+"$SWIFT" package --traits Server dump-symbol-graph --emit-extension-block-symbols > "$dump_log" 2>&1 || true
 # SwiftPM ends with "Files written to <folder>".
 graphs=$(sed -n 's/^Files written to //p' "$dump_log" | tail -1)
 for library in "${LIBRARIES[@]}"; do

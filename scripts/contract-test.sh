@@ -4,7 +4,7 @@
 # Creates .venv-contract (schemathesis from PyPI, pinned), starts the debug `tensorio serve` on 127.0.0.1
 # with a temporary root and a write token, pushes one model version, runs schemathesis on every operation
 # with a bounded number of examples and a time budget, stops the server, and fails on any non-conformance.
-# Expects `swift build` (or `swift test`) to have built tensorio, tensorio-repository (which runs `serve`)
+# Expects `swift build --package-path Tools` (or its `swift test`) to have built tensorio, tensorio-repository (which runs `serve`)
 # and tensorio-load-check.
 #   SWIFT=swift  CONTRACT_MAX_EXAMPLES=25  CONTRACT_MAX_TIME=180  (seconds)
 set -euo pipefail
@@ -26,7 +26,7 @@ if ! "$VENV/bin/schemathesis" --version 2>/dev/null | grep -q "version $SCHEMATH
     "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
 fi
 
-BIN=$("$SWIFT" build --show-bin-path)
+BIN=$("$SWIFT" build --package-path Tools --show-bin-path)
 TENSORIO="$BIN/tensorio"
 [ -x "$TENSORIO" ] && [ -x "$BIN/tensorio-repository" ] && [ -x "$BIN/tensorio-load-check" ] || {
     echo "contract-test: $TENSORIO, tensorio-repository or tensorio-load-check is missing: run swift build first" >&2

@@ -339,8 +339,8 @@ def main():
     parser.add_argument("--count", type=int, default=20000, help="mutated cases in all (default 20000)")
     parser.add_argument("--jobs", type=int, default=2, help="cases run at once (default 2)")
     parser.add_argument("--timeout", type=float, default=10, help="seconds per command before a hang (default 10)")
-    parser.add_argument("--tensorio", default=os.environ.get("TENSORIO", os.path.join(".build", "release", "tensorio")),
-                        help="the tool to run (default $TENSORIO or .build/release/tensorio)")
+    parser.add_argument("--tensorio", default=os.environ.get("TENSORIO", os.path.join("Tools", ".build", "release", "tensorio")),
+                        help="the tool to run (default $TENSORIO or Tools/.build/release/tensorio)")
     parser.add_argument("--out", default=os.path.join(".fuzz", "campaign"), help="where crashing and hanging cases go")
     parser.add_argument("--only", type=int, action="append", help="run only this case (repeatable), to reproduce one")
     options = parser.parse_args()

@@ -1,1 +1,1 @@
-../../Sources/TensorIOToolSupport/CLIError.swift
+../../Tools/Sources/TensorIOToolSupport/CLIError.swift

@@ -1,1 +1,1 @@
-../../Sources/TensorIOToolSupport/NumPyArchive.swift
+../../Tools/Sources/TensorIOToolSupport/NumPyArchive.swift

@@ -1,1 +1,1 @@
-../../Sources/TensorIOToolSupport/NumPyArray.swift
+../../Tools/Sources/TensorIOToolSupport/NumPyArray.swift

@@ -1,9 +1,9 @@
-package import Foundation
+public import Foundation
 import TensorIOSupport
 
 /// The moment an archive's reading must be over, on the monotonic clock (a wall-clock change neither
 /// extends nor cuts it short).
-package struct ArchiveDeadline: Sendable {
+public struct ArchiveDeadline: Sendable {
     private let end: TimeInterval
     private let limit: TimeInterval
     private let settingName: String
@@ -14,7 +14,7 @@ package struct ArchiveDeadline: Sendable {
     ///   - limit: The seconds allowed.
     ///   - settingName: The setting the limit comes from as messages name it, such as
     ///     `BundleArchive.Limits.timeLimit`.
-    package init(seconds limit: TimeInterval, settingName: String) {
+    public init(seconds limit: TimeInterval, settingName: String) {
         self.limit = limit
         self.settingName = settingName
         // NaN would compare false forever: treat it, like a negative limit, as no time at all.
@@ -25,7 +25,7 @@ package struct ArchiveDeadline: Sendable {
     ///
     /// - Parameter name: How messages call the archive.
     /// - Throws: ``ArchiveError`` (``ArchiveErrorKind/limitExceeded``).
-    package func check(_ name: String) throws {
+    public func check(_ name: String) throws {
         if ProcessInfo.processInfo.systemUptime >= end {
             throw ArchiveError(
                 .limitExceeded,

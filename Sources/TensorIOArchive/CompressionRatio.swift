@@ -3,7 +3,7 @@
 ///
 /// Computed from the declared sizes, which ``ZipReader`` then enforces exactly, so a crafted archive
 /// cannot understate its ratio.
-package enum CompressionRatio {
+public enum CompressionRatio {
     /// Whether `unpacked` bytes made from `packed` bytes break the rule.
     ///
     /// - Parameters:
@@ -12,7 +12,7 @@ package enum CompressionRatio {
     ///   - maximum: The largest ratio allowed.
     ///   - threshold: Sizes up to this many unpacked bytes are never refused for their ratio.
     /// - Returns: `true` when the ratio is exceeded.
-    package static func isExceeded(unpacked: UInt64, packed: UInt64, maximum: UInt64, threshold: UInt64) -> Bool {
+    public static func isExceeded(unpacked: UInt64, packed: UInt64, maximum: UInt64, threshold: UInt64) -> Bool {
         guard unpacked > threshold else { return false }
         let (bound, overflow) = packed.multipliedReportingOverflow(by: maximum)
         return !overflow && unpacked > bound

@@ -1,7 +1,7 @@
 /// One entry of a zip archive as its central directory describes it, checked against its local header.
-package struct ZipEntry: Sendable, Hashable {
+public struct ZipEntry: Sendable, Hashable {
     /// What the entry unpacks to.
-    package enum Kind: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
         /// A regular file.
         case file
         /// A folder (its path ends with `/`, or its Unix mode says so).
@@ -13,7 +13,7 @@ package struct ZipEntry: Sendable, Hashable {
     }
 
     /// How the entry's data is stored.
-    package enum Method: UInt16, Sendable {
+    public enum Method: UInt16, Sendable {
         /// Stored as is (method 0).
         case stored = 0
         /// Raw deflate (method 8).
@@ -21,21 +21,21 @@ package struct ZipEntry: Sendable, Hashable {
     }
 
     /// The path as written in the archive (a folder's ends with `/`).
-    package internal(set) var path: String
+    public internal(set) var path: String
     /// What the entry unpacks to.
-    package internal(set) var kind: Kind
+    public internal(set) var kind: Kind
     /// How the entry's data is stored.
-    package internal(set) var method: Method
+    public internal(set) var method: Method
     /// The CRC-32 of the uncompressed data.
-    package internal(set) var crc32: UInt32
+    public internal(set) var crc32: UInt32
     /// The length of the stored (possibly compressed) data, as the central directory declares it.
-    package internal(set) var compressedSize: UInt64
+    public internal(set) var compressedSize: UInt64
     /// The length of the unpacked data, as the central directory declares it; unpacking enforces it.
-    package internal(set) var uncompressedSize: UInt64
+    public internal(set) var uncompressedSize: UInt64
     /// Where the entry's local header starts.
-    package internal(set) var localHeaderOffset: UInt64
+    public internal(set) var localHeaderOffset: UInt64
     /// Where the entry's data starts, just after its local header; set once the local header is checked.
-    package internal(set) var dataOffset: UInt64 = 0
+    public internal(set) var dataOffset: UInt64 = 0
 }
 
 /// Little-endian fields of a zip record held in a byte array.

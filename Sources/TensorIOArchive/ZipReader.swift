@@ -1,4 +1,4 @@
-package import Foundation
+public import Foundation
 import TensorIOSupport
 
 /// A zip reader for untrusted archives: it parses the end record, the central directory and every local
@@ -12,9 +12,9 @@ import TensorIOSupport
 ///
 /// Bundle archives (TensorIODelivery) are read as ``Layout/wholeFile``; ``Layout/appended`` is for zip
 /// data written after other data, such as the associated files of a `.tflite` model.
-package final class ZipReader {
+public final class ZipReader {
     /// Where the zip data lies in the bytes read.
-    package enum Layout: Sendable, Hashable {
+    public enum Layout: Sendable, Hashable {
         /// The whole file is the archive: its central directory ends where its end record starts.
         case wholeFile
         /// The archive may follow other data, as Python's `zipfile` writes it when appending to a file
@@ -26,18 +26,18 @@ package final class ZipReader {
 
     /// Bounds on what reading costs, with the name messages give their type so that a refusal says
     /// which setting to change.
-    package struct Limits: Sendable, Hashable {
+    public struct Limits: Sendable, Hashable {
         /// The most entries, checked before the central directory is read.
-        package var maximumEntries: Int
+        public var maximumEntries: Int
         /// The most bytes one entry may unpack to.
-        package var maximumEntryBytes: UInt64
+        public var maximumEntryBytes: UInt64
         /// The most bytes all entries unpacked so far may add up to.
-        package var maximumUnpackedBytes: UInt64
+        public var maximumUnpackedBytes: UInt64
         /// The type holding these settings as messages name it, such as `BundleArchive.Limits`.
-        package var settingsName: String
+        public var settingsName: String
 
         /// Creates limits.
-        package init(maximumEntries: Int, maximumEntryBytes: UInt64, maximumUnpackedBytes: UInt64, settingsName: String) {
+        public init(maximumEntries: Int, maximumEntryBytes: UInt64, maximumUnpackedBytes: UInt64, settingsName: String) {
             self.maximumEntries = maximumEntries
             self.maximumEntryBytes = maximumEntryBytes
             self.maximumUnpackedBytes = maximumUnpackedBytes
@@ -46,15 +46,15 @@ package final class ZipReader {
     }
 
     /// How messages call the archive.
-    package let name: String
+    public let name: String
     /// The entries in central-directory order, each checked against its local header.
-    package let entries: [ZipEntry]
+    public let entries: [ZipEntry]
     /// The archive's length in bytes, from its start (after any prefix) to the end of the file.
-    package var size: UInt64 { source.size }
+    public var size: UInt64 { source.size }
     /// How many bytes of other data precede the archive (0 unless read as ``Layout/appended``).
-    package let prefixLength: UInt64
+    public let prefixLength: UInt64
     /// The bounds the reader was created with.
-    package let limits: Limits
+    public let limits: Limits
 
     private let source: any ZipByteSource
     private let deadline: ArchiveDeadline
@@ -85,14 +85,14 @@ package final class ZipReader {
     /// - Throws: ``ArchiveError``: ``ArchiveErrorKind/io`` (cannot be opened),
     ///   ``ArchiveErrorKind/invalidArchive`` (malformed or unsupported) or
     ///   ``ArchiveErrorKind/limitExceeded`` (too many entries, too slow).
-    package convenience init(
+    public convenience init(
         url: URL, name: String, limits: Limits, deadline: ArchiveDeadline, layout: Layout = .wholeFile
     ) throws {
         try self.init(source: ZipFileSource(url: url), name: name, limits: limits, deadline: deadline, layout: layout)
     }
 
     /// Reads and checks the headers of an archive held in memory.
-    package convenience init(
+    public convenience init(
         bytes: [UInt8], name: String, limits: Limits, deadline: ArchiveDeadline, layout: Layout = .wholeFile
     ) throws {
         try self.init(source: ZipMemorySource(bytes), name: name, limits: limits, deadline: deadline, layout: layout)
@@ -100,7 +100,7 @@ package final class ZipReader {
 
     /// Reads and checks the headers of an archive in bytes the caller owns, without copying them (a
     /// mapped model file); the reader must not be used after `buffer` is released.
-    package convenience init(
+    public convenience init(
         borrowing buffer: UnsafeRawBufferPointer, name: String, limits: Limits, deadline: ArchiveDeadline,
         layout: Layout
     ) throws {
@@ -127,7 +127,7 @@ package final class ZipReader {
 
     /// Whether `bytes` end with a zip end-of-central-directory record (one whose comment reaches exactly
     /// to the end): how a caller tells "no archive here" from "a damaged archive" before reading one.
-    package static func hasEndRecord(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    public static func hasEndRecord(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let tailLength = min(bytes.count, endRecordSearchLength)
         let tail = LittleEndianFields(Array(bytes[(bytes.count - tailLength)...]))
         return !endRecordCandidates(in: tail).isEmpty
@@ -419,7 +419,7 @@ package final class ZipReader {
     /// - Throws: ``ArchiveError``: ``ArchiveErrorKind/invalidArchive`` (corrupt, truncated, more or
     ///   less data than declared, CRC mismatch) or ``ArchiveErrorKind/limitExceeded``; and what
     ///   `consume` throws.
-    package func unpack(
+    public func unpack(
         _ entry: ZipEntry, alreadyWritten: UInt64,
         consume: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> UInt64 {

@@ -1,5 +1,5 @@
 public import Foundation
-import TensorIO
+@_spi(Internal) import TensorIO
 internal import TensorIOSupport
 
 /// A recording: float samples, several channels interleaved, and the rate they were taken at.

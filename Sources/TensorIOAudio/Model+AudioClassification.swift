@@ -1,5 +1,5 @@
 public import Foundation
-public import TensorIO
+@_spi(Internal) public import TensorIO
 
 extension Model {
     /// Classifies a recording window by window, as MediaPipe's `AudioClassifier` does a clip.

@@ -1,14 +1,14 @@
-package import Foundation
+public import Foundation
 
 /// Finds the programs that ship next to the running one (`swift build` puts every product of the package
 /// in one folder): `tensorio-load-check` for isolated load checks, `tensorio-repository` for the tool's
 /// repository commands.
-package enum CompanionProgram {
+public enum CompanionProgram {
     /// The executable file `name` next to the running executable, else the first one on `PATH`.
     ///
     /// - Parameter name: The program's file name.
     /// - Returns: Its location, or `nil` when there is none.
-    package static func find(named name: String) -> URL? {
+    public static func find(named name: String) -> URL? {
         var folders: [URL] = []
         #if os(Linux)
         let running = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -26,7 +26,7 @@ package enum CompanionProgram {
     ///
     /// - Parameter url: The file.
     /// - Returns: `true` when it can be run.
-    package static func isExecutableFile(_ url: URL) -> Bool {
+    public static func isExecutableFile(_ url: URL) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && !isDirectory.boolValue
             && FileManager.default.isExecutableFile(atPath: url.path)

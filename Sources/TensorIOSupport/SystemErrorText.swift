@@ -1,4 +1,4 @@
-package import Foundation
+public import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -11,12 +11,12 @@ import Darwin
 /// Foundation's errors print as `Error Domain=NSCocoaErrorDomain Code=4 … UserInfo={…}` or as "The operation
 /// could not be completed", and errno values as tuples; messages meant for people say what happened in a
 /// few words instead, and leave naming the file or port to the sentence around them.
-package enum SystemErrorText {
+public enum SystemErrorText {
     /// The reason for an `errno` value, in lower case: "no such file or directory".
     ///
     /// - Parameter code: An `errno` value.
     /// - Returns: The system's text for it, starting with a lower-case letter.
-    package static func reason(errno code: Int32) -> String {
+    public static func reason(errno code: Int32) -> String {
         let text = String(cString: strerror(code))
         guard let first = text.first else { return "error \(code)" }
         // "No such file…" → "no such file…", but an acronym stays ("I/O error", "RPC struct is bad").
@@ -29,7 +29,7 @@ package enum SystemErrorText {
     /// - Parameter error: What a Foundation call threw.
     /// - Returns: The POSIX reason when one is inside (Foundation wraps them), else the error's own
     ///   description on one line, without Foundation's "The operation could not be completed" boilerplate.
-    package static func reason(of error: any Error) -> String {
+    public static func reason(of error: any Error) -> String {
         if let error = error as? any SelfDescribingError { return error.description }
         if let code = posixCode(of: error as NSError) { return reason(errno: code) }
         let nsError = error as NSError
@@ -52,7 +52,7 @@ package enum SystemErrorText {
     ///   - url: The folder that could not be created.
     ///   - error: What `FileManager.createDirectory` threw.
     /// - Returns: Plain words such as "/dev/null is not a folder" or "permission denied in /srv".
-    package static func reason(creatingFolder url: URL, error: any Error) -> String {
+    public static func reason(creatingFolder url: URL, error: any Error) -> String {
         var ancestor = url.standardizedFileURL
         // Each step removes one path component, so the walk ends at "/".
         while ancestor.path != "/" {

@@ -1,4 +1,4 @@
-public import TensorIO
+@_spi(Internal) public import TensorIO
 
 /// A model that reads text: a `TensorIO/Model` and the tokenizer its bundle's `text` entry describes,
 /// read once when the text model is made and held with the model for as long as it lives. It classifies and

@@ -1,5 +1,5 @@
 import Foundation
-import TensorIO
+@_spi(Internal) import TensorIO
 
 extension ImageTarget {
     /// The target of a vision task's bundle, which must take exactly one image (a detector, a segmenter).

@@ -1,4 +1,4 @@
-#if Tools  // tests of delivery and the server: run with the Tools trait (make test)
+#if Server  // tests of delivery and the server: run with the Server trait (make test)
 import Foundation
 import TensorIO
 import TensorIODelivery

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TensorIO
+@_spi(Internal) @testable import TensorIO
 import TensorIOModelFile
 import TensorIOTestSupport
 

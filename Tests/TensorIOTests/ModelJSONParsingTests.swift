@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TensorIO
+@_spi(Internal) @testable import TensorIO
 import TensorIOTestSupport
 
 /// The original's JSON-parsing suite (`TIOModelJSONParsingTests`), plus every field of `model.json`, the

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TensorIO
+@_spi(Internal) @testable import TensorIO
 import TensorIOTestSupport
 
 /// The model zoo: every pinned `.tflite` of the test data's `task-models/` (``TestData``) and of the pinned `mediapipe==0.10.21` wheel's

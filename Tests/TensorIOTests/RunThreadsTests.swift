@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TensorIO
+@_spi(Internal) @testable import TensorIO
 
 /// TensorIO's run threads on their own (a private set, so other suites' runs do not share them). The
 /// Makefile's thread-sanitizer pass runs it too.

@@ -9,7 +9,7 @@ public import Foundation
 /// (`tensorio`, `tensorio-repository`, `tensorio-load-check`) so that they are there.
 public enum BuiltProducts {
     /// The executable called `name`: next to the test binary (`.xctest`), which is where `swift test` puts
-    /// it whatever the scratch path and configuration; else in `.build/debug` under the repository root.
+    /// it whatever the scratch path and configuration; else in `.build/debug` or `Tools/.build/debug` under the repository root.
     public static func executable(_ name: String) throws -> URL {
         let candidates = folders().map { $0.appendingPathComponent(name).standardizedFileURL }
         var isDirectory: ObjCBool = false
@@ -53,6 +53,7 @@ public enum BuiltProducts {
             folders.append(bundle.bundleURL.deletingLastPathComponent())
         }
         folders.append(Fixtures.repositoryURL(".build/debug"))
+        folders.append(Fixtures.repositoryURL("Tools/.build/debug"))
         return folders
     }
 

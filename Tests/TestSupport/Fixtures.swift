@@ -8,7 +8,10 @@ public import TensorIO
 /// (`1_in_1_out_number_test.tiobundle`); `Tests/Fixtures/README.md` says what each bundle computes.
 public enum Fixtures {
     /// The repository's root folder.
-    public static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+    ///
+    /// Links resolved first: the Tools package compiles these files through its link
+    /// `Tools/Tests/TestSupport`, so `#filePath` may name the link.
+    public static let repositoryRoot: URL = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
         .deletingLastPathComponent()  // TestSupport
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()

@@ -1,4 +1,4 @@
-#if Tools  // needs the delivery client and the server: the Tools trait
+#if Server  // needs the delivery client and the server: the Server trait
 public import Foundation
 import Logging
 public import TensorIO

@@ -3,13 +3,13 @@ import Foundation
 
 /// Swaps file descriptor 2 for a temporary file while some work runs, for the runtimes' chatter
 /// (``RuntimeOutput``) and the `tensorio` tool, which captures runs too. Process-wide: callers serialise.
-package enum StandardErrorCapture {
+@_spi(Internal) public enum StandardErrorCapture {
     /// Runs `body` with file descriptor 2 sent to an unlinked temporary file; returns its result and what
     /// was printed there. Captures nest; a crash meanwhile restores stderr and shows what was printed.
     ///
     /// - Parameter body: The work whose stderr is captured.
     /// - Returns: What `body` returned or threw, and the text it (or anything else) printed on stderr.
-    package static func redirecting<Value>(
+    @_spi(Internal) public static func redirecting<Value>(
         _ body: () throws -> Value
     ) -> (result: Swift.Result<Value, any Error>, printed: String) {
         guard let redirection = begin() else { return (Swift.Result { try body() }, "") }
@@ -24,7 +24,7 @@ package enum StandardErrorCapture {
     ///
     /// - Parameter body: The work whose stderr is captured.
     /// - Returns: What `body` returned or threw, and the text printed on stderr meanwhile.
-    package static func redirecting<Value>(
+    @_spi(Internal) public static func redirecting<Value>(
         _ body: () async throws -> Value
     ) async -> (result: Swift.Result<Value, any Error>, printed: String) {
         let redirection = begin()

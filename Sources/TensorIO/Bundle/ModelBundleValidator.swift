@@ -208,7 +208,7 @@ public struct ModelBundleValidator: Sendable {
     ///
     /// - Parameter text: The file's text.
     /// - Returns: The labels in order.
-    package static func labels(inText text: String) -> [String] {
+    @_spi(Internal) public static func labels(inText text: String) -> [String] {
         // Swift reads "\r\n" as one Character, so splitting on "\n" alone would not split CRLF lines.
         var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
             .map(String.init)

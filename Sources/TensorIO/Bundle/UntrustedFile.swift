@@ -1,4 +1,4 @@
-package import Foundation
+public import Foundation
 internal import TensorIOSupport
 
 #if canImport(Glibc)
@@ -12,9 +12,9 @@ import Darwin
 /// `Data(contentsOf:)` blocks forever on a FIFO, never ends on `/dev/zero`, and reads a file of any size
 /// into memory. Here a file is opened without blocking, must be a regular file, and is read only up to a
 /// limit checked against its size before anything is allocated.
-package enum UntrustedFile {
+@_spi(Internal) public enum UntrustedFile {
     /// What a path names, as far as these checks are concerned.
-    package enum Kind: Equatable, Sendable {
+    @_spi(Internal) public enum Kind: Equatable, Sendable {
         case regularFile(size: Int)
         case directory
         /// A FIFO, device, socket or anything else: never read.
@@ -22,11 +22,11 @@ package enum UntrustedFile {
         case missing
 
         /// A FIFO (a named pipe, or `/dev/fd/N` from a shell's process substitution).
-        package static let fifo = Kind.other("a FIFO")
+        @_spi(Internal) public static let fifo = Kind.other("a FIFO")
     }
 
     /// What `url` names, following symbolic links; never blocks.
-    package static func kind(of url: URL) -> Kind {
+    @_spi(Internal) public static func kind(of url: URL) -> Kind {
         var info = stat()
         guard stat(url.path, &info) == 0 else { return .missing }
         return kind(info)
@@ -42,7 +42,7 @@ package enum UntrustedFile {
     /// - Returns: The file's bytes.
     /// - Throws: ``TensorIOError``: ``TensorIOError/Code/io`` when it is missing or unreadable, or not a
     ///   regular file; ``TensorIOError/Code/limitExceeded`` when it is larger than `limit`.
-    package static func read(_ url: URL, limit: Int, name: String, limitName: String) throws -> Data {
+    @_spi(Internal) public static func read(_ url: URL, limit: Int, name: String, limitName: String) throws -> Data {
         let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
@@ -83,7 +83,7 @@ package enum UntrustedFile {
     }
 
     /// A phrase for messages: "a FIFO", "a directory".
-    package static func describe(_ kind: Kind) -> String {
+    @_spi(Internal) public static func describe(_ kind: Kind) -> String {
         switch kind {
         case .regularFile: return "a regular file"
         case .directory: return "a directory"

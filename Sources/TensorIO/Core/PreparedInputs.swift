@@ -165,13 +165,13 @@ struct InputPreparer: Sendable {
 /// How photos are prepared for one image input: the layer's size, and the resize mode and scaling
 /// filter in force (the configuration's when set, else the layer's `model.json` settings, else the
 /// defaults: centre crop, box filter).
-package struct ImageTarget: Sendable, Hashable {
-    package let size: ImageSize
-    package let resizeMode: ImageResizeMode
-    package let scalingFilter: ImageScalingFilter
+@_spi(Internal) public struct ImageTarget: Sendable, Hashable {
+    @_spi(Internal) public let size: ImageSize
+    @_spi(Internal) public let resizeMode: ImageResizeMode
+    @_spi(Internal) public let scalingFilter: ImageScalingFilter
 
     /// `nil` for a layer that takes no image.
-    package init?(layer: LayerDescription, configuration: ModelConfiguration) {
+    @_spi(Internal) public init?(layer: LayerDescription, configuration: ModelConfiguration) {
         guard let size = layer.imageSize else { return nil }
         self.size = size
         resizeMode = configuration.imageResizeMode ?? layer.imageResizeMode ?? .aspectFill
@@ -182,5 +182,5 @@ package struct ImageTarget: Sendable, Hashable {
     /// ``PixelBuffer/init(contentsOf:targetSize:resizeMode:limits:)``): the layer's size for the box filter,
     /// whose area average a reduced decode only speeds up; `nil` (full size) for bilinear sampling, which
     /// a reduced decode would turn into an average.
-    package var decodeSize: ImageSize? { scalingFilter == .box ? size : nil }
+    @_spi(Internal) public var decodeSize: ImageSize? { scalingFilter == .box ? size : nil }
 }

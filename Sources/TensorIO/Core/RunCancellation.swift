@@ -4,7 +4,7 @@ internal import TensorIOSupport
 /// Carries a task's cancellation into work running on TensorIO's own threads, where
 /// `Task.isCancelled` cannot be asked: the core checks it between the stages of a run and a waiter
 /// for a busy model instance is woken by it.
-package final class RunCancellation: Sendable {
+@_spi(Internal) public final class RunCancellation: Sendable {
     private struct State {
         var isCancelled = false
         var waker: (@Sendable () -> Void)?

@@ -6,9 +6,9 @@ import Foundation
 ///
 /// One thread per active core: async callers queue here and their tasks suspend. Jobs run in the order
 /// they were submitted.
-package final class RunThreads: @unchecked Sendable {
+@_spi(Internal) public final class RunThreads: @unchecked Sendable {
     /// The threads every model's async API uses.
-    package static let shared = RunThreads(threadCount: ProcessInfo.processInfo.activeProcessorCount)
+    @_spi(Internal) public static let shared = RunThreads(threadCount: ProcessInfo.processInfo.activeProcessorCount)
 
     private let condition = NSCondition()
     private var jobs: [@Sendable () -> Void] = []  // guarded by `condition`
@@ -39,7 +39,7 @@ package final class RunThreads: @unchecked Sendable {
     /// - Parameter body: The work; it receives the run's cancellation.
     /// - Returns: What `body` returns.
     /// - Throws: `CancellationError`, or what `body` throws.
-    package func perform<Value: Sendable>(_ body: @escaping @Sendable (RunCancellation) throws -> Value) async throws -> Value {
+    @_spi(Internal) public func perform<Value: Sendable>(_ body: @escaping @Sendable (RunCancellation) throws -> Value) async throws -> Value {
         try Task.checkCancellation()
         let cancellation = RunCancellation()
         if isCurrentThread {

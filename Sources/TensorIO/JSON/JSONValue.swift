@@ -1,8 +1,8 @@
-package import Foundation
+public import Foundation
 
 /// A parsed JSON document, kept as a tree so that `model.json` can be checked field by field and every
 /// problem reported with its path.
-package enum JSONValue: Sendable, Hashable {
+@_spi(Internal) public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case number(Double)
@@ -14,7 +14,7 @@ package enum JSONValue: Sendable, Hashable {
     ///
     /// - Parameter data: UTF-8 JSON text.
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/invalidBundle``) saying where the syntax error is.
-    package init(parsing data: Data) throws {
+    @_spi(Internal) public init(parsing data: Data) throws {
         do {
             self = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
@@ -42,7 +42,7 @@ package enum JSONValue: Sendable, Hashable {
     }
 
     /// The value as written in JSON, shortened for use in messages.
-    package var brief: String {
+    @_spi(Internal) public var brief: String {
         switch self {
         case .null: return "null"
         case .bool(let value): return String(value)
@@ -74,7 +74,7 @@ package enum JSONValue: Sendable, Hashable {
 }
 
 extension JSONValue: Codable {
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -91,7 +91,7 @@ extension JSONValue: Codable {
         }
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()

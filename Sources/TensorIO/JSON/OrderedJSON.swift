@@ -1,6 +1,6 @@
 /// A JSON tree with its members in order, for writing `model.json` entries the library builds (the tool
 /// renders it; the library itself writes no JSON text).
-package indirect enum OrderedJSON: Sendable, Hashable {
+@_spi(Internal) public indirect enum OrderedJSON: Sendable, Hashable {
     case string(String)
     case number(Double)
     case integer(Int)
@@ -8,11 +8,11 @@ package indirect enum OrderedJSON: Sendable, Hashable {
     case array([OrderedJSON])
     case object([Member])
 
-    package struct Member: Sendable, Hashable {
-        package var key: String
-        package var value: OrderedJSON
+    @_spi(Internal) public struct Member: Sendable, Hashable {
+        @_spi(Internal) public var key: String
+        @_spi(Internal) public var value: OrderedJSON
 
-        package init(key: String, value: OrderedJSON) {
+        @_spi(Internal) public init(key: String, value: OrderedJSON) {
             self.key = key
             self.value = value
         }

@@ -143,10 +143,10 @@ extension LayerDescription {
 
     /// The kind as `model.json`'s `type` spells it ("array", "image", "string", "scalar"), for messages
     /// and for writing `model.json`.
-    package var kindName: String { typeName.rawValue }
+    @_spi(Internal) public var kindName: String { typeName.rawValue }
 
     /// Whether this is an image layer.
-    package var isImage: Bool { typeName == .image }
+    @_spi(Internal) public var isImage: Bool { typeName == .image }
 
     /// An array's or a scalar's quantization (`quantize` on inputs, `dequantize` on outputs).
     var quantization: QuantizationSpec? {

@@ -5,22 +5,22 @@ internal import TensorIOModelFile
 /// loading it (TFLite: the FlatBuffer's entry point; TensorFlow: `saved_model.pb`'s signature), with every
 /// disagreement, not only the first that loading stops at. What `tensorio inspect` shows when a bundle
 /// does not match its model.
-package struct LayerTensorComparison: Sendable {
+@_spi(Internal) public struct LayerTensorComparison: Sendable {
     /// One row: a layer (or `nil`: a tensor no layer binds), its tensor (or `nil`), and what disagrees.
-    package struct Row: Sendable {
-        package var side: String
-        package var layer: LayerDescription?
-        package var tensorName: String?
-        package var tensorType: String?
-        package var tensorShape: [Int]?
-        package var problems: [String]
+    @_spi(Internal) public struct Row: Sendable {
+        @_spi(Internal) public var side: String
+        @_spi(Internal) public var layer: LayerDescription?
+        @_spi(Internal) public var tensorName: String?
+        @_spi(Internal) public var tensorType: String?
+        @_spi(Internal) public var tensorShape: [Int]?
+        @_spi(Internal) public var problems: [String]
     }
 
-    package var rows: [Row]
+    @_spi(Internal) public var rows: [Row]
     /// `model.quantized`, which decides the type of layers without a `dtype`.
-    package var quantizedModel: Bool?
+    @_spi(Internal) public var quantizedModel: Bool?
     /// Whether any row has a problem.
-    package var agrees: Bool { rows.allSatisfy(\.problems.isEmpty) }
+    @_spi(Internal) public var agrees: Bool { rows.allSatisfy(\.problems.isEmpty) }
 
     /// Compares the bundle's prediction layers with the model file's tensors.
     ///
@@ -28,7 +28,7 @@ package struct LayerTensorComparison: Sendable {
     ///   - bundle: The bundle.
     ///   - limits: Bounds on the model file.
     /// - Throws: ``TensorIOError`` when the model file itself cannot be read.
-    package init(bundle: ModelBundle, limits: ModelLimits = ModelLimits()) throws {
+    @_spi(Internal) public init(bundle: ModelBundle, limits: ModelLimits = ModelLimits()) throws {
         quantizedModel = bundle.modelFile.isQuantized
         guard let file = bundle.modelFileURL else { rows = []; return }
         typealias Tensor = (name: String, alias: String, type: DataType?, typeName: String, shape: [Int]?, quantization: TensorQuantization?)

@@ -1,8 +1,8 @@
 /// IEEE 754 half-precision conversions, written out because `Float16` is not available on every
 /// platform Swift runs on.
-package enum HalfFloat {
+@_spi(Internal) public enum HalfFloat {
     /// The nearest half-precision value's bits (round to nearest even).
-    package static func bits(from value: Float) -> UInt16 {
+    @_spi(Internal) public static func bits(from value: Float) -> UInt16 {
         let bits = value.bitPattern
         let sign = UInt16((bits >> 16) & 0x8000)
         let exponent = Int((bits >> 23) & 0xFF)
@@ -29,7 +29,7 @@ package enum HalfFloat {
     }
 
     /// The value of half-precision bits.
-    package static func float(from bits: UInt16) -> Float {
+    @_spi(Internal) public static func float(from bits: UInt16) -> Float {
         let sign = UInt32(bits & 0x8000) << 16
         let exponent = UInt32(bits >> 10) & 0x1F
         let mantissa = UInt32(bits & 0x3FF)

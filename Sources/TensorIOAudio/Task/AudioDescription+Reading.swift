@@ -1,4 +1,4 @@
-import TensorIO
+@_spi(Internal) import TensorIO
 
 /// Reads `model.json`'s `audio` entry (docs/model-json.md, "Audio") into an ``AudioDescription``,
 /// recording every problem with its JSON path like the rest of the reader.

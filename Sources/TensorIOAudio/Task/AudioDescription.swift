@@ -1,4 +1,4 @@
-public import TensorIO
+@_spi(Internal) public import TensorIO
 
 /// Which input of a bundle takes sound, and how it was sampled: the `audio` entry of `model.json`
 /// (docs/model-json.md, "Audio").

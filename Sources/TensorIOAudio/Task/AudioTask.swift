@@ -1,4 +1,4 @@
-public import TensorIO
+@_spi(Internal) public import TensorIO
 internal import TensorIOMetadata
 
 /// The audio task: the `audio` entry (docs/model-json.md, "Audio") — which input takes sound, at what

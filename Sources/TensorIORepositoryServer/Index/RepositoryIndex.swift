@@ -1,4 +1,4 @@
-#if Tools  // built with the Tools trait only (Package.swift)
+#if Server  // built with the Server trait only (Package.swift)
 public import Foundation
 import GRDB
 import TensorIODelivery

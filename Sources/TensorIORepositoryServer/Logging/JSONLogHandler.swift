@@ -1,4 +1,4 @@
-#if Tools  // built with the Tools trait only (Package.swift)
+#if Server  // built with the Server trait only (Package.swift)
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #elseif canImport(Darwin)
@@ -6,7 +6,7 @@
 #endif
 import Foundation
 public import Logging
-import TensorIO
+@_spi(Internal) import TensorIO
 
 /// A swift-log handler that writes one JSON object per line to standard error, for log collectors.
 ///

@@ -1,4 +1,4 @@
-#if Tools  // built with the Tools trait only (Package.swift)
+#if Server  // built with the Server trait only (Package.swift)
 import Hummingbird
 
 /// Which methods the API's routes accept on a path, for a `405 Method Not Allowed` with its `Allow` header.

@@ -1,4 +1,4 @@
-#if Tools  // built with the Tools trait only (Package.swift)
+#if Server  // built with the Server trait only (Package.swift)
 /// An app or OS version as rollout rules compare them: one to four numbers separated by dots, an optional
 /// pre-release after `-` (dot-separated identifiers of `A-Z a-z 0-9 -`) and optional build metadata after
 /// `+` (ignored), at most 64 characters: `2`, `2.4.1`, `17.0.1.3`, `3.0.0-beta.2`, `1.2+build.7`.

@@ -1,4 +1,4 @@
-import TensorIO
+@_spi(Internal) import TensorIO
 
 /// Reads `model.json`'s `text` entry (docs/model-json.md, "Text") into a ``TextDescription``, recording
 /// every problem with its JSON path like the rest of the reader. The tokenizer's files are checked when

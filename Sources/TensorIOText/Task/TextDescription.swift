@@ -1,4 +1,4 @@
-package import TensorIO
+@_spi(Internal) package import TensorIO
 
 /// How a bundle's inputs take text: the `text` entry of `model.json` (docs/model-json.md, "Text").
 ///

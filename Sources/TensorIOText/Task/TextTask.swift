@@ -1,4 +1,4 @@
-public import TensorIO
+@_spi(Internal) public import TensorIO
 internal import TensorIOMetadata
 
 /// The text task: the `text` entry (docs/model-json.md, "Text") — the tokenizer, its files in `assets/`,

@@ -1,5 +1,5 @@
 import Foundation
-import TensorIO
+@_spi(Internal) import TensorIO
 
 /// Turns a detector's outputs into ``Detection`` values on the photo as displayed: the second half of
 /// every detection call, after the model ran.

@@ -1,5 +1,5 @@
 import Foundation
-import TensorIO
+@_spi(Internal) import TensorIO
 internal import TensorIOMetadata
 
 /// Detection descriptions a `.tflite` file says enough for: SSD models whose post-processing operator's

@@ -1,4 +1,4 @@
-package import TensorIO
+@_spi(Internal) package import TensorIO
 
 extension DetectionDescription {
     /// The `detection` entry of `model.json` that reads back as this description (its files named, not

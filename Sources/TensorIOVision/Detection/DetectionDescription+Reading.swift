@@ -1,4 +1,4 @@
-import TensorIO
+@_spi(Internal) import TensorIO
 
 /// Reads `model.json`'s `detection` entry (docs/model-json.md, "Detection") into a
 /// ``DetectionDescription``, recording every problem with its JSON path like the rest of the reader.

@@ -1,5 +1,5 @@
 import Foundation
-public import TensorIO
+@_spi(Internal) public import TensorIO
 internal import TensorIOMetadata
 
 /// The detection task: the `detection` entry (docs/model-json.md, "Detection") — which outputs hold the

@@ -1,5 +1,5 @@
 import Foundation
-import TensorIO
+@_spi(Internal) import TensorIO
 
 /// Turns a segmenter's output into a ``SegmentationMask`` on the photo as displayed: the second half of
 /// every segmentation call, after the model ran. Everything read from the output is checked against the

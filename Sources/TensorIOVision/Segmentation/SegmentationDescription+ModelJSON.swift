@@ -1,4 +1,4 @@
-package import TensorIO
+@_spi(Internal) package import TensorIO
 
 extension SegmentationDescription {
     /// The `segmentation` entry of `model.json` that reads back as this description (its labels file

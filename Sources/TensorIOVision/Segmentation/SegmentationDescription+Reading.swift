@@ -1,4 +1,4 @@
-import TensorIO
+@_spi(Internal) import TensorIO
 
 /// Reads `model.json`'s `segmentation` entry (docs/model-json.md, "Segmentation") into a
 /// ``SegmentationDescription``, recording every problem with its JSON path like the rest of the reader.

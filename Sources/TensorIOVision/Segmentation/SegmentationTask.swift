@@ -1,5 +1,5 @@
 import Foundation
-public import TensorIO
+@_spi(Internal) public import TensorIO
 internal import TensorIOMetadata
 
 /// The segmentation task: the `segmentation` entry (docs/model-json.md, "Segmentation") — which output

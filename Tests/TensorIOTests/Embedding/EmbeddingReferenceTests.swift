@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TensorIO
+@_spi(Internal) @testable import TensorIO
 import TensorIOTestSupport
 
 /// The same embeddings as MediaPipe 0.10.21's Python `ImageEmbedder` (issue 28, points 4 and 5) on the

@@ -40,7 +40,7 @@ extension EmbeddingDescription {
     ///
     /// - Throws: ``TensorIOError`` (``TensorIOError/Code/unsupported``, at `embedding`) when the bundle has no
     ///   `embedding` entry and its only output is not an unlabelled vector.
-    package static func required(by bundle: ModelBundle) throws -> EmbeddingDescription {
+    @_spi(Internal) public static func required(by bundle: ModelBundle) throws -> EmbeddingDescription {
         if let description = try implied(by: bundle) { return description }
         throw TensorIOError(
             .unsupported,

@@ -53,3 +53,9 @@ extension BundleTasks {
         descriptions[Task.entryKey] = Task.readFiles(of: description, layers: layers, from: &assets)
     }
 }
+
+extension ModelBundle {
+    /// The task entries read when the bundle opened or inferred from a bare model, by key, each as its
+    /// task writes it into `model.json` (`tensorio inspect` and `init` print them).
+    @_spi(Internal) public var taskEntriesJSON: [String: OrderedJSON] { tasks.descriptions.mapValues(\.modelJSON) }
+}

@@ -1,1 +1,0 @@
-../../Sources/TensorIO/Values/HalfFloat.swift

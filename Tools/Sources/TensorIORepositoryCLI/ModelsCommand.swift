@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import TensorIODelivery
+import TensorIOToolSupport
+
+/// `tensorio models --from URL`
+struct ModelsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: RepositoryCommand.models.name,
+        abstract: RepositoryCommand.models.abstract,
+        discussion: """
+            One line per model: ID, canonical version, number of versions, tab-separated. With ID, the \
+            model's versions instead: VERSION, SHA-256, size, date, a * for the canonical one. --json prints \
+            the server's answer as JSON, with snake_case keys like every --json output.
+            """
+    )
+
+    @Argument(help: "A model id: list its versions.")
+    var id: String?
+
+    @Option(help: "The server, such as http://127.0.0.1:8080.")
+    var from: String
+
+    @OptionGroup var tokens: TokenOptions
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() async throws {
+        let client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve(), logger: ToolLog.logger)
+        if let id {
+            let list = try await client.versions(of: id)
+            if json {
+                print(try JSONText.encode(list))
+                return
+            }
+            let dates = ISO8601DateFormatter()
+            for version in list.versions {
+                print([version.version, version.sha256, String(version.size), dates.string(from: version.createdAt),
+                       version.canonical ? "*" : ""].joined(separator: "\t"))
+            }
+            return
+        }
+        let models = try await client.allModels()
+        if json {
+            // One object, as every --json output is: {"models": [...]}.
+            print(try JSONText.encode(["models": models]))
+            return
+        }
+        for model in models {
+            print([model.id, model.canonicalVersion ?? "-", String(model.versionCount)].joined(separator: "\t"))
+        }
+    }
+}

@@ -15,10 +15,7 @@ struct CollectGarbageCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The server, such as http://127.0.0.1:8080.")
-    var from: String
-
-    @OptionGroup var tokens: TokenOptions
+    @OptionGroup var server: SourceServerOptions
 
     @Option(name: .customLong("older-than"), help: "Only remove files older than this many seconds.")
     var olderThan: Int?
@@ -28,7 +25,7 @@ struct CollectGarbageCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve(), logger: ToolLog.logger)
+        let client = try server.client()
         print(try JSONText.encode(try await client.collectGarbage(olderThan: olderThan)))
     }
 }

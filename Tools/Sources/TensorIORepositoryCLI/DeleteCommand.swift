@@ -23,16 +23,13 @@ struct DeleteCommand: AsyncParsableCommand {
     @Argument(help: "The version to delete.")
     var version: String
 
-    @Option(help: "The server, such as http://127.0.0.1:8080.")
-    var from: String
-
-    @OptionGroup var tokens: TokenOptions
+    @OptionGroup var server: SourceServerOptions
 
     @Flag(help: "Delete the version even while it is canonical or another version's upgrade-to.")
     var force = false
 
     func run() async throws {
-        let client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve(), logger: ToolLog.logger)
+        let client = try server.client()
         let deletion = try await client.deleteVersion(version, of: id, force: force)
         print(try JSONText.encode(deletion))
     }

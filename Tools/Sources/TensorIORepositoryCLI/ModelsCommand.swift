@@ -18,16 +18,13 @@ struct ModelsCommand: AsyncParsableCommand {
     @Argument(help: "A model id: list its versions.")
     var id: String?
 
-    @Option(help: "The server, such as http://127.0.0.1:8080.")
-    var from: String
-
-    @OptionGroup var tokens: TokenOptions
+    @OptionGroup var server: SourceServerOptions
 
     @Flag(help: "Print JSON.")
     var json = false
 
     func run() async throws {
-        let client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve(), logger: ToolLog.logger)
+        let client = try server.client()
         if let id {
             let list = try await client.versions(of: id)
             if json {

@@ -44,8 +44,8 @@ struct PushCommand: AsyncParsableCommand {
     var notCanonical = false
 
     func run() async throws {
-        let url = try serverURL(to, option: "--to")
-        let token = try tokens.resolve()
+        // The address and token are checked before the bundle is packed.
+        let client = try tokens.client(of: to, option: "--to")
         let bundleURL = URL(fileURLWithPath: bundle)
         let opened = try ModelBundle(at: bundleURL, logger: ToolLog.logger)
         let modelId = id ?? opened.identifier
@@ -75,7 +75,6 @@ struct PushCommand: AsyncParsableCommand {
             try BundleArchive.create(fromBundleAt: bundleURL, to: archive)
         }
 
-        let client = RepositoryClient(baseURL: url, token: token, logger: ToolLog.logger)
         // A bar on a terminal while the archive goes up; the server then checks it before answering.
         let size = ((try? FileManager.default.attributesOfItem(atPath: archive.path))?[.size] as? NSNumber)?.intValue ?? 0
         let bar = SharedProgressBar(ProgressBar(total: size, label: "upload", format: ProgressBar.megabytes))

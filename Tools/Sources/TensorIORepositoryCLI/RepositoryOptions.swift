@@ -32,6 +32,24 @@ func readToken(_ path: String) throws -> String {
     return token
 }
 
+extension TokenOptions {
+    /// A client of the server `address` names (given with `option`), with the token.
+    func client(of address: String, option: String) throws -> RepositoryClient {
+        RepositoryClient(baseURL: try serverURL(address, option: option), token: try resolve(), logger: ToolLog.logger)
+    }
+}
+
+/// `--from` and the token: the server a command reads from or acts on.
+struct SourceServerOptions: ParsableArguments {
+    @Option(help: "The server, such as http://127.0.0.1:8080.")
+    var from: String
+
+    @OptionGroup var tokens: TokenOptions
+
+    /// A client of that server, with the token.
+    func client() throws -> RepositoryClient { try tokens.client(of: from, option: "--from") }
+}
+
 /// Parses a server address given with --to or --from.
 func serverURL(_ text: String, option: String) throws -> URL {
     guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),

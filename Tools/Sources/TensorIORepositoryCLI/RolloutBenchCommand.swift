@@ -84,7 +84,7 @@ struct RolloutBenchCommand: AsyncParsableCommand {
             print("rollout decisions: \(decisions) in \(String(format: "%.3f", seconds)) s on \(threads) thread(s): \(Int(rate)) decisions/s (\(Self.rules.count) rules, \(devices.count) devices; \(shares))")
         }
         if let from, let model {
-            let client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve(), logger: ToolLog.logger)
+            let client = try tokens.client(of: from, option: "--from")
             _ = try await client.assignment(modelId: model, attributes: devices[0])  // fails early on a wrong model
             let (requests, clients) = (self.requests, self.clients)
             let perClient = requests / clients

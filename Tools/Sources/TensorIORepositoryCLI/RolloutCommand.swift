@@ -37,7 +37,7 @@ struct RolloutWriteOptions: ParsableArguments {
     var json = false
 
     func client() throws -> RepositoryClient {
-        RepositoryClient(baseURL: try serverURL(to, option: "--to"), token: try tokens.resolve(), logger: ToolLog.logger)
+        try tokens.client(of: to, option: "--to")
     }
 
     /// Prints the rollout: a summary line, or the document with `--json`.
@@ -60,13 +60,10 @@ struct RolloutShowCommand: AsyncParsableCommand {
     @Argument(help: "The model id.")
     var id: String
 
-    @Option(help: "The server, such as http://127.0.0.1:8080.")
-    var from: String
-
-    @OptionGroup var tokens: TokenOptions
+    @OptionGroup var server: SourceServerOptions
 
     func run() async throws {
-        let client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve(), logger: ToolLog.logger)
+        let client = try server.client()
         print(try RolloutText.document(try await client.rollout(of: id), pretty: true), terminator: "")
     }
 }
@@ -201,10 +198,8 @@ struct RolloutAssignCommand: AsyncParsableCommand {
     @Argument(help: "The model id.")
     var id: String
 
-    @Option(help: "The server, such as http://127.0.0.1:8080.")
-    var from: String
+    @OptionGroup var server: SourceServerOptions
 
-    @OptionGroup var tokens: TokenOptions
     @OptionGroup var deviceOptions: DeviceAttributeOptions
 
     @Option(help: "The version the device has installed.")
@@ -217,7 +212,7 @@ struct RolloutAssignCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve(), logger: ToolLog.logger)
+        let client = try server.client()
         let store = try into.map { try ModelStore(directory: URL(fileURLWithPath: $0), logger: ToolLog.logger) }
         let attributes = try deviceOptions.resolve(store: store)
         let installedVersion = try installed ?? store?.current(id)?.version

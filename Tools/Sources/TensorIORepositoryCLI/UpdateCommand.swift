@@ -22,8 +22,7 @@ struct UpdateCommand: AsyncParsableCommand {
     @Argument(help: "The model id.")
     var id: String
 
-    @Option(help: "The server, such as http://127.0.0.1:8080.")
-    var from: String
+    @OptionGroup var server: SourceServerOptions
 
     @Option(help: "The local model store.")
     var into: String
@@ -31,13 +30,12 @@ struct UpdateCommand: AsyncParsableCommand {
     @Flag(name: .customLong("allow-older"), help: "Also install a recommended version older than the installed one.")
     var allowOlder = false
 
-    @OptionGroup var tokens: TokenOptions
     @OptionGroup var conditionOptions: ConditionOptions
     @OptionGroup var trustOptions: TrustedKeyOptions
     @OptionGroup var deviceOptions: DeviceAttributeOptions
 
     func run() async throws {
-        var client = RepositoryClient(baseURL: try serverURL(from, option: "--from"), token: try tokens.resolve(), logger: ToolLog.logger)
+        var client = try server.client()
         let store = try ModelStore(
             directory: URL(fileURLWithPath: into), logger: ToolLog.logger, trustedKeys: try trustOptions.resolve())
         // The server's rollout rules pick the version for this machine (the canonical one when the model

@@ -70,30 +70,29 @@ struct BenchCommand: ParsableCommand {
         let profiled = model is any ProfilingModel
         var progress = ProgressBar(total: warmup + runs * (1 + (profiled ? 1 : 0) + (imageURL == nil ? 0 : 1)), label: "bench")
         var done = 0
-        var warmupTimes: [Double] = []
-        for _ in 0..<warmup {
-            start = DispatchTime.now().uptimeNanoseconds
-            _ = try model.run(input)
-            warmupTimes.append(Self.microseconds(since: start))
-            done += 1
-            progress.update(done)
+        /// The microseconds of each of `count` calls of `body`, the bar moved on after each.
+        func timedRuns(_ count: Int, _ body: () throws -> Void) rethrows -> [Double] {
+            var times: [Double] = []
+            times.reserveCapacity(count)
+            for _ in 0..<count {
+                let start = DispatchTime.now().uptimeNanoseconds
+                try body()
+                times.append(Self.microseconds(since: start))
+                done += 1
+                progress.update(done)
+            }
+            return times
         }
+        let warmupTimes = try timedRuns(warmup) { _ = try model.run(input) }
         let memoryWarm = ProcessMemory.residentMB()
 
-        var times: [Double] = [], overheads: [Double] = [], invokes: [Double] = []
-        times.reserveCapacity(runs)
+        var overheads: [Double] = [], invokes: [Double] = []
         overheads.reserveCapacity(runs)
         invokes.reserveCapacity(runs)
         // The timed runs are plain runs, as an app makes them; the split between TensorIO's work and the
         // runtime's comes from a second pass of profiled runs, whose clock reads would otherwise add to
         // every timed run (a tenth of a microsecond on the smallest models).
-        for _ in 0..<runs {
-            start = DispatchTime.now().uptimeNanoseconds
-            _ = try model.run(input)
-            times.append(Self.microseconds(since: start))
-            done += 1
-            progress.update(done)
-        }
+        let times = try timedRuns(runs) { _ = try model.run(input) }
         let memoryAfter = ProcessMemory.residentMB()
         if let profiling = model as? any ProfilingModel {
             for _ in 0..<runs {
@@ -105,17 +104,9 @@ struct BenchCommand: ParsableCommand {
             }
         }
 
-        var endToEnd: [Double] = []
-        if let imageURL {
-            for _ in 0..<runs {
-                start = DispatchTime.now().uptimeNanoseconds
-                let image = try PixelBuffer(contentsOf: imageURL, targetSize: targetSize)
-                _ = try model.run(image)
-                endToEnd.append(Self.microseconds(since: start))
-                done += 1
-                progress.update(done)
-            }
-        }
+        let endToEnd = try imageURL.map { imageURL in
+            try timedRuns(runs) { _ = try model.run(try PixelBuffer(contentsOf: imageURL, targetSize: targetSize)) }
+        } ?? []
 
         progress.finish()
         let makeInput = { imageURL == nil ? try RandomInputs.value(for: model) : input }

@@ -18,15 +18,7 @@ enum DetectionDrawing {
     static func draw(_ detections: [Detection], on photo: PixelBuffer) throws -> PixelBuffer {
         let image = photo.orientedUpright()  // BGRA: cairo's ARGB32 on a little-endian machine, alpha 255
         let width = image.width, height = image.height
-        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
-        guard stride == width * 4 else { throw CLIError("cannot draw on a \(width)×\(height) photo") }
-        var pixels = image.bytes
-        let status = pixels.withUnsafeMutableBufferPointer { buffer -> cairo_status_t in
-            guard let base = buffer.baseAddress else { return CAIRO_STATUS_NULL_POINTER }
-            let surface = cairo_image_surface_create_for_data(base, CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride))
-            defer { cairo_surface_destroy(surface) }
-            let context = cairo_create(surface)
-            defer { cairo_destroy(context) }
+        return try CairoCanvas.draw(on: image.bytes, width: width, height: height) { context in
             // Sizes follow the photo, so a thumbnail and a 12-megapixel photo both read well.
             let line = max(2, Double(min(width, height)) / 250)
             let fontSize = max(12, Double(min(width, height)) / 30)
@@ -46,13 +38,7 @@ enum DetectionDrawing {
                 cairo_fill(context)
                 caption(Self.caption(detection), at: detection.box, colour: colour, fontSize: fontSize, in: context)
             }
-            cairo_surface_flush(surface)
-            return cairo_status(context)
         }
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw CLIError("drawing failed: \(String(cString: cairo_status_to_string(status)))")
-        }
-        return try PixelBuffer(width: width, height: height, format: .bgra, bytes: pixels)
     }
 
     /// `label 0.87` (or `#index 0.87`), cut to ``maximumLabelLength`` characters.

@@ -34,22 +34,9 @@ enum SegmentationOverlay {
                 pixels[offset] = UInt8((Double(pixels[offset]) * (1 - opacity) + colour[channel] * opacity).rounded())
             }
         }
-        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
-        guard stride == width * 4 else { throw CLIError("cannot draw on a \(width)×\(height) photo") }
-        let status = pixels.withUnsafeMutableBufferPointer { buffer -> cairo_status_t in
-            guard let base = buffer.baseAddress else { return CAIRO_STATUS_NULL_POINTER }
-            let surface = cairo_image_surface_create_for_data(base, CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride))
-            defer { cairo_surface_destroy(surface) }
-            let context = cairo_create(surface)
-            defer { cairo_destroy(context) }
+        return try CairoCanvas.draw(on: pixels, width: width, height: height) { context in
             legend(categories, in: context, fontSize: max(12, Double(min(width, height)) / 30))
-            cairo_surface_flush(surface)
-            return cairo_status(context)
         }
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw CLIError("drawing failed: \(String(cString: cairo_status_to_string(status)))")
-        }
-        return try PixelBuffer(width: width, height: height, format: .bgra, bytes: pixels)
     }
 
     /// One line per category at the top left: a swatch of its colour, its label and share, on a dark band.

@@ -284,9 +284,17 @@ package struct ModelJSONReader {
     package mutating func readEnumeration<Value: RawRepresentable & CaseIterable>(
         _ object: [String: JSONValue], _ key: String, at path: String, as type: Value.Type
     ) -> Value? where Value.RawValue == String {
+        readChoice(object, key, at: path, from: Value.allCases.map { ($0.rawValue, $0) })
+    }
+
+    /// A string member naming one of `choices` (case-insensitively); an issue at `path.key` listing the
+    /// names otherwise.
+    package mutating func readChoice<Value>(
+        _ object: [String: JSONValue], _ key: String, at path: String, from choices: [(name: String, value: Value)]
+    ) -> Value? {
         guard let text = optionalString(object, key, at: path) else { return nil }
-        if let value = Value.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) { return value }
-        issue("\(path).\(key)", "\"\(text)\" is not one of \(quotedList(Value.allCases.map(\.rawValue)))")
+        if let choice = choices.first(where: { $0.name.lowercased() == text.lowercased() }) { return choice.value }
+        issue("\(path).\(key)", "\"\(text)\" is not one of \(quotedList(choices.map(\.name)))")
         return nil
     }
 

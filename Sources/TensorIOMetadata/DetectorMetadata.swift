@@ -109,14 +109,13 @@ private struct DetectorMetadataReader {
         self.fileName = fileName
         reader = FlatBufferReader(buffer)
         try FlatBufferIdentityCheck.check(
-            buffer, identifier: Schema.fileIdentifier, what: "detector options", tables: Schema.tables, unions: Schema.unions,
-            rootTable: Schema.rootTable
-        ) { Self.invalid(fileName, $0, $1) }
+            buffer, as: Schema.self, what: "detector options", entry: DetectorMetadata.customMetadataName, fileName: fileName
+        )
     }
 
-    static func invalid(_ fileName: String, _ path: String, _ message: String) -> ModelFileError {
-        let place = path.isEmpty ? "" : "\(path): "
-        return ModelFileError(.invalidModelFile, "\(fileName): \(DetectorMetadata.customMetadataName): \(place)\(message)")
+    /// The error for a problem at `path` inside the entry (empty for the whole buffer).
+    private func invalid(_ path: String, _ message: String) -> ModelFileError {
+        FlatBufferIdentityCheck.invalid(fileName: fileName, entry: DetectorMetadata.customMetadataName, path, message)
     }
 
     mutating func read() throws -> DetectorMetadata {
@@ -124,7 +123,7 @@ private struct DetectorMetadataReader {
             return try readOptions()
         } catch let failure as FlatBufferReader.Failure {
             // The structural pass checked everything read here; still, nothing but a model-file error escapes.
-            throw Self.invalid(fileName, "", failure.message)
+            throw invalid("", failure.message)
         }
     }
 

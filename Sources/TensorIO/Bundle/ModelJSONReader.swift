@@ -521,6 +521,30 @@ package struct ModelJSONReader {
         return object
     }
 
+    /// A task's entry, such as `detection`, with its keys checked against `allowed`; `nil` when the
+    /// document has none, or (with an issue) when it is not an object.
+    package mutating func taskEntry(_ value: JSONValue?, at path: String, allowed: Set<String>) -> [String: JSONValue]? {
+        guard let value, let object = object(value, at: path) else { return nil }
+        checkKeys(object, allowed: allowed, at: path)
+        return object
+    }
+
+    /// The required member `key` naming one of `layers`, the model's inputs or outputs (`role`: "input" or
+    /// "output"); an issue at `path.key` when it names none of them or when `problem` says why that
+    /// layer cannot serve.
+    package mutating func readLayerName(
+        _ object: [String: JSONValue], _ key: String, in layers: [LayerDescription], role: String, at path: String,
+        problem: (LayerDescription) -> String?
+    ) -> String? {
+        guard let name = requiredString(object, key, at: path) else { return nil }
+        if let layer = layers.first(where: { $0.name == name }) {
+            if let problem = problem(layer) { issue("\(path).\(key)", "\"\(name)\" \(problem)") }
+        } else {
+            issue("\(path).\(key)", "\"\(name)\" is not an \(role) (\(role)s: \(quotedList(layers.map(\.name))))")
+        }
+        return name
+    }
+
     package mutating func checkKeys(
         _ object: [String: JSONValue], allowed: Set<String>, at path: String, context: String? = nil
     ) {

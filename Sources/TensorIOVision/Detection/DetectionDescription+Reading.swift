@@ -13,10 +13,8 @@ extension ModelJSONReader {
     ]
 
     mutating func readDetection(_ value: JSONValue?, outputs: [LayerDescription]) -> DetectionDescription? {
-        guard let value else { return nil }
         let path = "detection"
-        guard let object = object(value, at: path) else { return nil }
-        checkKeys(object, allowed: Self.detectionKeys, at: path)
+        guard let object = taskEntry(value, at: path, allowed: Self.detectionKeys) else { return nil }
         let issuesBefore = issues.count
 
         let kind: DetectionDescription.Kind? = object["type"] == nil

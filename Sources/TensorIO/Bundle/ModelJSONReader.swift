@@ -563,30 +563,38 @@ package struct ModelJSONReader {
     }
 
     package mutating func optionalString(_ object: [String: JSONValue], _ key: String, at path: String) -> String? {
-        guard let value = object[key] else { return nil }
-        guard case .string(let text) = value else {
-            issue(join(path, key), "expected a string, got \(value.typeName)")
-            return nil
+        member(object, key, at: path, expected: "a string", found: \.typeName) { value in
+            guard case .string(let text) = value else { return nil }
+            return text
         }
-        return text
     }
 
     package mutating func optionalBool(_ object: [String: JSONValue], _ key: String, at path: String) -> Bool? {
-        guard let value = object[key] else { return nil }
-        guard case .bool(let flag) = value else {
-            issue(join(path, key), "expected true or false, got \(value.brief)")
-            return nil
+        member(object, key, at: path, expected: "true or false") { value in
+            guard case .bool(let flag) = value else { return nil }
+            return flag
         }
-        return flag
     }
 
     package mutating func number(_ object: [String: JSONValue], _ key: String, at path: String) -> Double? {
+        member(object, key, at: path, expected: "a number") { value in
+            guard case .number(let number) = value, number.isFinite else { return nil }
+            return number
+        }
+    }
+
+    /// The member `key` as `convert` reads it; `nil` when there is none, or when `convert` refuses its
+    /// value, with an issue at `path.key`: "expected <expected>, got <found(value)>".
+    private mutating func member<Value>(
+        _ object: [String: JSONValue], _ key: String, at path: String, expected: String,
+        found: (JSONValue) -> String = \.brief, _ convert: (JSONValue) -> Value?
+    ) -> Value? {
         guard let value = object[key] else { return nil }
-        guard case .number(let number) = value, number.isFinite else {
-            issue(join(path, key), "expected a number, got \(value.brief)")
+        guard let converted = convert(value) else {
+            issue(join(path, key), "expected \(expected), got \(found(value))")
             return nil
         }
-        return number
+        return converted
     }
 
     /// File names in `model.json` must stay inside the bundle.

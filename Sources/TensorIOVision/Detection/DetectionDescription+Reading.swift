@@ -81,14 +81,10 @@ extension ModelJSONReader {
                     ? { issue("\(path).anchors", "required for anchor detectors"); return nil }()
                     : readAnchorOptions(object["anchors"], at: "\(path).anchors")
             }
-            if let anchorOptions {
-                do {
-                    anchors = try anchorOptions.anchors(limit: DetectionDescription.maximumAnchors, location: "\(path).anchors")
-                } catch let error as TensorIOError {
-                    issue(error.location ?? "\(path).anchors", error.message)
-                } catch {
-                    issue("\(path).anchors", "\(error)")
-                }
+            if let anchorOptions, let made = recordingErrors(at: "\(path).anchors", {
+                try anchorOptions.anchors(limit: DetectionDescription.maximumAnchors, location: "\(path).anchors")
+            }) {
+                anchors = made
             }
             // With an anchors file the box count is the file's, set when the bundle opens (ModelBundleValidator).
             decoding = readDecoding(object["decoding"], anchorCount: fixedAnchorsFile == nil ? anchors.count : 1, at: "\(path).decoding")
@@ -214,15 +210,7 @@ extension ModelJSONReader {
         options.applyExponentialOnBoxSize = optionalBool(object, "exponential_size", at: path) ?? false
         options.sigmoidScore = optionalBool(object, "sigmoid", at: path) ?? false
         options.scoreClippingThreshold = number(object, "score_clipping", at: path).map(Float.init)
-        do {
-            try options.validate(location: path)
-        } catch let error as TensorIOError {
-            issue(error.location ?? path, error.message)
-            return nil
-        } catch {
-            issue(path, "\(error)")
-            return nil
-        }
+        guard recordingErrors(at: path, { try options.validate(location: path) }) != nil else { return nil }
         return options
     }
 

@@ -109,11 +109,7 @@ public struct CSVDataSource: BatchDataSource {
 
     /// - Throws: As ``item(at:)``, for the first item that fails.
     public func batch(at indices: [Int]) throws -> Batch {
-        guard let valueColumns else {
-            var batch = Batch(keys: keys)
-            for index in indices { try batch.append(try item(at: index)) }
-            return batch.compacted()
-        }
+        guard let valueColumns else { return try batchOfItems(at: indices) }
         if let index = indices.first(where: { !rows.indices.contains($0) }) {
             throw TensorIOError.invalidInput("item \(index) is out of range: \(fileName) has \(rows.count) rows")
         }

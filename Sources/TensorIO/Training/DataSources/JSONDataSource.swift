@@ -154,11 +154,7 @@ public struct JSONDataSource: BatchDataSource {
 
     /// - Throws: As ``item(at:)``, for the first item that fails.
     public func batch(at indices: [Int]) throws -> Batch {
-        guard let columns else {
-            var batch = Batch(keys: keys)
-            for index in indices { try batch.append(try item(at: index)) }
-            return batch.compacted()
-        }
+        guard let columns else { return try batchOfItems(at: indices) }
         if let index = indices.first(where: { $0 < 0 || $0 >= count }) {
             throw TensorIOError.invalidInput("item \(index) is out of range: \(fileName) has \(count) items")
         }

@@ -20,8 +20,9 @@ public struct Batch: Sendable, Hashable, RandomAccessCollection {
     private var itemCount: Int
     /// The values by key, one column per key in `keys` order; an item is a row across them. A training
     /// step or a batched run reads a batch column by column, so the values are kept that way, and a
-    /// data source that holds its numbers in columns hands over a batch as one array per key: no
-    /// dictionary per item, and one conversion into the tensor (see ``BatchDataSource/batch(at:)``).
+    /// data source that holds its numbers in columns hands over a batch as one array per key, or as the
+    /// rows of its tables: no dictionary per item, and one conversion (or row copies) into the tensor
+    /// (see ``BatchDataSource/batch(at:)``).
     private(set) var columns: [Column]
 
     /// One key's values in every item.

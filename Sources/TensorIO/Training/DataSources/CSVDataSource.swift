@@ -15,7 +15,7 @@ public struct CSVDataSource: BatchDataSource {
     private let layers: [String: LayerDescription]
     private let fileName: String
     /// When every row converts, the items' values by key: every item's numbers end to end (all items
-    /// give a key as many numbers), which training batches are gathered from, one array per key.
+    /// give a key as many numbers), a table per key, whose rows training batches hold.
     private var valueColumns: [Batch.Column]?
 
     /// Reads and checks the file.

@@ -17,6 +17,20 @@ void copy_error(const std::string &message, char *error, size_t error_size) {
     std::memcpy(error, message.data(), count);
     error[count] = '\0';
 }
+
+// What `body` returns; `failed` when it throws, with the exception's message (or `unknown_failure`, for
+// an exception that is not a std::exception) copied to `error`.
+template <typename Result, typename Body>
+Result reporting_exceptions(Result failed, const char *unknown_failure, char *error, size_t error_size, Body body) {
+    try {
+        return body();
+    } catch (const std::exception &exception) {
+        copy_error(exception.what(), error, error_size);
+    } catch (...) {
+        copy_error(unknown_failure, error, error_size);
+    }
+    return failed;
+}
 }  // namespace
 
 struct tio_regex {
@@ -29,7 +43,7 @@ struct tio_sentencepiece {
 
 extern "C" tio_regex *tio_regex_create(const char *pattern, size_t length, int64_t max_memory, char *error,
                                        size_t error_size) {
-    try {
+    return reporting_exceptions<tio_regex *>(nullptr, "RE2 failed", error, error_size, [&]() -> tio_regex * {
         re2::RE2::Options options;
         options.set_log_errors(false);
         options.set_max_mem(max_memory);
@@ -39,12 +53,7 @@ extern "C" tio_regex *tio_regex_create(const char *pattern, size_t length, int64
             return nullptr;
         }
         return new tio_regex{std::move(re)};
-    } catch (const std::exception &exception) {
-        copy_error(exception.what(), error, error_size);
-    } catch (...) {
-        copy_error("RE2 failed", error, error_size);
-    }
-    return nullptr;
+    });
 }
 
 extern "C" void tio_regex_destroy(tio_regex *regex) { delete regex; }
@@ -74,7 +83,8 @@ extern "C" int tio_regex_full_match(const tio_regex *regex, const char *text, si
 }
 
 extern "C" tio_sentencepiece *tio_sentencepiece_create(const void *model, size_t size, char *error, size_t error_size) {
-    try {
+    return reporting_exceptions<tio_sentencepiece *>(
+        nullptr, "SentencePiece failed", error, error_size, [&]() -> tio_sentencepiece * {
         auto result = std::make_unique<tio_sentencepiece>();
         auto status = result->processor.LoadFromSerializedProto(
             std::string_view(static_cast<const char *>(model), size));
@@ -83,19 +93,14 @@ extern "C" tio_sentencepiece *tio_sentencepiece_create(const void *model, size_t
             return nullptr;
         }
         return result.release();
-    } catch (const std::exception &exception) {
-        copy_error(exception.what(), error, error_size);
-    } catch (...) {
-        copy_error("SentencePiece failed", error, error_size);
-    }
-    return nullptr;
+    });
 }
 
 extern "C" void tio_sentencepiece_destroy(tio_sentencepiece *processor) { delete processor; }
 
 extern "C" int64_t tio_sentencepiece_encode(const tio_sentencepiece *processor, const char *text, size_t length,
                                             int32_t *ids, size_t capacity, char *error, size_t error_size) {
-    try {
+    return reporting_exceptions<int64_t>(-1, "SentencePiece failed", error, error_size, [&]() -> int64_t {
         std::vector<std::string> pieces;
         auto status = processor->processor.Encode(std::string_view(text, length), &pieces);
         if (!status.ok()) {
@@ -106,12 +111,7 @@ extern "C" int64_t tio_sentencepiece_encode(const tio_sentencepiece *processor, 
             ids[index] = processor->processor.PieceToId(pieces[index]);
         }
         return static_cast<int64_t>(pieces.size());
-    } catch (const std::exception &exception) {
-        copy_error(exception.what(), error, error_size);
-    } catch (...) {
-        copy_error("SentencePiece failed", error, error_size);
-    }
-    return -1;
+    });
 }
 
 extern "C" int32_t tio_sentencepiece_piece_id(const tio_sentencepiece *processor, const char *piece, size_t length) {

@@ -62,3 +62,29 @@ struct LittleEndianFields {
         UInt64(u32(offset)) | UInt64(u32(offset + 4)) << 32
     }
 }
+
+/// The fields a local header and a central-directory entry both hold, in the same order: from the
+/// general-purpose flags to the extra field's length (APPNOTE 4.3.7 and 4.3.12). The central entry has
+/// them 2 bytes further on, after its "version made by".
+struct ZipHeaderFields {
+    /// The record, whose length the caller checked.
+    let header: LittleEndianFields
+    /// Where the flags are: 6 in a local header, 8 in a central-directory entry.
+    let flagsOffset: Int
+
+    /// The general-purpose bit flags.
+    var flags: UInt16 { header.u16(flagsOffset) }
+    /// The compression method's number.
+    var method: UInt16 { header.u16(flagsOffset + 2) }
+    // flagsOffset + 4 and + 6: the modification time and date, which nothing here reads.
+    /// The CRC-32 of the unpacked data.
+    var crc32: UInt32 { header.u32(flagsOffset + 8) }
+    /// The length of the stored data (`0xFFFF_FFFF`: given in a ZIP64 extra field).
+    var compressedSize: UInt32 { header.u32(flagsOffset + 12) }
+    /// The length of the unpacked data (`0xFFFF_FFFF`: given in a ZIP64 extra field).
+    var uncompressedSize: UInt32 { header.u32(flagsOffset + 16) }
+    /// The length of the name that follows the fixed fields.
+    var nameLength: Int { Int(header.u16(flagsOffset + 20)) }
+    /// The length of the extra field that follows the name.
+    var extraLength: UInt64 { UInt64(header.u16(flagsOffset + 22)) }
+}

@@ -245,18 +245,13 @@ public final class ZipReader {
                 throw ZipFormatError("central directory entry \(index + 1) has no valid signature (offset \(offset))")
             }
             let versionMadeBy = header.u16(4)
-            let flags = header.u16(8)
-            let methodValue = header.u16(10)
-            let crc = header.u32(16)
-            let compressedSize = header.u32(20)
-            let uncompressedSize = header.u32(24)
-            let nameLength = Int(header.u16(28))
-            let extraLength = UInt64(header.u16(30))
+            let fields = ZipHeaderFields(header: header, flagsOffset: 8)
+            let nameLength = fields.nameLength
             let commentLength = UInt64(header.u16(32))
             let startDisk = header.u16(34)
             let externalAttributes = header.u32(38)
             let localOffset = header.u32(42)
-            let recordLength = UInt64(centralHeaderLength) + UInt64(nameLength) + extraLength + commentLength
+            let recordLength = UInt64(centralHeaderLength) + UInt64(nameLength) + fields.extraLength + commentLength
             guard end - offset >= recordLength else {
                 throw ZipFormatError("central directory entry \(index + 1) reaches past the directory's end")
             }
@@ -271,24 +266,24 @@ public final class ZipReader {
                 throw ZipFormatError("central directory entry \(index + 1) has a name that is not UTF-8")
             }
             let label = "entry \"\(path)\""
-            guard flags & encryptionFlags == 0 else { throw ZipFormatError("\(label) is encrypted, which is not supported") }
-            guard let method = ZipEntry.Method(rawValue: methodValue) else {
-                throw ZipFormatError("\(label) uses compression method \(methodValue); only stored (0) and deflate (8) are supported")
+            guard fields.flags & encryptionFlags == 0 else { throw ZipFormatError("\(label) is encrypted, which is not supported") }
+            guard let method = ZipEntry.Method(rawValue: fields.method) else {
+                throw ZipFormatError("\(label) uses compression method \(fields.method); only stored (0) and deflate (8) are supported")
             }
-            if compressedSize == 0xFFFF_FFFF || uncompressedSize == 0xFFFF_FFFF || localOffset == 0xFFFF_FFFF || startDisk == 0xFFFF {
+            if fields.compressedSize == 0xFFFF_FFFF || fields.uncompressedSize == 0xFFFF_FFFF || localOffset == 0xFFFF_FFFF || startDisk == 0xFFFF {
                 throw ZipFormatError("\(label) uses ZIP64 fields, which are not supported")
             }
             guard startDisk == 0 else { throw ZipFormatError("\(label) is on another disk, which is not supported") }
             let kind = try kind(of: path, versionMadeBy: versionMadeBy, externalAttributes: externalAttributes, label: label)
-            if kind == .directory, uncompressedSize != 0 || compressedSize > 2 {
-                throw ZipFormatError("\(label) is a folder but holds \(uncompressedSize) bytes")
+            if kind == .directory, fields.uncompressedSize != 0 || fields.compressedSize > 2 {
+                throw ZipFormatError("\(label) is a folder but holds \(fields.uncompressedSize) bytes")
             }
-            if method == .stored, compressedSize != uncompressedSize {
-                throw ZipFormatError("\(label) is stored uncompressed but declares \(compressedSize) packed and \(uncompressedSize) unpacked bytes")
+            if method == .stored, fields.compressedSize != fields.uncompressedSize {
+                throw ZipFormatError("\(label) is stored uncompressed but declares \(fields.compressedSize) packed and \(fields.uncompressedSize) unpacked bytes")
             }
             entries.append(ZipEntry(
-                path: path, kind: kind, method: method, crc32: crc, compressedSize: UInt64(compressedSize),
-                uncompressedSize: UInt64(uncompressedSize), localHeaderOffset: UInt64(localOffset)))
+                path: path, kind: kind, method: method, crc32: fields.crc32, compressedSize: UInt64(fields.compressedSize),
+                uncompressedSize: UInt64(fields.uncompressedSize), localHeaderOffset: UInt64(localOffset)))
             names.append(nameBytes)
             offset += recordLength
         }
@@ -340,14 +335,9 @@ public final class ZipReader {
             guard header.u32(0) == localSignature else {
                 throw ZipFormatError("\(label) has no valid local header at offset \(offset)")
             }
-            let flags = header.u16(6)
-            let method = header.u16(8)
-            let crc = header.u32(14)
-            let compressedSize = header.u32(18)
-            let uncompressedSize = header.u32(22)
-            let nameLength = UInt64(header.u16(26))
-            let extraLength = UInt64(header.u16(28))
-            let dataOffset = offset + UInt64(localHeaderLength) + nameLength + extraLength
+            let fields = ZipHeaderFields(header: header, flagsOffset: 6)
+            let nameLength = UInt64(fields.nameLength)
+            let dataOffset = offset + UInt64(localHeaderLength) + nameLength + fields.extraLength
             guard dataOffset <= directoryOffset, directoryOffset - dataOffset >= entry.compressedSize else {
                 throw ZipFormatError("\(label) has data reaching past the start of the central directory")
             }
@@ -355,16 +345,16 @@ public final class ZipReader {
                   try source.bytes(at: offset + UInt64(localHeaderLength), count: Int(nameLength)) == names[index] else {
                 throw ZipFormatError("\(label) has a different name in its local header")
             }
-            guard method == entry.method.rawValue else {
-                throw ZipFormatError("\(label) has method \(method) in its local header, \(entry.method.rawValue) in the central directory")
+            guard fields.method == entry.method.rawValue else {
+                throw ZipFormatError("\(label) has method \(fields.method) in its local header, \(entry.method.rawValue) in the central directory")
             }
-            guard flags & encryptionFlags == 0 else { throw ZipFormatError("\(label) is encrypted, which is not supported") }
-            var localCompressedSize = UInt64(compressedSize)
-            var localUncompressedSize = UInt64(uncompressedSize)
-            if compressedSize == 0xFFFF_FFFF || uncompressedSize == 0xFFFF_FFFF {
+            guard fields.flags & encryptionFlags == 0 else { throw ZipFormatError("\(label) is encrypted, which is not supported") }
+            var localCompressedSize = UInt64(fields.compressedSize)
+            var localUncompressedSize = UInt64(fields.uncompressedSize)
+            if fields.compressedSize == 0xFFFF_FFFF || fields.uncompressedSize == 0xFFFF_FFFF {
                 // Python's zipfile (and so numpy.savez) writes ZIP64 sizes into the local header of small
                 // entries; the central directory holds the real 32-bit ones, which these must equal.
-                let extra = try source.bytes(at: offset + UInt64(localHeaderLength) + nameLength, count: Int(extraLength))
+                let extra = try source.bytes(at: offset + UInt64(localHeaderLength) + nameLength, count: Int(fields.extraLength))
                 guard let sizes = zip64Sizes(in: extra) else {
                     throw ZipFormatError("\(label) marks its sizes as ZIP64 in its local header without a valid ZIP64 field")
                 }
@@ -372,9 +362,9 @@ public final class ZipReader {
             }
             // With a data descriptor the local header may leave the CRC and sizes at zero; whatever it
             // does give must agree with the central directory.
-            let deferred = flags & dataDescriptorFlag != 0
+            let deferred = fields.flags & dataDescriptorFlag != 0
             for (field, local, central) in [
-                ("CRC-32", UInt64(crc), UInt64(entry.crc32)),
+                ("CRC-32", UInt64(fields.crc32), UInt64(entry.crc32)),
                 ("packed size", localCompressedSize, entry.compressedSize),
                 ("unpacked size", localUncompressedSize, entry.uncompressedSize),
             ] where local != central && !(deferred && local == 0) {

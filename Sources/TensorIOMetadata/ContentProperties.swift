@@ -31,12 +31,6 @@ extension TFLiteMetadata {
             package var width: UInt32
             /// The height in pixels.
             package var height: UInt32
-
-            /// Creates a size.
-            package init(width: UInt32, height: UInt32) {
-                self.width = width
-                self.height = height
-            }
         }
 
         /// The colour space.
@@ -81,13 +75,6 @@ extension TFLiteMetadata {
         package var coordinateType: CoordinateType
         /// Whether the coordinates are fractions of the image's size (``CoordinateType/ratio``).
         package var isNormalized: Bool { coordinateType == .ratio }
-
-        /// Creates bounding-box properties.
-        package init(index: [UInt32] = [], type: BoxType, coordinateType: CoordinateType) {
-            self.index = index
-            self.type = type
-            self.coordinateType = coordinateType
-        }
     }
 
     /// How an audio tensor was sampled (schema 1.3.0 and later).
@@ -96,11 +83,5 @@ extension TFLiteMetadata {
         package var sampleRate: UInt32
         /// The number of interleaved channels.
         package var channels: UInt32
-
-        /// Creates audio properties.
-        package init(sampleRate: UInt32, channels: UInt32) {
-            self.sampleRate = sampleRate
-            self.channels = channels
-        }
     }
 }

@@ -22,13 +22,6 @@ package struct DetectorMetadata: Sendable, Hashable {
         package var yCenter: Float
         package var width: Float
         package var height: Float
-
-        package init(xCenter: Float, yCenter: Float, width: Float, height: Float) {
-            self.xCenter = xCenter
-            self.yCenter = yCenter
-            self.width = width
-            self.height = height
-        }
     }
 
     /// The fields of `TensorsDecodingOptions`, as the file gives them (unchecked: the reader of a detection
@@ -37,34 +30,15 @@ package struct DetectorMetadata: Sendable, Hashable {
         package var numClasses: Int
         package var numBoxes: Int
         package var numCoords: Int
-        package var keypointCoordOffset: Int
-        package var numKeypoints: Int
-        package var numValuesPerKeypoint: Int
+        package var keypointCoordOffset: Int = 0
+        package var numKeypoints: Int = 0
+        package var numValuesPerKeypoint: Int = 2
         package var xScale: Float
         package var yScale: Float
         package var wScale: Float
         package var hScale: Float
         package var applyExponentialOnBoxSize: Bool
         package var sigmoidScore: Bool
-
-        package init(
-            numClasses: Int, numBoxes: Int, numCoords: Int, keypointCoordOffset: Int = 0, numKeypoints: Int = 0,
-            numValuesPerKeypoint: Int = 2, xScale: Float, yScale: Float, wScale: Float, hScale: Float,
-            applyExponentialOnBoxSize: Bool, sigmoidScore: Bool
-        ) {
-            self.numClasses = numClasses
-            self.numBoxes = numBoxes
-            self.numCoords = numCoords
-            self.keypointCoordOffset = keypointCoordOffset
-            self.numKeypoints = numKeypoints
-            self.numValuesPerKeypoint = numValuesPerKeypoint
-            self.xScale = xScale
-            self.yScale = yScale
-            self.wScale = wScale
-            self.hScale = hScale
-            self.applyExponentialOnBoxSize = applyExponentialOnBoxSize
-            self.sigmoidScore = sigmoidScore
-        }
     }
 
     /// The oldest parser version that reads every field used.
@@ -73,13 +47,6 @@ package struct DetectorMetadata: Sendable, Hashable {
     package var anchors: [FixedAnchor]
     /// How to decode the outputs; `nil` when the entry has none.
     package var decoding: DecodingOptions?
-
-    /// Creates an entry (tests build hostile ones this way).
-    package init(minParserVersion: String? = nil, anchors: [FixedAnchor], decoding: DecodingOptions?) {
-        self.minParserVersion = minParserVersion
-        self.anchors = anchors
-        self.decoding = decoding
-    }
 
     /// Reads a `DETECTOR_METADATA` entry's data.
     ///
@@ -109,14 +76,13 @@ private struct DetectorMetadataReader {
         self.fileName = fileName
         reader = FlatBufferReader(buffer)
         try FlatBufferIdentityCheck.check(
-            buffer, identifier: Schema.fileIdentifier, what: "detector options", tables: Schema.tables, unions: Schema.unions,
-            rootTable: Schema.rootTable
-        ) { Self.invalid(fileName, $0, $1) }
+            buffer, as: Schema.self, what: "detector options", entry: DetectorMetadata.customMetadataName, fileName: fileName
+        )
     }
 
-    static func invalid(_ fileName: String, _ path: String, _ message: String) -> ModelFileError {
-        let place = path.isEmpty ? "" : "\(path): "
-        return ModelFileError(.invalidModelFile, "\(fileName): \(DetectorMetadata.customMetadataName): \(place)\(message)")
+    /// The error for a problem at `path` inside the entry (empty for the whole buffer).
+    private func invalid(_ path: String, _ message: String) -> ModelFileError {
+        FlatBufferIdentityCheck.invalid(fileName: fileName, entry: DetectorMetadata.customMetadataName, path, message)
     }
 
     mutating func read() throws -> DetectorMetadata {
@@ -124,7 +90,7 @@ private struct DetectorMetadataReader {
             return try readOptions()
         } catch let failure as FlatBufferReader.Failure {
             // The structural pass checked everything read here; still, nothing but a model-file error escapes.
-            throw Self.invalid(fileName, "", failure.message)
+            throw invalid("", failure.message)
         }
     }
 

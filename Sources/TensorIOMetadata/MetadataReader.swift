@@ -21,20 +21,12 @@ struct MetadataReader {
     init(_ buffer: UnsafeRawBufferPointer, fileName: String) throws {
         self.fileName = fileName
         reader = FlatBufferReader(buffer)
-        try FlatBufferIdentityCheck.check(
-            buffer, identifier: Schema.fileIdentifier, what: "metadata", tables: Schema.tables, unions: Schema.unions,
-            rootTable: Schema.rootTable
-        ) { Self.invalid(fileName, $0, $1) }
+        try FlatBufferIdentityCheck.check(buffer, as: Schema.self, what: "metadata", entry: TFLiteMetadata.metadataName, fileName: fileName)
     }
 
     /// The error for a problem at `path` inside the metadata (empty for the whole buffer).
-    static func invalid(_ fileName: String, _ path: String, _ message: String) -> ModelFileError {
-        let place = path.isEmpty ? "" : "\(path): "
-        return ModelFileError(.invalidModelFile, "\(fileName): \(TFLiteMetadata.metadataName): \(place)\(message)")
-    }
-
     private func invalid(_ path: String, _ message: String) -> ModelFileError {
-        Self.invalid(fileName, path, message)
+        FlatBufferIdentityCheck.invalid(fileName: fileName, entry: TFLiteMetadata.metadataName, path, message)
     }
 
     private func overLimit(_ path: String, _ message: String) -> ModelFileError {

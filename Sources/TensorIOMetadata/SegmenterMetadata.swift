@@ -46,13 +46,11 @@ package struct SegmenterMetadata: Sendable, Hashable {
         typealias Schema = SegmenterMetadataSchema
         typealias Fields = Schema.ImageSegmenterOptions
         func invalid(_ path: String, _ message: String) -> ModelFileError {
-            let place = path.isEmpty ? "" : "\(path): "
-            return ModelFileError(.invalidModelFile, "\(fileName): \(customMetadataName): \(place)\(message)")
+            FlatBufferIdentityCheck.invalid(fileName: fileName, entry: customMetadataName, path, message)
         }
         return try data.withUnsafeBytes { buffer in
             try FlatBufferIdentityCheck.check(
-                buffer, identifier: Schema.fileIdentifier, what: "segmenter options", tables: Schema.tables,
-                unions: Schema.unions, rootTable: Schema.rootTable, invalid: invalid
+                buffer, as: Schema.self, what: "segmenter options", entry: customMetadataName, fileName: fileName
             )
             let reader = FlatBufferReader(buffer)
             do {

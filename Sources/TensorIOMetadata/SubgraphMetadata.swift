@@ -8,12 +8,6 @@ extension TFLiteMetadata {
             package var name: String?
             /// The ``TensorMetadata/name`` of each tensor in the group.
             package var tensorNames: [String]
-
-            /// Creates a group.
-            package init(name: String?, tensorNames: [String]) {
-                self.name = name
-                self.tensorNames = tensorNames
-            }
         }
 
         /// Data for a particular consumer (MediaPipe's segmenter labels, for one), in a format the
@@ -23,12 +17,6 @@ extension TFLiteMetadata {
             package var name: String?
             /// The bytes, at most ``TFLiteMetadata/maximumCustomDataBytes``.
             package var data: [UInt8]
-
-            /// Creates custom metadata.
-            package init(name: String?, data: [UInt8]) {
-                self.name = name
-                self.data = data
-            }
         }
 
         /// The subgraph's name.

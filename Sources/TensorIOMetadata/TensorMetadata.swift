@@ -7,12 +7,6 @@ extension TFLiteMetadata {
             package var min: Int32
             /// The last dimension.
             package var max: Int32
-
-            /// Creates a range.
-            package init(min: Int32, max: Int32) {
-                self.min = min
-                self.max = max
-            }
         }
 
         /// Per-channel statistics of the tensor's values, for reference.
@@ -21,12 +15,6 @@ extension TFLiteMetadata {
             package var min: [Float]
             /// Per-channel maximum values (one value: every channel).
             package var max: [Float]
-
-            /// Creates statistics.
-            package init(min: [Float], max: [Float]) {
-                self.min = min
-                self.max = max
-            }
         }
 
         /// The tensor's name in the metadata (not necessarily the graph's tensor name).

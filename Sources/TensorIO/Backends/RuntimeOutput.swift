@@ -39,9 +39,20 @@ enum RuntimeOutput {
     static func capturing<Result>(
         _ runtime: RuntimeLibrary, logger: Logger, _ body: () throws -> Result
     ) throws -> Result {
+        var printedAnything = false
+        return try capturing(runtime, logger: logger, printedAnything: &printedAnything, body)
+    }
+
+    /// ``capturing(_:logger:_:)``, saying whether anything was printed: a caller that repeats a call which
+    /// printed nothing the first time (``SignatureRunner``'s preparing after a resize to shapes seen
+    /// before) may then make it again without the capture's system calls.
+    static func capturing<Result>(
+        _ runtime: RuntimeLibrary, logger: Logger, printedAnything: inout Bool, _ body: () throws -> Result
+    ) throws -> Result {
         lock.lock()
         defer { lock.unlock() }
         let (result, printed) = StandardErrorCapture.redirecting(body)
+        printedAnything = !printed.isEmpty
         let (messages, foreign) = parse(printed)
         if !foreign.isEmpty {
             FileHandle.standardError.write(Data(foreign.map { $0 + "\n" }.joined().utf8))

@@ -284,9 +284,17 @@ package struct ModelJSONReader {
     package mutating func readEnumeration<Value: RawRepresentable & CaseIterable>(
         _ object: [String: JSONValue], _ key: String, at path: String, as type: Value.Type
     ) -> Value? where Value.RawValue == String {
+        readChoice(object, key, at: path, from: Value.allCases.map { ($0.rawValue, $0) })
+    }
+
+    /// A string member naming one of `choices` (case-insensitively); an issue at `path.key` listing the
+    /// names otherwise.
+    package mutating func readChoice<Value>(
+        _ object: [String: JSONValue], _ key: String, at path: String, from choices: [(name: String, value: Value)]
+    ) -> Value? {
         guard let text = optionalString(object, key, at: path) else { return nil }
-        if let value = Value.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) { return value }
-        issue("\(path).\(key)", "\"\(text)\" is not one of \(quotedList(Value.allCases.map(\.rawValue)))")
+        if let choice = choices.first(where: { $0.name.lowercased() == text.lowercased() }) { return choice.value }
+        issue("\(path).\(key)", "\"\(text)\" is not one of \(quotedList(choices.map(\.name)))")
         return nil
     }
 
@@ -513,6 +521,30 @@ package struct ModelJSONReader {
         return object
     }
 
+    /// A task's entry, such as `detection`, with its keys checked against `allowed`; `nil` when the
+    /// document has none, or (with an issue) when it is not an object.
+    package mutating func taskEntry(_ value: JSONValue?, at path: String, allowed: Set<String>) -> [String: JSONValue]? {
+        guard let value, let object = object(value, at: path) else { return nil }
+        checkKeys(object, allowed: allowed, at: path)
+        return object
+    }
+
+    /// The required member `key` naming one of `layers`, the model's inputs or outputs (`role`: "input" or
+    /// "output"); an issue at `path.key` when it names none of them or when `problem` says why that
+    /// layer cannot serve.
+    package mutating func readLayerName(
+        _ object: [String: JSONValue], _ key: String, in layers: [LayerDescription], role: String, at path: String,
+        problem: (LayerDescription) -> String?
+    ) -> String? {
+        guard let name = requiredString(object, key, at: path) else { return nil }
+        if let layer = layers.first(where: { $0.name == name }) {
+            if let problem = problem(layer) { issue("\(path).\(key)", "\"\(name)\" \(problem)") }
+        } else {
+            issue("\(path).\(key)", "\"\(name)\" is not an \(role) (\(role)s: \(quotedList(layers.map(\.name))))")
+        }
+        return name
+    }
+
     package mutating func checkKeys(
         _ object: [String: JSONValue], allowed: Set<String>, at path: String, context: String? = nil
     ) {
@@ -531,30 +563,38 @@ package struct ModelJSONReader {
     }
 
     package mutating func optionalString(_ object: [String: JSONValue], _ key: String, at path: String) -> String? {
-        guard let value = object[key] else { return nil }
-        guard case .string(let text) = value else {
-            issue(join(path, key), "expected a string, got \(value.typeName)")
-            return nil
+        member(object, key, at: path, expected: "a string", found: \.typeName) { value in
+            guard case .string(let text) = value else { return nil }
+            return text
         }
-        return text
     }
 
     package mutating func optionalBool(_ object: [String: JSONValue], _ key: String, at path: String) -> Bool? {
-        guard let value = object[key] else { return nil }
-        guard case .bool(let flag) = value else {
-            issue(join(path, key), "expected true or false, got \(value.brief)")
-            return nil
+        member(object, key, at: path, expected: "true or false") { value in
+            guard case .bool(let flag) = value else { return nil }
+            return flag
         }
-        return flag
     }
 
     package mutating func number(_ object: [String: JSONValue], _ key: String, at path: String) -> Double? {
+        member(object, key, at: path, expected: "a number") { value in
+            guard case .number(let number) = value, number.isFinite else { return nil }
+            return number
+        }
+    }
+
+    /// The member `key` as `convert` reads it; `nil` when there is none, or when `convert` refuses its
+    /// value, with an issue at `path.key`: "expected <expected>, got <found(value)>".
+    private mutating func member<Value>(
+        _ object: [String: JSONValue], _ key: String, at path: String, expected: String,
+        found: (JSONValue) -> String = \.brief, _ convert: (JSONValue) -> Value?
+    ) -> Value? {
         guard let value = object[key] else { return nil }
-        guard case .number(let number) = value, number.isFinite else {
-            issue(join(path, key), "expected a number, got \(value.brief)")
+        guard let converted = convert(value) else {
+            issue(join(path, key), "expected \(expected), got \(found(value))")
             return nil
         }
-        return number
+        return converted
     }
 
     /// File names in `model.json` must stay inside the bundle.

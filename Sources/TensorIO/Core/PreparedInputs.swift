@@ -5,24 +5,12 @@
 /// A backend writes `self[i]` into layer `i`'s tensor and does no matching or image work of its own:
 /// that is the one pass over the data a run makes.
 struct PreparedInputs {
-    /// One or two values (most models take no more) are held inline, as ``Outputs`` holds one or two
-    /// outputs: an array of them is an allocation and a free on every run, about 0.05 µs of the 0.3 µs
-    /// `make bench` allows a run of the number model over the raw LiteRT loop.
-    private enum Storage {
-        case one(InputValue)
-        case two(InputValue, InputValue)
-        case other([InputValue])
-    }
-
-    private let storage: Storage
+    /// One or two values (most models take no more) are held inline.
+    private let storage: InlineValues<InputValue>
 
     /// One value per prediction input layer, in layer order.
     init(values: [InputValue]) {
-        switch values.count {
-        case 1: storage = .one(values[0])
-        case 2: storage = .two(values[0], values[1])
-        default: storage = .other(values)
-        }
+        storage = InlineValues(values)
     }
 
     /// The only value of a one-input model.
@@ -36,27 +24,10 @@ struct PreparedInputs {
     }
 
     /// How many values there are: one per prediction input layer.
-    var count: Int {
-        switch storage {
-        case .one: 1
-        case .two: 2
-        case .other(let values): values.count
-        }
-    }
+    var count: Int { storage.count }
 
     /// The value of layer `index`.
-    subscript(index: Int) -> InputValue {
-        switch storage {
-        case .one(let value):
-            precondition(index == 0, "input \(index) of 1")
-            return value
-        case .two(let first, let second):
-            precondition(index == 0 || index == 1, "input \(index) of 2")
-            return index == 0 ? first : second
-        case .other(let values):
-            return values[index]
-        }
-    }
+    subscript(index: Int) -> InputValue { storage[index] }
 
     /// Every value, in layer order.
     var values: [InputValue] { (0..<count).map { self[$0] } }

@@ -182,7 +182,14 @@ extension TensorBinding {
     /// the whole tensor, where a value per item costs a dispatch and a check per item; errors name the
     /// item either way.
     func writeItems(_ column: Batch.Column, count: Int, to destination: TensorMemory) throws {
-        if case .numbers(let numbers, let width) = column, width == layer.elementCount, numbers.count == elementCount,
+        // Rows of a data source's table into a float32 tensor: each row copied from the table's float32
+        // numbers (converted once, as this conversion would), no array gathered in between.
+        if case .rows(let table, let indices) = column, dataType == .float32, quantizer == nil,
+           table.width == layer.elementCount, indices.count * table.width == elementCount, let floats = table.float32 {
+            destination.copyRows(indices, width: table.width, of: floats)
+            return
+        }
+        if let (numbers, width) = column.gatheredNumbers, width == layer.elementCount, numbers.count == elementCount,
            (try? write(.numbers(numbers), to: destination)) != nil {
             return
         }

@@ -114,31 +114,34 @@ public struct ModelRegistry: Sendable {
             return PlaceholderModel(bundle: bundle, configuration: configuration)
         }
         if let className = bundle.modelFile.className {
-            guard let factory = modelClasses[className] else {
-                throw TensorIOError(
-                    .unsupported,
-                    "\"\(className)\" is not a registered model class (registered: \(Self.list(modelClasses.keys)))",
-                    location: "model.class"
-                )
-            }
+            let factory = try Self.factory(
+                className, in: modelClasses, "\"\(className)\" is not a registered model class", location: "model.class"
+            )
             return try factory(bundle, configuration)
         }
         let name = bundle.modelFile.backend ?? Self.defaultBackend
         if bundle.modelFile.backend == nil {
             configuration.logger.warning("\(bundle.url.lastPathComponent): model.backend is not given; using \(name)")
         }
-        guard let factory = backends[name] else {
-            throw TensorIOError(
-                .unsupported,
-                "the \"\(name)\" backend is not in the model registry (registered: \(Self.list(backends.keys)))",
-                location: "model.backend"
-            )
-        }
+        let factory = try Self.factory(
+            name, in: backends, "the \"\(name)\" backend is not in the model registry", location: "model.backend"
+        )
         return try factory(bundle, configuration)
     }
 
-    private static func list(_ names: some Sequence<String>) -> String {
-        let sorted = names.sorted()
-        return sorted.isEmpty ? "none" : sorted.joined(separator: ", ")
+    /// The factory registered under `name`, or an ``TensorIOError/Code/unsupported`` error: `unregistered`
+    /// followed by the names that are registered.
+    private static func factory(
+        _ name: String, in factories: [String: Factory], _ unregistered: String, location: String
+    ) throws -> Factory {
+        guard let factory = factories[name] else {
+            let registered = factories.keys.sorted()
+            throw TensorIOError(
+                .unsupported,
+                "\(unregistered) (registered: \(registered.isEmpty ? "none" : registered.joined(separator: ", ")))",
+                location: location
+            )
+        }
+        return factory
     }
 }

@@ -28,6 +28,12 @@ public protocol BatchDataSource: Sendable {
 
 extension BatchDataSource {
     public func batch(at indices: [Int]) throws -> Batch {
+        try batchOfItems(at: indices)
+    }
+
+    /// The batch of `indices` made item by item, as the default ``batch(at:)`` makes it: for a source
+    /// whose own `batch(at:)` has a faster way for some of its data only.
+    func batchOfItems(at indices: [Int]) throws -> Batch {
         var batch = Batch(keys: keys)
         for index in indices { try batch.append(try item(at: index)) }
         // One array per key when the items' numbers allow it, so the model writes each with one conversion.

@@ -99,7 +99,7 @@ public struct ModelTrainer: Sendable {
                 let outputs = try await model.train(batch, placeholders: placeholders)
                 for output in outputs {
                     // Averages are kept for single-number outputs (losses, accuracies), not tensors.
-                    guard let value = try? output.value(as: Double.self) else { continue }
+                    guard let value = output.singleDouble else { continue }
                     if sums[output.name] == nil { names.append(output.name) }
                     sums[output.name, default: 0] += value
                 }

@@ -1,25 +1,16 @@
 /// Turns floats into pixel bytes for an image output layer: `(v + bias[colour]) × scale[colour]`, rounded to
 /// nearest and clamped to 0…255.
-struct PixelDenormalizer: Sendable, Hashable {
+///
+/// Its memberwise `init(scale:bias:)` computes `(v + bias[colour]) × scale[colour]`; a `denormalize` entry
+/// makes one with ``PixelTransform/init(_:)``: a standard range maps to a pixel byte as it maps to a
+/// quantized byte (``Quantizer/init(standard:)``).
+struct PixelDenormalizer: PixelTransform, Sendable, Hashable {
+    typealias StandardTransform = Quantizer
+
     /// Multiplies the biased value, by colour.
-    public var scale: ChannelValues
+    public var scale: ChannelValues = 1
     /// Added before scaling, by colour.
-    public var bias: ChannelValues
-
-    /// Creates a denormalizer computing `(v + bias[colour]) × scale[colour]`.
-    public init(scale: ChannelValues = 1, bias: ChannelValues = 0) {
-        self.scale = scale
-        self.bias = bias
-    }
-
-    /// Creates the denormalizer a `denormalize` entry describes.
-    public init(_ spec: NormalizationSpec) {
-        switch spec {
-        case .standard(.zeroToOne): self.init(scale: 255)
-        case .standard(.minusOneToOne): self.init(scale: 127.5, bias: ChannelValues(all: 1))
-        case .scaleAndBias(let scale, let bias): self.init(scale: scale, bias: bias)
-        }
-    }
+    public var bias: ChannelValues = 0
 
     /// Denormalizes one channel value of a pixel.
     @inlinable

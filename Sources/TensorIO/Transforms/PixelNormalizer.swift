@@ -1,24 +1,15 @@
 /// Turns pixel bytes into floats for an image input layer: `p × scale[colour] + bias[colour]`.
-struct PixelNormalizer: Sendable, Hashable {
+///
+/// Its memberwise `init(scale:bias:)` computes `p × scale[colour] + bias[colour]`; a `normalize` entry makes
+/// one with ``PixelTransform/init(_:)``: a standard range maps a pixel byte as it maps a quantized byte
+/// (``Dequantizer/init(standard:)``).
+struct PixelNormalizer: PixelTransform, Sendable, Hashable {
+    typealias StandardTransform = Dequantizer
+
     /// Multiplies the pixel value, by colour.
-    public var scale: ChannelValues
+    public var scale: ChannelValues = 1
     /// Added after scaling, by colour.
-    public var bias: ChannelValues
-
-    /// Creates a normalizer computing `p × scale[colour] + bias[colour]`.
-    public init(scale: ChannelValues = 1, bias: ChannelValues = 0) {
-        self.scale = scale
-        self.bias = bias
-    }
-
-    /// Creates the normalizer a `normalize` entry describes.
-    public init(_ spec: NormalizationSpec) {
-        switch spec {
-        case .standard(.zeroToOne): self.init(scale: ChannelValues(all: 1 / 255))
-        case .standard(.minusOneToOne): self.init(scale: ChannelValues(all: 2 / 255), bias: ChannelValues(all: -1))
-        case .scaleAndBias(let scale, let bias): self.init(scale: scale, bias: bias)
-        }
-    }
+    public var bias: ChannelValues = 0
 
     /// Normalizes one channel value of a pixel. The bias is chosen by colour, not by tensor position, so
     /// BGR layers get each colour's own bias (the original applied the red bias to blue).

@@ -53,6 +53,28 @@ struct TensorMemory {
         base.copyMemory(from: from, byteCount: source.count)
     }
 
+    /// Copies rows `rows` of `source` — items of `width` floats end to end — one after another from the
+    /// start of the memory: a batch drawn from a data source's table (``NumberTable``) going into its
+    /// float32 tensor without an array gathered in between. The memory must hold float32 elements (the
+    /// caller's contract, as for ``elements(_:count:)``); checked in every build: the rows fit the memory
+    /// (once) and each row lies within `source` (one comparison a row).
+    func copyRows(_ rows: [Int], width: Int, of source: [Float]) {
+        let rowBytes = width * MemoryLayout<Float>.stride
+        precondition(width >= 0 && rows.count <= byteCount / max(rowBytes, 1),
+                     "\(rows.count) rows of \(rowBytes) bytes into a tensor of \(byteCount)")
+        guard width > 0 else { return }
+        let rowCount = source.count / width
+        source.withUnsafeBytes { table in
+            guard let start = table.baseAddress else { return }
+            var target = base
+            for row in rows {
+                precondition(row >= 0 && row < rowCount, "row \(row) of a table of \(rowCount)")
+                target.copyMemory(from: start + row * rowBytes, byteCount: rowBytes)
+                target += rowBytes
+            }
+        }
+    }
+
     /// The first `count` bytes, copied.
     func data(count: Int) -> Data {
         precondition(count >= 0 && count <= byteCount, "\(count) bytes out of a tensor of \(byteCount)")

@@ -20,8 +20,9 @@ public struct Batch: Sendable, Hashable, RandomAccessCollection {
     private var itemCount: Int
     /// The values by key, one column per key in `keys` order; an item is a row across them. A training
     /// step or a batched run reads a batch column by column, so the values are kept that way, and a
-    /// data source that holds its numbers in columns hands over a batch as one array per key: no
-    /// dictionary per item, and one conversion into the tensor (see ``BatchDataSource/batch(at:)``).
+    /// data source that holds its numbers in columns hands over a batch as one array per key, or as the
+    /// rows of its tables: no dictionary per item, and one conversion (or row copies) into the tensor
+    /// (see ``BatchDataSource/batch(at:)``).
     private(set) var columns: [Column]
 
     /// One key's values in every item.
@@ -31,12 +32,21 @@ public struct Batch: Sendable, Hashable, RandomAccessCollection {
         /// Every item's numbers end to end, `width` numbers an item, all of one element type: what an
         /// item gives for the key is `.numbers` of its `width` numbers in that type.
         case numbers(NumericArray, width: Int)
+        /// A data source's table of numbers, every row an item (``NumberTable``): what the source keeps.
+        case table(NumberTable)
+        /// Rows `indices` of a data source's table, in that order: a batch drawn from it, which copies
+        /// nothing until a model writes it — each row then goes from the table straight into the tensor
+        /// (``TensorBinding/writeItems(_:count:to:)``), where gathering the rows into an array first and
+        /// converting that array cost a training step of a small model as much as a tenth of its invoke.
+        case rows(NumberTable, indices: [Int])
 
         /// The value of item `index`.
         func value(at index: Int) -> InputValue {
             switch self {
             case .values(let values): return values[index]
             case .numbers(let numbers, let width): return .numbers(numbers.slice((index * width)..<((index + 1) * width)))
+            case .table(let table): return table.row(index)
+            case .rows(let table, let indices): return table.row(indices[index])
             }
         }
 
@@ -44,7 +54,7 @@ public struct Batch: Sendable, Hashable, RandomAccessCollection {
         func values(count: Int) -> [InputValue] {
             switch self {
             case .values(let values): return values
-            case .numbers: return (0..<count).map(value(at:))
+            case .numbers, .table, .rows: return (0..<count).map(value(at:))
             }
         }
 
@@ -53,6 +63,21 @@ public struct Batch: Sendable, Hashable, RandomAccessCollection {
             switch self {
             case .values(let values): return .values(indices.map { values[$0] })
             case .numbers(let numbers, let width): return .numbers(numbers.gathering(indices, width: width), width: width)
+            case .table(let table):
+                precondition(indices.allSatisfy { $0 >= 0 && $0 < table.rowCount }, "a row out of the table's \(table.rowCount)")
+                return .rows(table, indices: indices)
+            case .rows(let table, let rows): return .rows(table, indices: indices.map { rows[$0] })
+            }
+        }
+
+        /// The items' numbers as one array of `width` numbers an item, for a column kept as a table's rows
+        /// (gathered now); `nil` for a column of values.
+        var gatheredNumbers: (numbers: NumericArray, width: Int)? {
+            switch self {
+            case .values: return nil
+            case .numbers(let numbers, let width): return (numbers, width)
+            case .table(let table): return (table.numbers, table.width)
+            case .rows(let table, let indices): return (table.numbers.gathering(indices, width: table.width), table.width)
             }
         }
 
@@ -87,7 +112,7 @@ public struct Batch: Sendable, Hashable, RandomAccessCollection {
                     columns[column].append(contentsOf: numbers)
                 }
             }
-            return zip(columns, widths).map { .numbers(.float64($0), width: $1) }
+            return zip(columns, widths).map { .table(NumberTable(numbers: .float64($0), width: $1, rowCount: count)) }
         }
     }
 
@@ -169,7 +194,7 @@ public struct Batch: Sendable, Hashable, RandomAccessCollection {
 
     /// Adds a value to a column, which from then on keeps a value per item.
     private mutating func appendValue(_ value: InputValue, toColumn index: Int) {
-        if case .numbers = columns[index] { columns[index] = .values(columns[index].values(count: itemCount)) }
+        if case .values = columns[index] {} else { columns[index] = .values(columns[index].values(count: itemCount)) }
         guard case .values(var values) = columns[index] else { return }
         columns[index] = .values([])  // so `values` is the only reference and grows in place
         values.append(value)

@@ -130,6 +130,20 @@ public struct Output: Sendable, Hashable {
     }
 }
 
+extension Output {
+    /// What `try? value(as: Double.self)` gives — the single number as a `Double`, or `nil` — read without
+    /// its generic conversion for the outputs a training step returns (a float32 or float64 loss): that
+    /// conversion's dynamic casts, made for every output of every step, cost more than a few percent of a
+    /// small model's step.
+    var singleDouble: Double? {
+        switch value {
+        case .numbers(.float32(let numbers), _): return numbers.count == 1 ? Double(numbers[0]) : nil
+        case .numbers(.float64(let numbers), _): return numbers.count == 1 ? numbers[0] : nil
+        default: return try? self.value(as: Double.self)
+        }
+    }
+}
+
 extension Output.Value {
     /// "3 numbers", "10 labelled scores", "a 224×224 image", "12 bytes": for error messages.
     var kindDescription: String {

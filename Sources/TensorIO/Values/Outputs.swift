@@ -8,27 +8,15 @@
 /// for output in outputs { print(output.name, output.value) }
 /// ```
 public struct Outputs: Sendable, Hashable, RandomAccessCollection {
-    private let storage: Storage
-
     /// One or two outputs (most models have no more) are held inline: a run's result then needs no
     /// array of its own, an allocation and a free on every run of a model that runs in a microsecond.
-    /// Every initializer picks the case from the count, so equal outputs always share a case and the
-    /// synthesized `==` and `hash(into:)` agree with the elements'.
-    private enum Storage: Sendable, Hashable {
-        case one(Output)
-        case two(Output, Output)
-        case other([Output])
-    }
+    private let storage: InlineValues<Output>
 
     /// Creates outputs (for models of your own types).
     ///
     /// - Parameter outputs: One output per layer, in layer order.
     public init(_ outputs: [Output]) {
-        switch outputs.count {
-        case 1: storage = .one(outputs[0])
-        case 2: storage = .two(outputs[0], outputs[1])
-        default: storage = .other(outputs)
-        }
+        storage = InlineValues(outputs)
     }
 
     /// A single model output.
@@ -43,26 +31,9 @@ public struct Outputs: Sendable, Hashable, RandomAccessCollection {
 
     public var startIndex: Int { 0 }
 
-    public var endIndex: Int {
-        switch storage {
-        case .one: 1
-        case .two: 2
-        case .other(let outputs): outputs.count
-        }
-    }
+    public var endIndex: Int { storage.count }
 
-    public subscript(position: Int) -> Output {
-        switch storage {
-        case .one(let output):
-            precondition(position == 0, "Outputs index out of range")
-            return output
-        case .two(let first, let second):
-            precondition(position == 0 || position == 1, "Outputs index out of range")
-            return position == 0 ? first : second
-        case .other(let outputs):
-            return outputs[position]
-        }
-    }
+    public subscript(position: Int) -> Output { storage[position] }
 
     /// The output of the layer called `name`.
     ///

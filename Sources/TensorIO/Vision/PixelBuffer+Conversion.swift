@@ -24,41 +24,43 @@ extension PixelBuffer {
 
     /// libyuv names layouts by a little-endian 32-bit word: its "ARGB" is our BGRA in memory.
     private static func toBGRA(_ source: PixelBuffer) -> PixelBuffer {
-        var output = [UInt8](repeating: 0, count: source.width * source.height * 4)
-        let width = Int32(source.width), height = Int32(source.height)
-        let stride = Int32(source.bytesPerRow), outStride = width * 4
-        source.bytes.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { out in
-                let src = input.baseAddress, dst = out.baseAddress
-                switch source.format {
-                case .bgra: _ = ARGBCopy(src, stride, dst, outStride, width, height)
-                case .rgba: _ = ABGRToARGB(src, stride, dst, outStride, width, height)
-                case .argb: _ = BGRAToARGB(src, stride, dst, outStride, width, height)
-                case .rgb: _ = RAWToARGB(src, stride, dst, outStride, width, height)
-                case .bgr: _ = RGB24ToARGB(src, stride, dst, outStride, width, height)
-                case .gray: _ = J400ToARGB(src, stride, dst, outStride, width, height)
-                }
-            }
+        let conversion: LibyuvConversion = switch source.format {
+        case .bgra: ARGBCopy
+        case .rgba: ABGRToARGB
+        case .argb: BGRAToARGB
+        case .rgb: RAWToARGB
+        case .bgr: RGB24ToARGB
+        case .gray: J400ToARGB
         }
-        return PixelBuffer(unchecked: source.width, height: source.height, format: .bgra, bytes: output,
-                           orientation: source.orientation)
+        return convert(source, to: .bgra, with: conversion)
     }
 
     private static func fromBGRA(_ source: PixelBuffer, to target: Format) -> PixelBuffer {
+        let conversion: LibyuvConversion = switch target {
+        case .bgra: ARGBCopy
+        case .rgba: ARGBToABGR
+        case .argb: ARGBToBGRA
+        case .rgb: ARGBToRAW
+        case .bgr: ARGBToRGB24
+        case .gray: ARGBToJ400
+        }
+        return convert(source, to: target, with: conversion)
+    }
+
+    /// A libyuv function converting packed pixels: source and its row stride, destination and its row
+    /// stride, width, height.
+    private typealias LibyuvConversion = (
+        UnsafePointer<UInt8>?, Int32, UnsafeMutablePointer<UInt8>?, Int32, Int32, Int32
+    ) -> Int32
+
+    /// `source`'s pixels in `target`'s format, written by `conversion` into a new tightly packed buffer.
+    private static func convert(_ source: PixelBuffer, to target: Format, with conversion: LibyuvConversion) -> PixelBuffer {
         var output = [UInt8](repeating: 0, count: source.width * source.height * target.bytesPerPixel)
         let width = Int32(source.width), height = Int32(source.height)
         let stride = Int32(source.bytesPerRow), outStride = width * Int32(target.bytesPerPixel)
         source.bytes.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { out in
-                let src = input.baseAddress, dst = out.baseAddress
-                switch target {
-                case .bgra: _ = ARGBCopy(src, stride, dst, outStride, width, height)
-                case .rgba: _ = ARGBToABGR(src, stride, dst, outStride, width, height)
-                case .argb: _ = ARGBToBGRA(src, stride, dst, outStride, width, height)
-                case .rgb: _ = ARGBToRAW(src, stride, dst, outStride, width, height)
-                case .bgr: _ = ARGBToRGB24(src, stride, dst, outStride, width, height)
-                case .gray: _ = ARGBToJ400(src, stride, dst, outStride, width, height)
-                }
+                _ = conversion(input.baseAddress, stride, out.baseAddress, outStride, width, height)
             }
         }
         return PixelBuffer(unchecked: source.width, height: source.height, format: target, bytes: output,

@@ -4,26 +4,16 @@
 /// recording every problem with its JSON path like the rest of the reader.
 extension ModelJSONReader {
     mutating func readAudio(_ value: JSONValue?, inputs: [LayerDescription]) -> AudioDescription? {
-        guard let value else { return nil }
         let path = "audio"
-        guard let object = object(value, at: path) else { return nil }
-        checkKeys(object, allowed: ["input", "sample_rate", "channels"], at: path)
+        guard let object = taskEntry(value, at: path, allowed: ["input", "sample_rate", "channels"]) else { return nil }
         let issuesBefore = issues.count
-        let input = requiredString(object, "input", at: path)
         let sampleRate = integer(object, "sample_rate", at: path, required: true) { AudioDescription.sampleRateProblem($0) }
         let channels = integer(object, "channels", at: path, required: false) { AudioDescription.channelsProblem($0) } ?? 1
-        if let input {
-            if let layer = inputs.first(where: { $0.name == input }) {
-                if case .array(nil, _) = layer.kind, [nil, .float32].contains(layer.declaredDataType) {
-                    if let problem = AudioDescription.shapeProblem(layer.shape, channels: channels) {
-                        issue("\(path).input", "\"\(input)\" \(problem)")
-                    }
-                } else {
-                    issue("\(path).input", "\"\(input)\" is not an array of float32 samples (an audio input is an array layer with dtype float32, without quantize)")
-                }
-            } else {
-                issue("\(path).input", "\"\(input)\" is not an input (inputs: \(quotedList(inputs.map(\.name))))")
+        let input = readLayerName(object, "input", in: inputs, role: "input", at: path) { layer in
+            guard case .array(nil, _) = layer.kind, [nil, .float32].contains(layer.declaredDataType) else {
+                return "is not an array of float32 samples (an audio input is an array layer with dtype float32, without quantize)"
             }
+            return AudioDescription.shapeProblem(layer.shape, channels: channels)
         }
         guard issues.count == issuesBefore, let input, let sampleRate else { return nil }
         return AudioDescription(unchecked: input, sampleRate: sampleRate, channels: channels)

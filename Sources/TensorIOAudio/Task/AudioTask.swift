@@ -1,5 +1,4 @@
 @_spi(Internal) public import TensorIO
-internal import TensorIOMetadata
 
 /// The audio task: the `audio` entry (docs/model-json.md, "Audio") — which input takes sound, at what
 /// sample rate and with how many channels — read, checked, inferred from AudioProperties metadata and

@@ -82,8 +82,7 @@ public struct RolloutRule: Codable, Sendable, Hashable {
     }
 
     public init(from decoder: any Decoder) throws {
-        try decoder.refuseUnknownKeys(CodingKeys.allCases.map(\.rawValue))
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
         when = try container.decodeIfPresent(RolloutConditions.self, forKey: .when)
         percent = try container.decodeIfPresent(Double.self, forKey: .percent)
@@ -136,8 +135,7 @@ public struct RolloutConditions: Codable, Sendable, Hashable {
     }
 
     public init(from decoder: any Decoder) throws {
-        try decoder.refuseUnknownKeys(CodingKeys.allCases.map(\.rawValue))
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
         appVersion = try container.decodeIfPresent(String.self, forKey: .appVersion)
         osVersion = try container.decodeIfPresent(String.self, forKey: .osVersion)
         platform = try container.decodeIfPresent([String].self, forKey: .platform)
@@ -168,8 +166,7 @@ public struct RolloutArm: Codable, Sendable, Hashable {
     }
 
     public init(from decoder: any Decoder) throws {
-        try decoder.refuseUnknownKeys(CodingKeys.allCases.map(\.rawValue))
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
         version = try container.decode(String.self, forKey: .version)
         weight = try container.decodeWholeNumber(forKey: .weight)
     }
@@ -210,12 +207,10 @@ public struct RolloutUpdate: Codable, Sendable, Hashable {
     }
 
     public init(from decoder: any Decoder) throws {
-        try decoder.refuseUnknownKeys(CodingKeys.allCases.map(\.rawValue))
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
         rules = try container.decode([RolloutRule].self, forKey: .rules)
         paused = try container.decodeIfPresent(Bool.self, forKey: .paused)
-        revision = try container.decodeIfPresent(Double.self, forKey: .revision) != nil
-            ? Int64(try container.decodeWholeNumber(forKey: .revision)) : nil
+        revision = try container.decodeWholeNumberIfPresent(forKey: .revision).map(Int64.init)
         modelId = try container.decodeIfPresent(String.self, forKey: .modelId)
         updatedAt = try container.decodeIfPresent(Date.self, forKey: .updatedAt)
     }
@@ -247,13 +242,11 @@ public struct RolloutAction: Codable, Sendable, Hashable {
     }
 
     public init(from decoder: any Decoder) throws {
-        try decoder.refuseUnknownKeys(CodingKeys.allCases.map(\.rawValue))
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.strictContainer(keyedBy: CodingKeys.self)
         percent = try container.decodeIfPresent(Double.self, forKey: .percent)
         rule = try container.decodeIfPresent(String.self, forKey: .rule)
         version = try container.decodeIfPresent(String.self, forKey: .version)
-        revision = try container.decodeIfPresent(Double.self, forKey: .revision) != nil
-            ? Int64(try container.decodeWholeNumber(forKey: .revision)) : nil
+        revision = try container.decodeWholeNumberIfPresent(forKey: .revision).map(Int64.init)
     }
 }
 #endif

@@ -38,6 +38,11 @@ extension KeyedDecodingContainer {
         }
         return whole
     }
+
+    /// ``decodeWholeNumber(forKey:)`` for a key that may be missing or `null`.
+    func decodeWholeNumberIfPresent(forKey key: Key) throws -> Int? {
+        try decodeIfPresent(Double.self, forKey: key) != nil ? decodeWholeNumber(forKey: key) : nil
+    }
 }
 
 extension Decoder {
@@ -53,6 +58,13 @@ extension Decoder {
                 forKey: AnyCodingKey(stringValue: unknown), in: container,
                 debugDescription: "unknown key (known: \(known.joined(separator: ", ")))")
         }
+    }
+
+    /// The container of an object whose keys are all `Key`'s cases: any other key is refused first, when
+    /// the decoder's `userInfo` asks for it (``refuseUnknownKeys(_:)``).
+    func strictContainer<Key: CodingKey & CaseIterable>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try refuseUnknownKeys(Key.allCases.map(\.stringValue))
+        return try container(keyedBy: type)
     }
 }
 #endif

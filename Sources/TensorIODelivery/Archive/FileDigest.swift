@@ -2,7 +2,6 @@
 import Crypto
 public import Foundation
 import TensorIO
-import TensorIOSupport
 
 /// SHA-256 of files, read in chunks so archives of any size hash in constant memory.
 public enum FileDigest {
@@ -12,22 +11,13 @@ public enum FileDigest {
     /// - Returns: 64 hex digits.
     /// - Throws: `TensorIOError` (`TensorIOError.Code.io`) when the file cannot be read.
     public static func sha256(of url: URL) throws -> String {
-        let handle: FileHandle
-        do {
-            handle = try FileHandle(forReadingFrom: url)
-        } catch {
-            throw TensorIOError(.io, "cannot read \(url.path): \(SystemErrorText.reason(of: error))")
-        }
-        defer { try? handle.close() }
-        var hasher = SHA256()
-        do {
+        try FileReading.withHandle(reading: url) { handle in
+            var hasher = SHA256()
             while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
                 hasher.update(data: chunk)
             }
-        } catch {
-            throw TensorIOError(.io, "cannot read \(url.path): \(SystemErrorText.reason(of: error))")
+            return hex(hasher.finalize())
         }
-        return hex(hasher.finalize())
     }
 
     /// The SHA-256 of `data`, lowercase hex.

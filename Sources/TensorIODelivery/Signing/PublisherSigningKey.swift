@@ -2,7 +2,6 @@
 import Crypto
 public import Foundation
 import TensorIO
-import TensorIOSupport
 
 /// A publisher's Ed25519 private key, which signs releases. Keep its file secret (`tensorio keygen` writes
 /// it with mode 0600); publish its ``publicKey`` to the clients that should trust the releases.
@@ -118,18 +117,8 @@ enum BoundedFile {
     ///
     /// - Throws: `TensorIOError` (`TensorIOError.Code.io`, `TensorIOError.Code.limitExceeded`).
     static func read(_ url: URL, maximumBytes: Int, what: String) throws -> Data {
-        let handle: FileHandle
-        do {
-            handle = try FileHandle(forReadingFrom: url)
-        } catch {
-            throw TensorIOError(.io, "cannot read the \(what) \(url.path): \(SystemErrorText.reason(of: error))")
-        }
-        defer { try? handle.close() }
-        let data: Data
-        do {
-            data = try handle.read(upToCount: maximumBytes + 1) ?? Data()
-        } catch {
-            throw TensorIOError(.io, "cannot read the \(what) \(url.path): \(SystemErrorText.reason(of: error))")
+        let data = try FileReading.withHandle(reading: url, what: what) { handle in
+            try handle.read(upToCount: maximumBytes + 1) ?? Data()
         }
         guard data.count <= maximumBytes else {
             throw TensorIOError(.limitExceeded, "the \(what) \(url.path) is larger than the limit of \(maximumBytes) bytes")

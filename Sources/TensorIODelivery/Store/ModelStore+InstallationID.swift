@@ -39,15 +39,8 @@ extension ModelStore {
     /// The id in `url`; `nil` when there is no file.
     private func readInstallationId(at url: URL) throws -> String? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let handle: FileHandle
-        do {
-            handle = try FileHandle(forReadingFrom: url)
-        } catch {
-            throw TensorIOError(.io, "cannot read \(url.path): \(error.localizedDescription)")
-        }
-        defer { try? handle.close() }
         // An id is 36 characters: read a little more to notice a file that is not one, never a whole file.
-        let data = (try? handle.read(upToCount: 256)) ?? Data()
+        let data = try FileReading.withHandle(reading: url) { handle in (try? handle.read(upToCount: 256)) ?? Data() }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty, text.utf8.count <= 128,
               text.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-:".unicodeScalars.contains($0)) })

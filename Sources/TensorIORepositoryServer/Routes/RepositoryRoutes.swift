@@ -56,34 +56,23 @@ struct RepositoryRoutes: Sendable {
     }
 
     private func model(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        try authorize(request, write: false)
-        let id = try modelId(context)
-        guard let model = try await storage.index.model(id) else { throw APIError.notFound("no model \(id)") }
-        return try json(model)
+        try await modelDocument(request, context) { id in try await storage.index.model(id) }
     }
 
     private func versions(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        try authorize(request, write: false)
-        let id = try modelId(context)
-        guard let list = try await storage.index.versions(of: id) else { throw APIError.notFound("no model \(id)") }
-        return try json(list)
+        try await modelDocument(request, context) { id in try await storage.index.versions(of: id) }
     }
 
     private func version(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         try authorize(request, write: false)
         let (id, version) = (try modelId(context), try versionId(context))
-        guard let details = try await storage.index.version(version, of: id) else {
-            throw APIError.notFound("no version \(version) of model \(id)")
-        }
-        return try json(details)
+        return try json(try await existingVersion(version, of: id))
     }
 
     private func archive(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         try authorize(request, write: false)
         let (id, version) = (try modelId(context), try versionId(context))
-        guard let details = try await storage.index.version(version, of: id) else {
-            throw APIError.notFound("no version \(version) of model \(id)")
-        }
+        let details = try await existingVersion(version, of: id)
         do {
             return try ArchiveResponder(
                 url: storage.archiveURL(modelId: id, version: version), details: details,
@@ -91,7 +80,7 @@ struct RepositoryRoutes: Sendable {
             ).respond(to: request)
         } catch let error as APIError where error.code == "io" {
             // Deleted between reading its row and opening its file: the version is gone, not broken.
-            if try await storage.index.version(version, of: id) == nil { throw APIError.notFound("no version \(version) of model \(id)") }
+            _ = try await existingVersion(version, of: id)
             throw error
         }
     }
@@ -230,6 +219,25 @@ struct RepositoryRoutes: Sendable {
     }
 
     // MARK: Helpers
+
+    /// Answers a read of the document `lookUp` finds for the model the path names; 404 when there is no
+    /// such model (`lookUp` returns `nil`).
+    func modelDocument<Document: Encodable>(
+        _ request: Request, _ context: BasicRequestContext, _ lookUp: (String) async throws -> Document?
+    ) async throws -> Response {
+        try authorize(request, write: false)
+        let id = try modelId(context)
+        guard let document = try await lookUp(id) else { throw APIError.notFound("no model \(id)") }
+        return try json(document)
+    }
+
+    /// The details of a version; 404 when the model or the version does not exist.
+    private func existingVersion(_ version: String, of id: String) async throws -> VersionDetails {
+        guard let details = try await storage.index.version(version, of: id) else {
+            throw APIError.notFound("no version \(version) of model \(id)")
+        }
+        return details
+    }
 
     private func conflict(_ id: String, _ version: String) -> APIError {
         APIError(status: .conflict, code: "conflict", message: "version \(version) of model \(id) exists already; versions are immutable, upload a new version")

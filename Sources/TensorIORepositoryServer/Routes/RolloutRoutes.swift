@@ -18,10 +18,7 @@ extension RepositoryRoutes {
     }
 
     private func showRollout(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        try authorize(request, write: false)
-        let id = try modelId(context)
-        guard let rollout = try await storage.index.rollout(of: id) else { throw APIError.notFound("no model \(id)") }
-        return try json(rollout)
+        try await modelDocument(request, context) { id in try await storage.index.rollout(of: id) }
     }
 
     private func putRollout(_ request: Request, _ context: BasicRequestContext) async throws -> Response {

@@ -10,11 +10,4 @@ struct Anchor: Sendable, Hashable {
     var yCenter: Float
     var width: Float
     var height: Float
-
-    init(xCenter: Float, yCenter: Float, width: Float, height: Float) {
-        self.xCenter = xCenter
-        self.yCenter = yCenter
-        self.width = width
-        self.height = height
-    }
 }

@@ -8,11 +8,6 @@ struct DetectionCandidate: Sendable, Hashable {
     struct Keypoint: Sendable, Hashable {
         var x: Float
         var y: Float
-
-        init(x: Float, y: Float) {
-            self.x = x
-            self.y = y
-        }
     }
 
     /// The box's left edge.
@@ -25,17 +20,7 @@ struct DetectionCandidate: Sendable, Hashable {
     var score: Float
     /// The index of the best-scoring allowed class.
     var classIndex: Int
-    var keypoints: [Keypoint]
-
-    init(xMin: Float, yMin: Float, width: Float, height: Float, score: Float, classIndex: Int, keypoints: [Keypoint] = []) {
-        self.xMin = xMin
-        self.yMin = yMin
-        self.width = width
-        self.height = height
-        self.score = score
-        self.classIndex = classIndex
-        self.keypoints = keypoints
-    }
+    var keypoints: [Keypoint] = []
 
     /// The right edge.
     var xMax: Float { xMin + width }

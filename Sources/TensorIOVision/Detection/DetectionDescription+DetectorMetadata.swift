@@ -85,14 +85,10 @@ extension TFLiteBundleInference {
             throw invalid(problem)
         }
 
-        var labels: LayerLabels?
-        if let file = labelsFile(metadata[scores]), let values = try packedLabels(file, attachments: attachments) {
-            labels = LayerLabels(file: file.name, values: values)
-            note(.inferred, layer: outputs[scores].name, "\(values.count) class labels from the metadata's axis labels \(file.name)")
-        } else {
-            note(.unknown, layer: outputs[scores].name, "no axis labels: detections carry class indices only")
-        }
-        let displayNames = try displayNames(metadata[scores], type: .tensorAxisLabels, attachments: attachments, layer: outputs[scores].name)
+        let (labels, displayNames) = try classLabels(
+            labelsFile(metadata[scores]), metadata[scores], type: .tensorAxisLabels, kind: "axis", attachments: attachments,
+            layer: outputs[scores].name
+        )
         let minimumScore = metadata[scores]?.processUnits.lazy.compactMap { unit -> Float? in
             if case .scoreThresholding(let threshold) = unit, threshold.isFinite { return threshold }
             return nil

@@ -26,15 +26,10 @@ extension TFLiteBundleInference {
         guard case .boundingBox(let properties)? = metadata[boxes]?.content else { return nil }
         let layout = try boxLayout(properties, layer: outputs[boxes].name)
 
-        var labels: LayerLabels?
-        if let file = valueLabelsFile(metadata[classes]), let values = try packedLabels(file, attachments: attachments) {
-            labels = LayerLabels(file: file.name, values: values)
-            note(.inferred, layer: outputs[classes].name, "\(values.count) class labels from the metadata's value labels \(file.name)")
-        } else {
-            note(.unknown, layer: outputs[classes].name, "no value labels: detections carry class indices only")
-        }
-
-        let displayNames = try displayNames(metadata[classes], type: .tensorValueLabels, attachments: attachments, layer: outputs[classes].name)
+        let (labels, displayNames) = try classLabels(
+            valueLabelsFile(metadata[classes]), metadata[classes], type: .tensorValueLabels, kind: "value",
+            attachments: attachments, layer: outputs[classes].name
+        )
         var settings: DetectionDescription.CalibrationSettings?
         var calibration: ScoreCalibration?
         let calibrationUnit = metadata[scores]?.processUnits.lazy.compactMap { unit -> (TFLiteMetadata.ScoreTransformation, Float)? in
@@ -92,10 +87,27 @@ extension TFLiteBundleInference {
         return DetectionDescription.BoxLayout(shape: shape, positions: positions, coordinates: properties.isNormalized ? .ratio : .pixels)
     }
 
+    /// A detector's class labels from `file`, which the metadata packs for the output `layer`, and their
+    /// translations (the `type` files with a locale); `kind` names the labels in the notes ("axis",
+    /// "value").
+    mutating func classLabels(
+        _ file: TFLiteMetadata.AssociatedFile?, _ metadata: TFLiteMetadata.TensorMetadata?,
+        type: TFLiteMetadata.AssociatedFile.FileType, kind: String, attachments: ModelAttachments, layer: String
+    ) throws -> (labels: LayerLabels?, displayNames: [String: LayerLabels]) {
+        var labels: LayerLabels?
+        if let file, let values = try packedLabels(file, attachments: attachments) {
+            labels = LayerLabels(file: file.name, values: values)
+            note(.inferred, layer: layer, "\(values.count) class labels from the metadata's \(kind) labels \(file.name)")
+        } else {
+            note(.unknown, layer: layer, "no \(kind) labels: detections carry class indices only")
+        }
+        return (labels, try displayNames(metadata, type: type, attachments: attachments, layer: layer))
+    }
+
     /// The display names of a detector's classes, by locale: every labels file of `type` on the tensor that
     /// has a locale (MediaPipe's and the Task Library's `display_names_locale` pick from them), each added to
     /// `assets/` under its own name.
-    mutating func displayNames(
+    private mutating func displayNames(
         _ metadata: TFLiteMetadata.TensorMetadata?, type: TFLiteMetadata.AssociatedFile.FileType, attachments: ModelAttachments,
         layer: String
     ) throws -> [String: LayerLabels] {

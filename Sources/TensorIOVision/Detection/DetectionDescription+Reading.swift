@@ -13,10 +13,8 @@ extension ModelJSONReader {
     ]
 
     mutating func readDetection(_ value: JSONValue?, outputs: [LayerDescription]) -> DetectionDescription? {
-        guard let value else { return nil }
         let path = "detection"
-        guard let object = object(value, at: path) else { return nil }
-        checkKeys(object, allowed: Self.detectionKeys, at: path)
+        guard let object = taskEntry(value, at: path, allowed: Self.detectionKeys) else { return nil }
         let issuesBefore = issues.count
 
         let kind: DetectionDescription.Kind? = object["type"] == nil
@@ -83,14 +81,10 @@ extension ModelJSONReader {
                     ? { issue("\(path).anchors", "required for anchor detectors"); return nil }()
                     : readAnchorOptions(object["anchors"], at: "\(path).anchors")
             }
-            if let anchorOptions {
-                do {
-                    anchors = try anchorOptions.anchors(limit: DetectionDescription.maximumAnchors, location: "\(path).anchors")
-                } catch let error as TensorIOError {
-                    issue(error.location ?? "\(path).anchors", error.message)
-                } catch {
-                    issue("\(path).anchors", "\(error)")
-                }
+            if let anchorOptions, let made = recordingErrors(at: "\(path).anchors", {
+                try anchorOptions.anchors(limit: DetectionDescription.maximumAnchors, location: "\(path).anchors")
+            }) {
+                anchors = made
             }
             // With an anchors file the box count is the file's, set when the bundle opens (ModelBundleValidator).
             decoding = readDecoding(object["decoding"], anchorCount: fixedAnchorsFile == nil ? anchors.count : 1, at: "\(path).decoding")
@@ -139,15 +133,10 @@ extension ModelJSONReader {
         checkKeys(object, allowed: ["file", "transformation", "default_score"], at: path)
         let file = requiredString(object, "file", at: path)
         if let file { checkRelativePath(file, at: "\(path).file") }
-        var transformation = ScoreCalibration.Transformation.identity
-        if let text = optionalString(object, "transformation", at: path) {
-            switch text.lowercased() {
-            case "identity": transformation = .identity
-            case "log": transformation = .log
-            case "inverse_logistic": transformation = .inverseLogistic
-            default: issue("\(path).transformation", "\"\(text)\" is not one of \(quotedList(["identity", "log", "inverse_logistic"]))")
-            }
-        }
+        let transformations: [(name: String, value: ScoreCalibration.Transformation)] = [
+            ("identity", .identity), ("log", .log), ("inverse_logistic", .inverseLogistic),
+        ]
+        let transformation = readChoice(object, "transformation", at: path, from: transformations) ?? .identity
         let defaultScore = number(object, "default_score", at: path).map(Float.init) ?? 0
         guard let file else { return nil }
         return DetectionDescription.CalibrationSettings(file: file, transformation: transformation, defaultScore: defaultScore)
@@ -211,14 +200,8 @@ extension ModelJSONReader {
         options.boxCoordOffset = boxOffset
         options.keypointCoordOffset = keypointOffset
         options.numKeypoints = keypoints
-        if let text = optionalString(object, "format", at: path) {
-            switch text.lowercased() {
-            case "yxhw": options.boxFormat = .yxhw
-            case "xywh": options.boxFormat = .xywh
-            case "xyxy": options.boxFormat = .xyxy
-            default: issue("\(path).format", "\"\(text)\" is not one of \(quotedList(["yxhw", "xywh", "xyxy"]))")
-            }
-        }
+        let formats: [(name: String, value: BoxDecodingOptions.BoxFormat)] = [("yxhw", .yxhw), ("xywh", .xywh), ("xyxy", .xyxy)]
+        if let format = readChoice(object, "format", at: path, from: formats) { options.boxFormat = format }
         if let scale = floats(object["scale"], count: 4, at: "\(path).scale") {
             (options.xScale, options.yScale, options.wScale, options.hScale) = (scale[0], scale[1], scale[2], scale[3])
         } else if object["scale"] == nil {
@@ -227,15 +210,7 @@ extension ModelJSONReader {
         options.applyExponentialOnBoxSize = optionalBool(object, "exponential_size", at: path) ?? false
         options.sigmoidScore = optionalBool(object, "sigmoid", at: path) ?? false
         options.scoreClippingThreshold = number(object, "score_clipping", at: path).map(Float.init)
-        do {
-            try options.validate(location: path)
-        } catch let error as TensorIOError {
-            issue(error.location ?? path, error.message)
-            return nil
-        } catch {
-            issue(path, "\(error)")
-            return nil
-        }
+        guard recordingErrors(at: path, { try options.validate(location: path) }) != nil else { return nil }
         return options
     }
 
@@ -244,21 +219,12 @@ extension ModelJSONReader {
         guard let object = object(value, at: path) else { return nil }
         checkKeys(object, allowed: ["algorithm", "overlap", "threshold", "class_aware"], at: path)
         var options = NonMaxSuppression(algorithm: .hard, overlapType: .intersectionOverUnion, minSuppressionThreshold: 0.3)
-        if let text = optionalString(object, "algorithm", at: path) {
-            switch text.lowercased() {
-            case "hard": options.algorithm = .hard
-            case "weighted": options.algorithm = .weighted
-            default: issue("\(path).algorithm", "\"\(text)\" is not one of \(quotedList(["hard", "weighted"]))")
-            }
-        }
-        if let text = optionalString(object, "overlap", at: path) {
-            switch text.lowercased() {
-            case "iou": options.overlapType = .intersectionOverUnion
-            case "jaccard": options.overlapType = .jaccard
-            case "modified_jaccard": options.overlapType = .modifiedJaccard
-            default: issue("\(path).overlap", "\"\(text)\" is not one of \(quotedList(["iou", "jaccard", "modified_jaccard"]))")
-            }
-        }
+        let algorithms: [(name: String, value: NonMaxSuppression.Algorithm)] = [("hard", .hard), ("weighted", .weighted)]
+        if let algorithm = readChoice(object, "algorithm", at: path, from: algorithms) { options.algorithm = algorithm }
+        let overlapTypes: [(name: String, value: NonMaxSuppression.OverlapType)] = [
+            ("iou", .intersectionOverUnion), ("jaccard", .jaccard), ("modified_jaccard", .modifiedJaccard),
+        ]
+        if let overlapType = readChoice(object, "overlap", at: path, from: overlapTypes) { options.overlapType = overlapType }
         if let threshold = number(object, "threshold", at: path) {
             guard (0...1).contains(threshold) else {
                 issue("\(path).threshold", "\(threshold) is not an overlap: give a number from 0 to 1")

@@ -23,33 +23,27 @@ package enum DetectionTask: ModelTask {
                 detection.displayNames[locale] = labels
             }
         }
-        if let file = detection.fixedAnchorsFile, let text = assets.text(file, at: "detection.anchors.file") {
-            do {
-                let anchors = try Anchor.list(parsing: text, location: "detection.anchors.file")
-                detection.anchors = anchors
-                detection.decoding?.numBoxes = anchors.count
-                if let decoding = detection.decoding, let layer = layers.outputs.first(where: { $0.name == detection.boxesOutput }),
-                   let problem = DetectionDescription.boxesShapeProblem(layer, rows: anchors.count, columns: decoding.numCoords) {
-                    assets.issue("detection.boxes", problem)
-                }
-            } catch let error as TensorIOError {
-                assets.issue(error.location ?? "detection.anchors.file", error.message)
-            } catch {
-                assets.issue("detection.anchors.file", "\(error)")
+        if let file = detection.fixedAnchorsFile, let text = assets.text(file, at: "detection.anchors.file"),
+           let anchors = assets.recordingErrors(at: "detection.anchors.file", {
+               try Anchor.list(parsing: text, location: "detection.anchors.file")
+           }) {
+            detection.anchors = anchors
+            detection.decoding?.numBoxes = anchors.count
+            if let decoding = detection.decoding, let layer = layers.outputs.first(where: { $0.name == detection.boxesOutput }),
+               let problem = DetectionDescription.boxesShapeProblem(layer, rows: anchors.count, columns: decoding.numCoords) {
+                assets.issue("detection.boxes", problem)
             }
         }
         if let settings = detection.calibrationSettings, let text = assets.text(settings.file, at: "detection.score_calibration.file") {
             // One line per class: as many as the labels, or as the file has when there are none.
             let classCount = detection.labels?.values.count ?? ModelBundleValidator.labels(inText: text).count
-            do {
-                detection.calibration = try ScoreCalibration(
+            if let calibration = assets.recordingErrors(at: "detection.score_calibration.file", {
+                try ScoreCalibration(
                     parsing: text, classCount: classCount, transformation: settings.transformation,
                     defaultScore: settings.defaultScore, location: "detection.score_calibration.file"
                 )
-            } catch let error as TensorIOError {
-                assets.issue(error.location ?? "detection.score_calibration.file", error.message)
-            } catch {
-                assets.issue("detection.score_calibration.file", "\(error)")
+            }) {
+                detection.calibration = calibration
             }
         }
         return detection

@@ -8,17 +8,6 @@ extension NonMaxSuppression {
         var xMax: Float
         var yMax: Float
 
-        init(xMin: Float, yMin: Float, xMax: Float, yMax: Float) {
-            self.xMin = xMin
-            self.yMin = yMin
-            self.xMax = xMax
-            self.yMax = yMax
-        }
-
-        init(_ candidate: DetectionCandidate) {
-            self.init(xMin: candidate.xMin, yMin: candidate.yMin, xMax: candidate.xMin + candidate.width, yMax: candidate.yMin + candidate.height)
-        }
-
         /// A negative width or height; a zero-area box is not empty.
         var isEmpty: Bool { xMin > xMax || yMin > yMax }
 
@@ -51,5 +40,12 @@ extension NonMaxSuppression {
             normalization = first.area + second.area - intersection
         }
         return normalization > 0 ? intersection / normalization : 0
+    }
+}
+
+extension NonMaxSuppression.OverlapBox {
+    /// A candidate's box.
+    init(_ candidate: DetectionCandidate) {
+        self.init(xMin: candidate.xMin, yMin: candidate.yMin, xMax: candidate.xMax, yMax: candidate.yMax)
     }
 }

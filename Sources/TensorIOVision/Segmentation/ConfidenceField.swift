@@ -18,6 +18,9 @@ struct ConfidenceField: Sendable {
     let values: [Float]
     let columns: [Tap]
     let rows: [Tap]
+    /// The columns' taps as offsets into a tensor row of every channel, for the one-channel resize across
+    /// (`resizeAcross`), which reads them unchecked (Unsafe/RowResampler.swift in TensorIO).
+    private let acrossOneChannel: RowResampler
 
     /// The two tensor positions a photo column (or row) samples and the weight of the second.
     struct Tap: Sendable {
@@ -33,6 +36,9 @@ struct ConfidenceField: Sendable {
         self.values = values
         columns = Self.taps(count: photo.width, origin: fit.x, extent: fit.width, size: tensorWidth)
         rows = Self.taps(count: photo.height, origin: fit.y, extent: fit.height, size: tensorHeight)
+        acrossOneChannel = RowResampler(
+            first: columns.map { $0.first * channels }, second: columns.map { $0.second * channels }, weights: columns.map(\.weight)
+        )
     }
 
     static func taps(count: Int, origin: Double, extent: Double, size: Int) -> [Tap] {
@@ -201,15 +207,13 @@ struct ConfidenceField: Sendable {
     /// Tensor row `row`'s `selected` channels resized to the photo's width.
     private func resizeAcross(row: Int, channels selected: Range<Int>, into line: inout [Float]) {
         let base = row * tensorWidth * channels
-        var output = line.mutableSpan
         if selected.count == 1 {
-            let channel = base + selected.lowerBound
-            for (index, column) in columns.enumerated() {
-                let a = values[channel + column.first * channels], b = values[channel + column.second * channels]
-                output[index] = a + (b - a) * column.weight
-            }
+            // The same blend as below, a value per column: the loop every tensor row of a one-channel mask
+            // (the selfie segmenter's) goes through, unchecked, its offsets checked once per row.
+            acrossOneChannel.resample(values, from: base + selected.lowerBound, into: &line)
             return
         }
+        var output = line.mutableSpan
         let source = values.span
         let count = selected.count
         var index = 0

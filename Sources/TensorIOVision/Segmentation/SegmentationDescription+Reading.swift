@@ -6,18 +6,11 @@ extension ModelJSONReader {
     static let segmentationKeys: Set<String> = ["output", "activation", "labels", "threshold"]
 
     mutating func readSegmentation(_ value: JSONValue?, outputs: [LayerDescription]) -> SegmentationDescription? {
-        guard let value else { return nil }
         let path = "segmentation"
-        guard let object = object(value, at: path) else { return nil }
-        checkKeys(object, allowed: Self.segmentationKeys, at: path)
+        guard let object = taskEntry(value, at: path, allowed: Self.segmentationKeys) else { return nil }
         let issuesBefore = issues.count
-        let output = requiredString(object, "output", at: path)
-        if let output {
-            if let layer = outputs.first(where: { $0.name == output }) {
-                if let problem = SegmentationDescription.shapeProblem(layer.shape) { issue("\(path).output", "\"\(output)\" \(problem)") }
-            } else {
-                issue("\(path).output", "\"\(output)\" is not an output (outputs: \(quotedList(outputs.map(\.name))))")
-            }
+        let output = readLayerName(object, "output", in: outputs, role: "output", at: path) {
+            SegmentationDescription.shapeProblem($0.shape)
         }
         let activation = readEnumeration(object, "activation", at: path, as: SegmentationDescription.Activation.self) ?? .none
         let labelsFile = optionalString(object, "labels", at: path)

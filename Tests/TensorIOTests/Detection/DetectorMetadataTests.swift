@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import TensorIO
 @testable import TensorIOVision
-import TensorIOMetadata
+@testable import TensorIOMetadata
 import TensorIOModelFile
 import TensorIOSupport
 import TensorIOTestSupport

@@ -118,6 +118,33 @@ struct SegmentationTests {
         #expect(ConfidenceField.isOneToOne(field.rows, size: height) == (scale == 1))
     }
 
+    @Test("RowResampler: each column blends its two values as the checked loop did, for any channel of a row", arguments: [1, 3])
+    func rowResampler(_ channels: Int) {
+        var generator = SystemRandomNumberGenerator()
+        let width = 9, photoWidth = 23, rows = 4
+        var values = (0..<(rows * width * channels)).map { _ in Float(Int.random(in: -40...40, using: &generator)) / 8 }
+        values[5] = .nan
+        values[7] = .infinity
+        let taps = ConfidenceField.taps(count: photoWidth, origin: 1.5, extent: 20, size: width)
+        let resampler = RowResampler(
+            first: taps.map { $0.first * channels }, second: taps.map { $0.second * channels }, weights: taps.map(\.weight)
+        )
+        #expect(resampler.count == photoWidth)
+        for row in 0..<rows {
+            for channel in 0..<channels {
+                let base = row * width * channels + channel
+                var line = [Float](repeating: -1, count: photoWidth + 2)
+                resampler.resample(values, from: base, into: &line)
+                let expected = taps.map { tap -> Float in
+                    let a = values[base + tap.first * channels], b = values[base + tap.second * channels]
+                    return a + (b - a) * tap.weight
+                }
+                #expect(zip(line.prefix(photoWidth), expected).allSatisfy { $0.bitPattern == $1.bitPattern || ($0.isNaN && $1.isNaN) })
+                #expect(line.suffix(2) == [-1, -1])
+            }
+        }
+    }
+
     @Test("ChannelArgmax: each pixel's leader, lead and the largest magnitude as a plain loop finds them, NaN ignored", arguments: [1, 2, 7, 21])
     func channelArgmax(_ channels: Int) {
         var generator = SystemRandomNumberGenerator()

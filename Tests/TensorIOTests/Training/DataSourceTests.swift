@@ -282,6 +282,29 @@ struct JSONDataSourceTests {
         }
     }
 
+    @Test("a batch holds the rows of the source's table, equal to the same items appended one by one")
+    func batchRowsEqualItems() throws {
+        let bundle = try TrainingFixtures.digitsBundle(digitsArrayBundle)
+        let source = try JSONDataSource(contentsOf: TrainingFixtures.digitsData("test.json"), layers: bundle.inputs)
+        let indices = [3, 0, 359, 3]
+        let batch = try source.batch(at: indices)
+        var appended = Batch(keys: source.keys)
+        for index in indices { try appended.append(try source.item(at: index)) }
+        #expect(batch == appended)
+        #expect(batch.hashValue == appended.hashValue)
+        // Items of the batch keep the file's doubles, as item(at:) gives them.
+        #expect(numbers(of: batch[1]["image"]) == numbers(of: try source.item(at: 0)["image"]))
+        #expect(batch.gathering([3, 2]) == (try source.batch(at: [3, 359])))
+    }
+
+    @Test("a table's float32 copy is each double converted to the nearest float, or none when one overflows")
+    func tableFloat32() {
+        let doubles = [0.1, 0.7490196, -3, .infinity, 1e-50]
+        #expect(NumberTable(numbers: .float64(doubles), width: 1, rowCount: 5).float32 == doubles.map { Float($0) })
+        #expect(NumberTable(numbers: .float64([1, 1e39]), width: 2, rowCount: 1).float32 == nil)
+        #expect(NumberTable(numbers: .int32([1, 2]), width: 1, rowCount: 2).float32 == nil)
+    }
+
     @Test("an item index out of range throws invalidInput", arguments: [-1, 2])
     func outOfRange(index: Int) throws {
         try withTemporaryDirectory { directory in

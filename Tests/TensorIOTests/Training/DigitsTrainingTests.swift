@@ -68,6 +68,35 @@ struct DigitsTrainingTests {
         #expect(try Self.accuracy(of: try Self.bundle(name).makeModel(), on: test) == before)
     }
 
+    /// The JSON source's items only, so that each batch is made item by item (the default `batch(at:)`)
+    /// and its doubles converted at each step, as before sources handed over their tables' rows.
+    private struct ItemsOnly: BatchDataSource {
+        let base: JSONDataSource
+        var keys: [String] { base.keys }
+        var count: Int { base.count }
+        func item(at index: Int) throws -> Batch.Item { try base.item(at: index) }
+    }
+
+    @Test("training on the JSON source's table rows (float32, copied) gives exactly the losses of items converted at each step",
+          arguments: ["digits-train-tflite", "digits-train-tensorflow"])
+    func tableRowsTrainAsItems(_ name: String) async throws {
+        let bundle = try Self.bundle(name)
+        let data = try JSONDataSource(contentsOf: TrainingFixtures.digitsData("train.json"), layers: bundle.inputs)
+        let placeholders: [String: InputValue] = bundle.placeholders.isEmpty ? [:] : ["learning_rate": 0.3]
+        var losses: [[Double]] = []
+        for source in [data, ItemsOnly(base: data)] as [any BatchDataSource] {
+            let model = try #require(try bundle.makeModel() as? any TrainableModel)
+            // Batches of 32 and a last one of 29: the TFLite signature is resized twice an epoch, the second
+            // time and after without capturing stderr.
+            let trainer = ModelTrainer(
+                model: model, data: source, epochs: 3, batchSize: 32, shuffle: true, placeholders: placeholders, seed: 11
+            )
+            losses.append(try await trainer.train().compactMap { $0.mean("loss") })
+        }
+        #expect(losses[0].count == 3)
+        #expect(losses[0] == losses[1])
+    }
+
     @Test("TFLite training resizes the batch: batches of 32, 29 and 1 items all train")
     func tfliteBatchSizes() throws {
         let bundle = try Self.bundle("digits-train-tflite")

@@ -34,12 +34,7 @@ struct PullCommand: AsyncParsableCommand {
     @OptionGroup var deviceOptions: DeviceAttributeOptions
 
     func run() async throws {
-        var client = try server.client()
-        let store = try ModelStore(
-            directory: URL(fileURLWithPath: into), logger: ToolLog.logger, trustedKeys: try trustOptions.resolve())
-        // The server's rollout rules pick the version for this machine (the canonical one when the model
-        // has no rollout).
-        client.deviceAttributes = try deviceOptions.resolve(store: store)
+        let (client, store) = try server.installing(into: into, trust: trustOptions, device: deviceOptions)
         var conditions = try conditionOptions.conditions(onlyIfNewer: false)
         if version == nil { conditions.onlyIfNewer = false }
         let (installed, _) = try await runDownload(

@@ -20,10 +20,7 @@ struct PushCommand: AsyncParsableCommand {
     @Argument(help: "The bundle folder.")
     var bundle: String
 
-    @Option(help: "The server, such as http://127.0.0.1:8080.")
-    var to: String
-
-    @OptionGroup var tokens: TokenOptions
+    @OptionGroup var server: TargetServerOptions
 
     @Option(help: "The model id (default: model.json's id).")
     var id: String?
@@ -45,7 +42,7 @@ struct PushCommand: AsyncParsableCommand {
 
     func run() async throws {
         // The address and token are checked before the bundle is packed.
-        let client = try tokens.client(of: to, option: "--to")
+        let client = try server.client()
         let bundleURL = URL(fileURLWithPath: bundle)
         let opened = try ModelBundle(at: bundleURL, logger: ToolLog.logger)
         let modelId = id ?? opened.identifier

@@ -48,6 +48,34 @@ struct SourceServerOptions: ParsableArguments {
 
     /// A client of that server, with the token.
     func client() throws -> RepositoryClient { try tokens.client(of: from, option: "--from") }
+
+    /// The client and the local model store of a command that installs versions (pull, update).
+    ///
+    /// - Parameters:
+    ///   - into: The store's folder.
+    ///   - trust: The keys a version must be signed with.
+    ///   - device: The device attributes the server's rollout rules pick the version for (the canonical
+    ///     one when the model has no rollout), over the store's installation id.
+    func installing(
+        into: String, trust: TrustedKeyOptions, device: DeviceAttributeOptions
+    ) throws -> (RepositoryClient, ModelStore) {
+        var client = try client()
+        let store = try ModelStore(
+            directory: URL(fileURLWithPath: into), logger: ToolLog.logger, trustedKeys: try trust.resolve())
+        client.deviceAttributes = try device.resolve(store: store)
+        return (client, store)
+    }
+}
+
+/// `--to` and the token: the server a command writes to.
+struct TargetServerOptions: ParsableArguments {
+    @Option(help: "The server, such as http://127.0.0.1:8080.")
+    var to: String
+
+    @OptionGroup var tokens: TokenOptions
+
+    /// A client of that server, with the token.
+    func client() throws -> RepositoryClient { try tokens.client(of: to, option: "--to") }
 }
 
 /// Parses a server address given with --to or --from.

@@ -28,17 +28,12 @@ struct RolloutWriteOptions: ParsableArguments {
     @Argument(help: "The model id.")
     var id: String
 
-    @Option(help: "The server, such as http://127.0.0.1:8080.")
-    var to: String
-
-    @OptionGroup var tokens: TokenOptions
+    @OptionGroup var server: TargetServerOptions
 
     @Flag(help: "Print the rollout as the API's JSON instead of a summary line.")
     var json = false
 
-    func client() throws -> RepositoryClient {
-        try tokens.client(of: to, option: "--to")
-    }
+    func client() throws -> RepositoryClient { try server.client() }
 
     /// Prints the rollout: a summary line, or the document with `--json`.
     func report(_ rollout: Rollout, client: RepositoryClient) async throws {

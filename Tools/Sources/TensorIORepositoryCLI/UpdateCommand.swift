@@ -35,12 +35,7 @@ struct UpdateCommand: AsyncParsableCommand {
     @OptionGroup var deviceOptions: DeviceAttributeOptions
 
     func run() async throws {
-        var client = try server.client()
-        let store = try ModelStore(
-            directory: URL(fileURLWithPath: into), logger: ToolLog.logger, trustedKeys: try trustOptions.resolve())
-        // The server's rollout rules pick the version for this machine (the canonical one when the model
-        // has no rollout).
-        client.deviceAttributes = try deviceOptions.resolve(store: store)
+        let (client, store) = try server.installing(into: into, trust: trustOptions, device: deviceOptions)
         let before = try store.current(id)
         let (installed, upToDate) = try await runDownload(
             client: client, modelId: id, version: nil, store: store,

@@ -45,6 +45,24 @@ final class LiteRTModelInstance {
     /// The prediction inputs' memory the compiled model was given (``BoundInputMemory``), released after
     /// `deinit` has destroyed the compiled model that reads it.
     private(set) var boundInputs: BoundInputMemory?
+    /// Input shapes of a signature that LiteRT prepared after a resize without printing anything
+    /// (``SignatureRunner``): preparing for them again is not captured. A few at most are kept.
+    private(set) var preparedQuietly: Set<PreparedShapes> = []
+
+    /// A signature's input shapes, as ``preparedQuietly`` keeps them.
+    struct PreparedShapes: Hashable {
+        let signature: LiteRtParamIndex
+        let inputs: [[Int]]
+    }
+
+    /// Notes input shapes prepared without a word; batch sizes seldom vary, but a caller that sends every
+    /// size keeps at most ``maximumPreparedQuietly`` of them.
+    func notePreparedQuietly(_ shapes: PreparedShapes) {
+        guard preparedQuietly.count < Self.maximumPreparedQuietly else { return }
+        preparedQuietly.insert(shapes)
+    }
+
+    static let maximumPreparedQuietly = 16
 
     /// Reads, verifies and compiles the bundle's model with the configured thread count.
     ///

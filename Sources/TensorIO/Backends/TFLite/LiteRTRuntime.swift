@@ -6,40 +6,17 @@ internal import TensorIOSupport
 /// Finds and loads the LiteRT runtime (`libLiteRt.so` from PyPI `ai-edge-litert==2.3.0`) the first time a
 /// TensorFlow Lite model loads, and keeps one LiteRT environment for the process. Where it looks:
 /// ``RuntimeLibrary``.
-enum LiteRTRuntime {
+enum LiteRTRuntime: LoadableRuntime {
     /// A loaded runtime: its functions and the process's environment.
-    struct Handle: @unchecked Sendable {
+    struct Handle: LoadedRuntimeHandle, @unchecked Sendable {
         // The table and the environment live for the whole process (the library is never closed).
         let api: TIOLiteRtAPI
         let environment: LiteRtEnvironment
         let path: String
     }
 
-    private static let loaded = LockedValue<Handle?>(nil)
-
-    /// The loaded runtime, loading it on first use.
-    ///
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/runtimeUnavailable``) saying where it looked and
-    ///   how to install the runtime.
-    static func handle(logger: Logger) throws -> Handle {
-        if let cached = loaded.withLock({ $0 }) { return cached }
-        // Loading prints (TensorFlow's start-up lines; nothing yet from LiteRT, but its environment may).
-        return try RuntimeOutput.capturing(.liteRT, logger: logger) { try handle() }
-    }
-
-    /// The loaded runtime, loading it on first use, without capturing what it prints.
-    static func handle() throws -> Handle {
-        try loaded.withLock { cached in
-            if let cached { return cached }
-            let handle = try RuntimeLibraryState.shared.withLock { state in
-                let handle = try load(configured: state.configured[.liteRT])
-                state.loaded[.liteRT] = URL(fileURLWithPath: handle.path)
-                return handle
-            }
-            cached = handle
-            return handle
-        }
-    }
+    static let library = RuntimeLibrary.liteRT
+    static let loaded = LockedValue<Handle?>(nil)
 
     /// Loads the library from the file given in code, else as ``RuntimeLibrary`` describes.
     static func load(configured: URL?) throws -> Handle {

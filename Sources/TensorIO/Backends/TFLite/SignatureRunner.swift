@@ -60,15 +60,28 @@ final class SignatureRunner {
         // leaves some to their operator (TFLite_Detection_PostProcess's are `[]` there, [1, 10, 4] and
         // so on once prepared), and after a resize they follow the new input shapes. Memory sized from
         // the file would be written past by the first run.
+        //
+        // Preparing can print (a kernel refusing a shape), so it is captured — except after a resize to
+        // input shapes this signature was already prepared for without a word: the same preparation again
+        // prints nothing, and a training run whose last batch is smaller resizes twice an epoch, where the
+        // capture's system calls (several dup2/fflush/lseek) cost as much as a few of its steps.
         var outputLayouts = [LiteRtLayout](repeating: LiteRtLayout(), count: signature.outputCount)
         if signature.outputCount > 0 {
-            try RuntimeOutput.capturing(.liteRT, logger: instance.logger) {
+            let prepare = {
                 try runtime.check(
                     runtime.api.GetCompiledModelOutputTensorLayouts(
                         compiledModel, signature.index, signature.outputCount, &outputLayouts, true
                     ),
                     "preparing the outputs of signature \"\(signature.key)\""
                 )
+            }
+            let shapes = LiteRTModelInstance.PreparedShapes(signature: signature.index, inputs: inputSlots.map(\.shape))
+            if afterResize, instance.preparedQuietly.contains(shapes) {
+                try prepare()
+            } else {
+                var printed = false
+                try RuntimeOutput.capturing(.liteRT, logger: instance.logger, printedAnything: &printed, prepare)
+                if afterResize, !printed { instance.notePreparedQuietly(shapes) }
             }
         }
         outputSlots = try (0..<signature.outputCount).map {

@@ -6,38 +6,15 @@ internal import TensorIOSupport
 /// Finds and loads the TensorFlow runtime (the C API in `libtensorflow_cc.so.2` from PyPI
 /// `tensorflow-cpu==2.21.0`) the first time a TensorFlow model loads. Where it looks: ``RuntimeLibrary``.
 /// TensorFlow Lite users never load it.
-enum TensorFlowRuntime {
+enum TensorFlowRuntime: LoadableRuntime {
     /// A loaded runtime: its function table, alive for the whole process.
-    struct Handle: @unchecked Sendable {
+    struct Handle: LoadedRuntimeHandle, @unchecked Sendable {
         let api: TIOTensorFlowAPI
         let path: String
     }
 
-    private static let loaded = LockedValue<Handle?>(nil)
-
-    /// The loaded runtime, loading it on first use.
-    ///
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/runtimeUnavailable``) saying where it looked and
-    ///   how to install the runtime.
-    static func handle(logger: Logger) throws -> Handle {
-        if let cached = loaded.withLock({ $0 }) { return cached }
-        // Loading prints (TensorFlow's start-up lines; nothing yet from LiteRT, but its environment may).
-        return try RuntimeOutput.capturing(.tensorFlow, logger: logger) { try handle() }
-    }
-
-    /// The loaded runtime, loading it on first use, without capturing what it prints.
-    static func handle() throws -> Handle {
-        try loaded.withLock { cached in
-            if let cached { return cached }
-            let handle = try RuntimeLibraryState.shared.withLock { state in
-                let handle = try load(configured: state.configured[.tensorFlow])
-                state.loaded[.tensorFlow] = URL(fileURLWithPath: handle.path)
-                return handle
-            }
-            cached = handle
-            return handle
-        }
-    }
+    static let library = RuntimeLibrary.tensorFlow
+    static let loaded = LockedValue<Handle?>(nil)
 
     /// Loads the library from the file given in code, else as ``RuntimeLibrary`` describes.
     static func load(configured: URL?) throws -> Handle {

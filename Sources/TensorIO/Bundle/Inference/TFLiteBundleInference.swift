@@ -144,15 +144,23 @@ package struct TFLiteBundleInference {
         if looksLikeImage(tensor.shape), dataType == .float32 || dataType == .uint8 {
             note(.unknown, layer: name, "shaped like an image \(tensor.shape): give --image \(name) to feed it pictures")
         }
+        return arrayLayer(tensor, dataType: dataType, shape: arrayShape(tensor), quantized: "real values are quantized")
+    }
+
+    /// An array layer of `tensor`, with the tensor's own quantization when its integers are quantized per
+    /// tensor; `quantized` says what happens to the values then.
+    private mutating func arrayLayer(
+        _ tensor: TFLiteEntryPoints.Tensor, dataType: DataType, shape: [Int], quantized: String
+    ) -> LayerDescription {
         var quantization: QuantizationSpec?
         if !dataType.isFloatingPoint, case .perTensor? = tensor.quantization {
             quantization = .fromTensor
-            note(.inferred, layer: name, "quantized \(dataType): real values are quantized with the tensor's own scale and zero point")
+            note(.inferred, layer: tensor.name, "quantized \(dataType): \(quantized) with the tensor's own scale and zero point")
         }
         let layer = LayerDescription(
-            name: name, shape: arrayShape(tensor), declaredDataType: dataType, kind: .array(quantization: quantization)
+            name: tensor.name, shape: shape, declaredDataType: dataType, kind: .array(quantization: quantization)
         )
-        note(.inferred, layer: name, "array \(dataType) \(layer.shape)")
+        note(.inferred, layer: tensor.name, "array \(dataType) \(layer.shape)")
         return layer
     }
 
@@ -216,15 +224,7 @@ package struct TFLiteBundleInference {
             throw TensorIOError(.unsupported, "output \"\(name)\" holds \(tensor.typeName) values, which TensorIO cannot read", location: "model.file")
         }
         describe(name, metadata)
-        var quantization: QuantizationSpec?
-        if !dataType.isFloatingPoint, case .perTensor? = tensor.quantization {
-            quantization = .fromTensor
-            note(.inferred, layer: name, "quantized \(dataType): dequantized with the tensor's own scale and zero point")
-        }
-        var layer = LayerDescription(
-            name: name, shape: outputShape(tensor), declaredDataType: dataType, kind: .array(quantization: quantization)
-        )
-        note(.inferred, layer: name, "array \(dataType) \(layer.shape)")
+        var layer = arrayLayer(tensor, dataType: dataType, shape: outputShape(tensor), quantized: "dequantized")
         if let labels = options.labels[name] {
             try attach(labels, named: "\(name)-labels.txt", to: &layer, source: "--labels")
         } else if case .image? = metadata?.content {

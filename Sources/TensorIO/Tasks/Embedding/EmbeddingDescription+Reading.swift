@@ -2,18 +2,11 @@
 /// ``EmbeddingDescription``, recording every problem with its JSON path like the rest of the reader.
 extension ModelJSONReader {
     mutating func readEmbedding(_ value: JSONValue?, outputs: [LayerDescription]) -> EmbeddingDescription? {
-        guard let value else { return nil }
         let path = "embedding"
-        guard let object = object(value, at: path) else { return nil }
-        checkKeys(object, allowed: ["output", "normalize", "quantize"], at: path)
+        guard let object = taskEntry(value, at: path, allowed: ["output", "normalize", "quantize"]) else { return nil }
         let issuesBefore = issues.count
-        let output = requiredString(object, "output", at: path)
-        if let output {
-            if let layer = outputs.first(where: { $0.name == output }) {
-                if let problem = EmbeddingDescription.shapeProblem(layer.shape) { issue("\(path).output", "\"\(output)\" \(problem)") }
-            } else {
-                issue("\(path).output", "\"\(output)\" is not an output (outputs: \(quotedList(outputs.map(\.name))))")
-            }
+        let output = readLayerName(object, "output", in: outputs, role: "output", at: path) {
+            EmbeddingDescription.shapeProblem($0.shape)
         }
         let normalizes = optionalBool(object, "normalize", at: path) ?? false
         let quantizes = optionalBool(object, "quantize", at: path) ?? false

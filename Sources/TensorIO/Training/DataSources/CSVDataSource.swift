@@ -15,7 +15,7 @@ public struct CSVDataSource: BatchDataSource {
     private let layers: [String: LayerDescription]
     private let fileName: String
     /// When every row converts, the items' values by key: every item's numbers end to end (all items
-    /// give a key as many numbers), which training batches are gathered from, one array per key.
+    /// give a key as many numbers), a table per key, whose rows training batches hold.
     private var valueColumns: [Batch.Column]?
 
     /// Reads and checks the file.
@@ -109,11 +109,7 @@ public struct CSVDataSource: BatchDataSource {
 
     /// - Throws: As ``item(at:)``, for the first item that fails.
     public func batch(at indices: [Int]) throws -> Batch {
-        guard let valueColumns else {
-            var batch = Batch(keys: keys)
-            for index in indices { try batch.append(try item(at: index)) }
-            return batch.compacted()
-        }
+        guard let valueColumns else { return try batchOfItems(at: indices) }
         if let index = indices.first(where: { !rows.indices.contains($0) }) {
             throw TensorIOError.invalidInput("item \(index) is out of range: \(fileName) has \(rows.count) rows")
         }

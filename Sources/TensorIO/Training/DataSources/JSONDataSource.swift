@@ -14,8 +14,9 @@ public struct JSONDataSource: BatchDataSource {
     /// a small model's training step.
     private let items: [StoredItem]
     /// When every item gives only numbers, the same values by key: for each key every item's numbers
-    /// end to end (all items give a key as many numbers). A training batch is gathered from these, one
-    /// array per key, rather than made of a dictionary per item.
+    /// end to end (all items give a key as many numbers), a table per key (``NumberTable``). A training
+    /// batch holds the rows it draws from these tables rather than a dictionary per item, and the step
+    /// copies each row into its tensor.
     private let columns: [Batch.Column]?
     private let fileName: String
 
@@ -154,11 +155,7 @@ public struct JSONDataSource: BatchDataSource {
 
     /// - Throws: As ``item(at:)``, for the first item that fails.
     public func batch(at indices: [Int]) throws -> Batch {
-        guard let columns else {
-            var batch = Batch(keys: keys)
-            for index in indices { try batch.append(try item(at: index)) }
-            return batch.compacted()
-        }
+        guard let columns else { return try batchOfItems(at: indices) }
         if let index = indices.first(where: { $0 < 0 || $0 >= count }) {
             throw TensorIOError.invalidInput("item \(index) is out of range: \(fileName) has \(count) items")
         }

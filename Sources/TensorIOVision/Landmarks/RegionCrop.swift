@@ -1,0 +1,87 @@
+import Foundation
+
+/// The region of a photo as MediaPipe hands it to a landmark model: OpenCV's `warpPerspective` of the
+/// photo's 8-bit pixels onto the model's input size, bilinear, the border replicated — the CPU path of
+/// MediaPipe's `ImageToTensorCalculator` — reproduced to the bit, because the landmark models turn a
+/// one-level pixel difference into visibly different points.
+///
+/// OpenCV's arithmetic, as `cv::warpPerspective` does it for 8-bit images with `INTER_LINEAR`:
+/// - the region's corners are `cv::RotatedRect::points`, in `Float`;
+/// - each output pixel `(x, y)` (integer coordinates, no half-pixel offset) maps through the transform
+///   taking output corner (0, 0) to the region's top-left corner and (width, height) to its bottom-right;
+/// - the source position is rounded to 1/32 of a pixel (`INTER_BITS` 5, ties to even), its integer part
+///   picks the four neighbours, its fraction the weights `(32 − f)·32` and `f·32` per axis, which sum to
+///   2^15 exactly (`INTER_REMAP_COEF_BITS`);
+/// - the value is `(Σ neighbour × weight + 2^14) >> 15`; a neighbour outside the photo is the nearest edge
+///   pixel (`BORDER_REPLICATE`).
+enum RegionCrop {
+    /// OpenCV's `INTER_TAB_SIZE`: source positions are kept to 1/32 of a pixel.
+    static let subpixelSteps = 32
+
+    /// The region's four corners as `cv::RotatedRect::points` computes them (Float arithmetic): bottom-left,
+    /// top-left, top-right, bottom-right of the region in its own frame.
+    static func corners(of region: RegionOfInterest) -> [(x: Float, y: Float)] {
+        let angle = Double(Float(region.rotation * 180 / .pi)) * .pi / 180
+        let b = Float(cos(angle)) * 0.5, a = Float(sin(angle)) * 0.5
+        let cx = Float(region.centerX), cy = Float(region.centerY)
+        let width = Float(region.width), height = Float(region.height)
+        let p0 = (x: cx - a * height - b * width, y: cy + b * height - a * width)
+        let p1 = (x: cx + a * height - b * width, y: cy - b * height - a * width)
+        return [p0, p1, (2 * cx - p0.x, 2 * cy - p0.y), (2 * cx - p1.x, 2 * cy - p1.y)]
+    }
+
+    /// The crop, `outputWidth × outputHeight` pixels of `channels` bytes, in the photo's channel order.
+    ///
+    /// - Parameters:
+    ///   - pixels: The photo, `width × height` pixels of `channels` bytes, rows without padding.
+    ///   - width: The photo's width (at least 1).
+    ///   - height: The photo's height (at least 1).
+    ///   - channels: Bytes per pixel (1 to 4).
+    ///   - region: The region, in the photo's pixels.
+    ///   - outputWidth: The crop's width (at least 1).
+    ///   - outputHeight: The crop's height (at least 1).
+    /// - Returns: The crop's bytes.
+    static func crop(
+        _ pixels: [UInt8], width: Int, height: Int, channels: Int, region: RegionOfInterest,
+        outputWidth: Int, outputHeight: Int
+    ) -> [UInt8] {
+        precondition(width > 0 && height > 0 && (1...4).contains(channels) && pixels.count == width * height * channels)
+        precondition(outputWidth > 0 && outputHeight > 0)
+        // boxPoints' order is bottom-left, top-left, top-right, bottom-right; MediaPipe maps them to the
+        // output's (0, h), (0, 0), (w, 0), (w, h): the map is affine, origin at the top-left corner.
+        let corners = Self.corners(of: region)
+        let origin = (x: Double(corners[1].x), y: Double(corners[1].y))
+        let across = (x: (Double(corners[2].x) - origin.x) / Double(outputWidth), y: (Double(corners[2].y) - origin.y) / Double(outputWidth))
+        let down = (x: (Double(corners[0].x) - origin.x) / Double(outputHeight), y: (Double(corners[0].y) - origin.y) / Double(outputHeight))
+        var output = [UInt8](repeating: 0, count: outputWidth * outputHeight * channels)
+        let steps = Double(subpixelSteps)
+        let limit = Double(Int32.max)
+        for y in 0..<outputHeight {
+            for x in 0..<outputWidth {
+                let sourceX = origin.x + Double(x) * across.x + Double(y) * down.x
+                let sourceY = origin.y + Double(x) * across.y + Double(y) * down.y
+                // In 1/32 pixels, rounded to nearest-even and kept within Int32 as OpenCV's saturate_cast.
+                let fixedX = Int(max(-limit, min(limit, (sourceX * steps).rounded(.toNearestOrEven))))
+                let fixedY = Int(max(-limit, min(limit, (sourceY * steps).rounded(.toNearestOrEven))))
+                let left = fixedX >> 5, top = fixedY >> 5
+                let fractionX = fixedX & 31, fractionY = fixedY & 31
+                let weights = [
+                    (32 - fractionY) * (32 - fractionX) * 32, (32 - fractionY) * fractionX * 32,
+                    fractionY * (32 - fractionX) * 32, fractionY * fractionX * 32,
+                ]
+                let columns = [min(max(left, 0), width - 1), min(max(left + 1, 0), width - 1)]
+                let rows = [min(max(top, 0), height - 1), min(max(top + 1, 0), height - 1)]
+                let taps = [(rows[0], columns[0]), (rows[0], columns[1]), (rows[1], columns[0]), (rows[1], columns[1])]
+                let target = (y * outputWidth + x) * channels
+                for channel in 0..<channels {
+                    var sum = 0
+                    for (tap, weight) in zip(taps, weights) {
+                        sum += Int(pixels[(tap.0 * width + tap.1) * channels + channel]) * weight
+                    }
+                    output[target + channel] = UInt8(clamping: (sum + (1 << 14)) >> 15)
+                }
+            }
+        }
+        return output
+    }
+}

@@ -18,6 +18,26 @@ enum RegionCrop {
     /// OpenCV's `INTER_TAB_SIZE`: source positions are kept to 1/32 of a pixel.
     static let subpixelSteps = 32
 
+    /// The region widened or heightened to the model input's proportions, and the letterbox that adds
+    /// (MediaPipe's `PadRoi` for `keep_aspect_ratio`, in its Float arithmetic): fractions of the padded
+    /// region's width (left, right) and height (top, bottom) that are padding.
+    static func padded(
+        _ region: RegionOfInterest, toWidth inputWidth: Int, height inputHeight: Int
+    ) -> (region: RegionOfInterest, letterbox: (left: Double, top: Double, right: Double, bottom: Double)) {
+        let tensorAspect = Float(inputHeight) / Float(inputWidth)
+        let width = Float(region.width), height = Float(region.height)
+        let regionAspect = height / width
+        var padded = region
+        if tensorAspect > regionAspect {
+            padded.height = Double(width * tensorAspect)
+            let vertical = Double((1 - regionAspect / tensorAspect) / 2)
+            return (padded, (0, vertical, 0, vertical))
+        }
+        padded.width = Double(height / tensorAspect)
+        let horizontal = Double((1 - tensorAspect / regionAspect) / 2)
+        return (padded, (horizontal, 0, horizontal, 0))
+    }
+
     /// The region's four corners as `cv::RotatedRect::points` computes them (Float arithmetic): bottom-left,
     /// top-left, top-right, bottom-right of the region in its own frame.
     static func corners(of region: RegionOfInterest) -> [(x: Float, y: Float)] {

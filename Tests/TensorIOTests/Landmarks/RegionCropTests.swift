@@ -30,3 +30,20 @@ struct RegionCropTests {
         }
     }
 }
+
+@Suite("Landmarks: a region fitted to the model's proportions")
+struct RegionPaddingTests {
+    @Test("a wide region on a square input gets padding above and below; a square one none")
+    func padding() {
+        let wide = RegionOfInterest(centerX: 10, centerY: 10, width: 200, height: 100, rotation: 0.3)
+        let (padded, letterbox) = RegionCrop.padded(wide, toWidth: 224, height: 224)
+        #expect(padded.width == 200 && padded.height == 200 && padded.rotation == 0.3)
+        #expect(letterbox.top == 0.25 && letterbox.bottom == 0.25 && letterbox.left == 0 && letterbox.right == 0)
+        let tall = RegionOfInterest(centerX: 10, centerY: 10, width: 50, height: 100, rotation: 0)
+        let (paddedTall, sides) = RegionCrop.padded(tall, toWidth: 256, height: 256)
+        #expect(paddedTall.width == 100 && sides.left == 0.25 && sides.right == 0.25 && sides.top == 0)
+        let square = RegionOfInterest(centerX: 10, centerY: 10, width: 80, height: 80, rotation: 0)
+        let (same, none) = RegionCrop.padded(square, toWidth: 192, height: 192)
+        #expect(same == square && none.left == 0 && none.top == 0)
+    }
+}

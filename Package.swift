@@ -45,6 +45,8 @@ let package = Package(
         .library(name: "TensorIOText", targets: ["TensorIOText"]),
         .library(name: "TensorIODelivery", targets: ["TensorIODelivery"]),
         .library(name: "TensorIORepositoryServer", targets: ["TensorIORepositoryServer"]),
+        // Not API: the internal modules the tools (Tools/Package.swift) use — errno in words, the bounded zip
+        // reader for .npz inputs, finding a companion program. The underscore says so (docs/packages.md).
         .library(name: "_TensorIOInternals", targets: ["TensorIOSupport", "TensorIOArchive", "TensorIOIsolation"]),
         // Loads one model in a process of its own for isolated load checks; ship it next to the app.
         .executable(name: "tensorio-load-check", targets: ["TensorIOLoadCheck"]),

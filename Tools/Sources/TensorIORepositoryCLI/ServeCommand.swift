@@ -7,7 +7,7 @@ import ArgumentParser
 import Configuration
 import Foundation
 import Logging
-@_spi(Internal) import TensorIO
+import TensorIO
 import TensorIORepositoryServer
 import TensorIOToolSupport
 

@@ -1,4 +1,4 @@
-@_spi(Internal) import TensorIO
+import TensorIO
 import TensorIOSupport
 
 /// The inputs of a command over many (images, files) that failed, reported together once the others are

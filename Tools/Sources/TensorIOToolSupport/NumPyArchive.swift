@@ -1,5 +1,5 @@
 package import Foundation
-@_spi(Internal) import TensorIO
+import TensorIO
 import TensorIOArchive
 import TensorIOSupport
 

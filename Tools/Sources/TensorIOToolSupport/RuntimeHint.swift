@@ -1,4 +1,4 @@
-@_spi(Internal) package import TensorIO
+package import TensorIO
 
 /// The tool's own hint when a runtime is missing. The library's message says what is missing, where it
 /// looked and how any app provides it; users of this tool are in a TensorIO checkout, where the set-up

@@ -6,7 +6,7 @@
 package import ArgumentParser
 import Foundation
 import Logging
-@_spi(Internal) import TensorIO
+import TensorIO
 import TensorIOSupport
 
 /// Runs a program of the tool (`tensorio`, `tensorio-repository`) with one promise: any failure is one

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Internal) import TensorIO
+import TensorIO
 import TensorIOTestSupport
 
 /// `tensorio classify` on audio (issue 29, point 2), and `tensorio init` writing the audio entry (point 1).

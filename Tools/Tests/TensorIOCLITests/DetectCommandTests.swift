@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Internal) import TensorIO
+import TensorIO
 import TensorIOTestSupport
 
 /// `tensorio detect` on a bare SSD model with metadata and on a bundle `tensorio init --detector` wrote.

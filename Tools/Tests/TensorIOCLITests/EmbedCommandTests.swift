@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Internal) import TensorIO
+import TensorIO
 import TensorIOTestSupport
 
 /// `tensorio embed` and `tensorio similar` on a bundle whose `embedding` entry names mobilenet's output.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Internal) import TensorIO
+import TensorIO
 import TensorIOTestSupport
 
 /// `tensorio classify`, `tensorio run --image` and `tensorio eval` on the real example bundles and photos.

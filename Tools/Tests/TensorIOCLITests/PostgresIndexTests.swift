@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(Internal) import TensorIO
+import TensorIO
 import TensorIODelivery
 import Testing
 import TensorIOTestSupport

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Internal) import TensorIO
+import TensorIO
 import TensorIOTestSupport
 
 /// `tensorio segment` on bare segmenters with metadata: text, one JSON line, and masks written as PNG.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Internal) import TensorIO
+import TensorIO
 import TensorIOTestSupport
 
 /// `tensorio classify --text` and `tensorio embed --text` (issue 29, point 3), and `tensorio init` writing the

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-@_spi(Internal) import TensorIO
+import TensorIO
 import TensorIOToolSupport
 
 /// `tensorio train BUNDLE --data PATH --epochs N --batch-size B [--shuffle] [--export DIR] [--json]`.

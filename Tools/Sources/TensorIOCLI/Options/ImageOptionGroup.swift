@@ -1,5 +1,5 @@
 import ArgumentParser
-@_spi(Internal) import TensorIO
+import TensorIO
 
 /// How images are fitted to image layers.
 struct ImageOptionGroup: ParsableArguments {

@@ -1,4 +1,4 @@
-@_spi(Internal) import TensorIO
+import TensorIO
 import TensorIOToolSupport
 
 /// `--placeholder NAME=VALUE` options (run and train): values for the bundle's `placeholders` layers.

@@ -1,5 +1,5 @@
 import CCairo
-@_spi(Internal) import TensorIO
+import TensorIO
 import TensorIOToolSupport
 
 /// A photo's pixels as a cairo surface to draw on: what `detect --draw` and `segment --overlay` share.

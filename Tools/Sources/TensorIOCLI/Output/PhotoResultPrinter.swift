@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Internal) import TensorIO
+import TensorIO
 import TensorIOToolSupport
 
 /// How `detect`, `segment` and `embed` report photos: each result as soon as it is ready, in the order

@@ -1,4 +1,4 @@
-@_spi(Internal) import TensorIO
+import TensorIO
 
 /// Random values of the right type and count for every input layer, as benchmark_model feeds. Image
 /// layers get tensor values too (not pictures), so the timed run is TensorIO's own path around the invoke;

@@ -5,7 +5,7 @@ import Darwin
 #endif
 import ArgumentParser
 import Foundation
-@_spi(Internal) import TensorIO
+import TensorIO
 import TensorIOToolSupport
 import TensorIOIsolation
 import TensorIOSupport

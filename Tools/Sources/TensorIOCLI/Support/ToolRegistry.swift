@@ -1,4 +1,4 @@
-@_spi(Internal) import TensorIO
+import TensorIO
 import TensorIOAudio
 import TensorIOText
 import TensorIOVision

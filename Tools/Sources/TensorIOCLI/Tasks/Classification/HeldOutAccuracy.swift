@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Internal) import TensorIO
+import TensorIO
 import TensorIOToolSupport
 
 /// Top-1 accuracy of a classifier on held-out items: the prediction's best label against the item's

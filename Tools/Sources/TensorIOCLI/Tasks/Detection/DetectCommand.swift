@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-@_spi(Internal) import TensorIO
+import TensorIO
 import TensorIOVision
 import TensorIOToolSupport
 

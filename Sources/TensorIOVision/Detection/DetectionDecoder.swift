@@ -22,9 +22,11 @@ struct DetectionDecoder: Sendable {
 
     /// The detections in `outputs` for a photo of `photo` upright pixels, best first.
     ///
+    /// - Parameter clipped: Whether boxes and keypoints are clipped to the photo (as a caller drawing
+    ///   them wants); a landmarker's regions need them as the model gave them, reaching past the edges.
     /// - Throws: `TensorIOError` (`TensorIOError/Code/outputMismatch`) when an output's size disagrees
     ///   with the description.
-    func detections(in outputs: Outputs, photo: ImageSize, options: DetectionOptions) throws -> [Detection] {
+    func detections(in outputs: Outputs, photo: ImageSize, options: DetectionOptions, clipped: Bool = true) throws -> [Detection] {
         let threshold = options.scoreThreshold ?? description.minimumScore
         let limit = options.maximumResults ?? description.maximumResults
         var candidates: [DetectionCandidate]
@@ -48,7 +50,7 @@ struct DetectionDecoder: Sendable {
             if let name, options.categoryDenylist.contains(name) { continue }
             // In the requested locale where the bundle has that name, else the bundle's own label.
             let shown = label(displayNames, candidate.classIndex).flatMap { $0.isEmpty ? nil : $0 } ?? name
-            detections.append(Self.detection(candidate, label: shown, fit: fit, photo: photo))
+            detections.append(Self.detection(candidate, label: shown, fit: fit, photo: photo, clipped: clipped))
         }
         return detections
     }
@@ -139,11 +141,14 @@ struct DetectionDecoder: Sendable {
         try outputs[name].values(as: Float.self)
     }
 
-    /// A candidate in normalized tensor coordinates, mapped onto the photo and clipped to it.
-    static func detection(_ candidate: DetectionCandidate, label: String?, fit: ImageFit, photo: ImageSize) -> Detection {
+    /// A candidate in normalized tensor coordinates, mapped onto the photo and, when `clipped`, clipped to it.
+    static func detection(
+        _ candidate: DetectionCandidate, label: String?, fit: ImageFit, photo: ImageSize, clipped: Bool = true
+    ) -> Detection {
         let width = Double(max(1, photo.width)), height = Double(max(1, photo.height))
         func point(_ x: Float, _ y: Float) -> Detection.Point {
             let mapped = fit.photoPoint(normalizedX: Double(x), normalizedY: Double(y))
+            guard clipped else { return Detection.Point(x: mapped.x, y: mapped.y) }
             return Detection.Point(x: min(max(mapped.x, 0), width), y: min(max(mapped.y, 0), height))
         }
         let topLeft = point(candidate.xMin, candidate.yMin)

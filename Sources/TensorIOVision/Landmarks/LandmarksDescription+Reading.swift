@@ -3,9 +3,10 @@
 /// Reads `model.json`'s `landmarks` entry into a ``LandmarksDescription``, every problem with its JSON path.
 extension ModelJSONReader {
     static let landmarksKeys: Set<String> = [
-        "detector", "region", "points", "presence", "handedness", "world_points", "connections", "defaults",
+        "detector", "region", "points", "heatmap", "presence", "handedness", "world_points", "connections", "defaults",
     ]
-    static let landmarkPointsKeys: Set<String> = ["output", "count", "values", "normalize_z", "activation"]
+    static let landmarkPointsKeys: Set<String> = ["output", "count", "keep", "values", "normalize_z", "activation"]
+    static let landmarkHeatmapKeys: Set<String> = ["output", "kernel", "min_confidence"]
     static let landmarkScoreKeys: Set<String> = ["output", "activation"]
     static let landmarkHandednessKeys: Set<String> = ["output", "labels"]
     static let landmarkDefaultsKeys: Set<String> = ["max_instances", "min_detection_score", "min_presence_score"]
@@ -18,6 +19,7 @@ extension ModelJSONReader {
         if let detector { checkRelativePath(detector, at: "\(path).detector") }
         let region = readRegionRule(object["region"], at: "\(path).region")
         let points = readLandmarkPoints(object["points"], outputs: outputs, at: "\(path).points")
+        let heatmap = object["heatmap"].flatMap { readHeatmap($0, pointCount: points?.count, outputs: outputs, at: "\(path).heatmap") }
         let presence = object["presence"].flatMap { readLandmarkScore($0, outputs: outputs, at: "\(path).presence") }
         let handedness = object["handedness"].flatMap { readHandedness($0, outputs: outputs, at: "\(path).handedness") }
         let worldPoints = object["world_points"] == nil ? nil : readLayerName(
@@ -48,7 +50,7 @@ extension ModelJSONReader {
         }
         guard issues.count == issuesBefore, let detector, let region, let points else { return nil }
         return LandmarksDescription(
-            detector: detector, region: region, points: points, presence: presence, handedness: handedness,
+            detector: detector, region: region, points: points, presence: presence, handedness: handedness, heatmap: heatmap,
             worldPoints: worldPoints, connections: connections, maximumInstances: defaults.instances,
             minimumDetectionScore: defaults.detection, minimumPresenceScore: defaults.presence)
     }
@@ -63,6 +65,7 @@ extension ModelJSONReader {
         guard let object = object(value, at: path) else { return nil }
         checkKeys(object, allowed: Self.landmarkPointsKeys, at: path)
         let count = wholeNumber(object, "count", at: path, within: 1...LandmarksDescription.maximumPoints, required: true)
+        let keep = wholeNumber(object, "keep", at: path, within: 1...(count ?? LandmarksDescription.maximumPoints), required: false)
         let values = wholeNumber(object, "values", at: path, within: 2...5, required: false) ?? 3
         var normalizeZ = 1.0
         if let number = number(object, "normalize_z", at: path) {
@@ -76,7 +79,35 @@ extension ModelJSONReader {
             return layer.elementCount == count * values ? nil : "holds \(layer.elementCount) numbers, not \(count) points × \(values)"
         }
         guard let output, let count else { return nil }
-        return .init(output: output, count: count, values: values, normalizeZ: normalizeZ, activation: activation)
+        return .init(output: output, count: count, keep: keep ?? count, values: values, normalizeZ: normalizeZ, activation: activation)
+    }
+
+    private mutating func readHeatmap(
+        _ value: JSONValue, pointCount: Int?, outputs: [LayerDescription], at path: String
+    ) -> LandmarksDescription.Heatmap? {
+        guard let object = object(value, at: path) else { return nil }
+        checkKeys(object, allowed: Self.landmarkHeatmapKeys, at: path)
+        var size: (height: Int, width: Int)?
+        let output = readLayerName(object, "output", in: outputs, role: "output", at: path) { layer in
+            // [1, height, width, points] or [height, width, points], as MediaPipe's calculator takes.
+            let shape = layer.shape.count == 4 && layer.shape[0] == 1 ? Array(layer.shape.dropFirst()) : layer.shape
+            guard shape.count == 3, shape.allSatisfy({ $0 > 0 }) else {
+                return "has the shape \(layer.shape), not [1, height, width, points]"
+            }
+            if let pointCount, shape[2] != pointCount { return "holds \(shape[2]) maps, not one per point (\(pointCount))" }
+            size = (shape[0], shape[1])
+            return nil
+        }
+        let kernel = wholeNumber(object, "kernel", at: path, within: 1...LandmarksDescription.maximumHeatmapKernel, required: false) ?? 7
+        if kernel % 2 == 0 { issue("\(path).kernel", "\(kernel) is even: a window has a centre only when its side is odd") }
+        var minimumConfidence = 0.5
+        if let number = number(object, "min_confidence", at: path) {
+            if (0...1).contains(number) { minimumConfidence = number } else {
+                issue("\(path).min_confidence", "\(JSONValue.number(number).brief) is not a confidence from 0 to 1")
+            }
+        }
+        guard let output, let size else { return nil }
+        return .init(output: output, height: size.height, width: size.width, kernel: kernel, minimumConfidence: minimumConfidence)
     }
 
     private mutating func readLandmarkScore(

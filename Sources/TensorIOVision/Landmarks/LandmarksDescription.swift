@@ -6,8 +6,11 @@ public struct LandmarksDescription: Sendable, Hashable {
     public struct Points: Sendable, Hashable {
         /// The output's name.
         public var output: String
-        /// How many points.
+        /// How many points the output holds.
         public var count: Int
+        /// How many of them, from the first, are the instance's landmarks (the rest — a pose model's
+        /// auxiliary points — only serve the model's own tracking).
+        public var keep: Int
         /// Numbers per point: 2 (x, y), 3 (z), 4 (visibility) or 5 (presence).
         public var values: Int
         /// z is divided by this as well as by the input's width (MediaPipe's `normalize_z`).
@@ -33,6 +36,20 @@ public struct LandmarksDescription: Sendable, Hashable {
         public var labels: [String]
     }
 
+    /// A heatmap output the points are refined from (MediaPipe's `RefineLandmarksFromHeatmapCalculator`,
+    /// in its pose graph): `height × width × points.count` numbers, one map per point.
+    public struct Heatmap: Sendable, Hashable {
+        /// The output's name.
+        public var output: String
+        /// The map's height and width, from the output's shape.
+        public var height: Int
+        public var width: Int
+        /// The side of the square window around a point whose weighted centre replaces it (odd).
+        public var kernel: Int
+        /// The least confidence (sigmoid of the map) in the window for the point to move.
+        public var minimumConfidence: Double
+    }
+
     /// The detector bundle's folder, inside this bundle.
     public var detector: String
     /// How a detection becomes the region the landmark model sees.
@@ -43,6 +60,8 @@ public struct LandmarksDescription: Sendable, Hashable {
     public var presence: Score?
     /// Left or right hand, where the model says.
     public var handedness: Handedness?
+    /// The heatmap the points are refined from, where the model has one.
+    public var heatmap: Heatmap?
     /// The output of world points (metres, `points.count` × 3), where the model has one.
     public var worldPoints: String?
     /// Pairs of point indices drawn as the skeleton.
@@ -54,6 +73,8 @@ public struct LandmarksDescription: Sendable, Hashable {
 
     /// The most points a landmark model may declare (MediaPipe's face mesh with irises has 478).
     public static let maximumPoints = 1024
+    /// The widest heatmap window a bundle may declare.
+    public static let maximumHeatmapKernel = 63
     /// The most instances a call may ask for.
     public static let maximumInstances = 64
 }

@@ -76,29 +76,36 @@ enum RegionCrop {
         var output = [UInt8](repeating: 0, count: outputWidth * outputHeight * channels)
         let steps = Double(subpixelSteps)
         let limit = Double(Int32.max)
-        for y in 0..<outputHeight {
-            for x in 0..<outputWidth {
-                let sourceX = origin.x + Double(x) * across.x + Double(y) * down.x
-                let sourceY = origin.y + Double(x) * across.y + Double(y) * down.y
-                // In 1/32 pixels, rounded to nearest-even and kept within Int32 as OpenCV's saturate_cast.
-                let fixedX = Int(max(-limit, min(limit, (sourceX * steps).rounded(.toNearestOrEven))))
-                let fixedY = Int(max(-limit, min(limit, (sourceY * steps).rounded(.toNearestOrEven))))
-                let left = fixedX >> 5, top = fixedY >> 5
-                let fractionX = fixedX & 31, fractionY = fixedY & 31
-                let weights = [
-                    (32 - fractionY) * (32 - fractionX) * 32, (32 - fractionY) * fractionX * 32,
-                    fractionY * (32 - fractionX) * 32, fractionY * fractionX * 32,
-                ]
-                let columns = [min(max(left, 0), width - 1), min(max(left + 1, 0), width - 1)]
-                let rows = [min(max(top, 0), height - 1), min(max(top + 1, 0), height - 1)]
-                let taps = [(rows[0], columns[0]), (rows[0], columns[1]), (rows[1], columns[0]), (rows[1], columns[1])]
-                let target = (y * outputWidth + x) * channels
-                for channel in 0..<channels {
-                    var sum = 0
-                    for (tap, weight) in zip(taps, weights) {
-                        sum += Int(pixels[(tap.0 * width + tap.1) * channels + channel]) * weight
+        pixels.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                var written = 0
+                for y in 0..<outputHeight {
+                    for x in 0..<outputWidth {
+                        let sourceX = origin.x + Double(x) * across.x + Double(y) * down.x
+                        let sourceY = origin.y + Double(x) * across.y + Double(y) * down.y
+                        // In 1/32 pixels, rounded to nearest-even and kept within Int32 as OpenCV's saturate_cast.
+                        let fixedX = Int(max(-limit, min(limit, (sourceX * steps).rounded(.toNearestOrEven))))
+                        let fixedY = Int(max(-limit, min(limit, (sourceY * steps).rounded(.toNearestOrEven))))
+                        let left = fixedX >> 5, top = fixedY >> 5
+                        let fractionX = fixedX & 31, fractionY = fixedY & 31
+                        let weightTopLeft = (32 - fractionY) * (32 - fractionX) * 32
+                        let weightTopRight = (32 - fractionY) * fractionX * 32
+                        let weightBottomLeft = fractionY * (32 - fractionX) * 32
+                        let weightBottomRight = fractionY * fractionX * 32
+                        // BORDER_REPLICATE: a neighbour outside the photo is its nearest edge pixel.
+                        let column0 = min(max(left, 0), width - 1) * channels
+                        let column1 = min(max(left + 1, 0), width - 1) * channels
+                        let row0 = min(max(top, 0), height - 1) * width * channels
+                        let row1 = min(max(top + 1, 0), height - 1) * width * channels
+                        for channel in 0..<channels {
+                            let sum = Int(source[row0 + column0 + channel]) * weightTopLeft
+                                + Int(source[row0 + column1 + channel]) * weightTopRight
+                                + Int(source[row1 + column0 + channel]) * weightBottomLeft
+                                + Int(source[row1 + column1 + channel]) * weightBottomRight
+                            target[written + channel] = UInt8(clamping: (sum + (1 << 14)) >> 15)
+                        }
+                        written += channels
                     }
-                    output[target + channel] = UInt8(clamping: (sum + (1 << 14)) >> 15)
                 }
             }
         }

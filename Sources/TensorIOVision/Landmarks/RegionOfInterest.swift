@@ -46,19 +46,28 @@ public struct RegionOfInterest: Sendable, Hashable {
     ) -> RegionOfInterest? {
         let values = [box.x, box.y, box.width, box.height]
         guard values.allSatisfy(\.isFinite), box.width > 0, box.height > 0 else { return nil }
-        var rotation = 0.0
-        if let rule = rule.rotation {
-            guard keypoints.indices.contains(rule.startKeypoint), keypoints.indices.contains(rule.endKeypoint)
-            else { return nil }
-            let start = keypoints[rule.startKeypoint], end = keypoints[rule.endKeypoint]
-            guard [start.x, start.y, end.x, end.y].allSatisfy(\.isFinite) else { return nil }
-            // DetectionsToRectsCalculator: the target angle less the line's angle (y up, hence the minus).
-            rotation = normalized(rule.targetDegrees * .pi / 180 - atan2(-(end.y - start.y), end.x - start.x))
-        }
         var region = RegionOfInterest(
             centerX: box.x + box.width / 2, centerY: box.y + box.height / 2,
-            width: box.width, height: box.height, rotation: rotation)
+            width: box.width, height: box.height, rotation: 0)
+        if let rotation = rule.rotation {
+            guard keypoints.indices.contains(rotation.startKeypoint), keypoints.indices.contains(rotation.endKeypoint)
+            else { return nil }
+            let start = keypoints[rotation.startKeypoint], end = keypoints[rotation.endKeypoint]
+            guard [start.x, start.y, end.x, end.y].allSatisfy(\.isFinite) else { return nil }
+            // DetectionsToRectsCalculator: the target angle less the line's angle (y up, hence the minus).
+            region.rotation = normalized(rotation.targetDegrees * .pi / 180 - atan2(-(end.y - start.y), end.x - start.x))
+            if rule.source == .keypoints {
+                // AlignmentPointsRectsCalculator: centred on the first keypoint, twice the distance across.
+                let side = 2 * ((end.x - start.x) * (end.x - start.x) + (end.y - start.y) * (end.y - start.y)).squareRoot()
+                guard side > 0, side.isFinite else { return nil }
+                (region.centerX, region.centerY, region.width, region.height) = (start.x, start.y, side, side)
+            }
+        } else if rule.source == .keypoints {
+            return nil
+        }
         region.transform(by: rule)
+        let numbers = [region.centerX, region.centerY, region.width, region.height, region.rotation]
+        guard numbers.allSatisfy(\.isFinite), region.width > 0, region.height > 0 else { return nil }
         return region
     }
 
@@ -94,6 +103,35 @@ public struct RegionOfInterest: Sendable, Hashable {
     /// The four corners, clockwise on screen from the crop's top-left: where the crop's corners are on the photo.
     public var corners: [(x: Double, y: Double)] {
         [photoPoint(x: 0, y: 0), photoPoint(x: 1, y: 0), photoPoint(x: 1, y: 1), photoPoint(x: 0, y: 1)]
+    }
+
+    /// The intersection over union of two regions' upright boxes (their rotation ignored), as MediaPipe's
+    /// `AssociationNormRectCalculator` compares them.
+    func overlap(with other: RegionOfInterest) -> Double {
+        let left = max(centerX - width / 2, other.centerX - other.width / 2)
+        let right = min(centerX + width / 2, other.centerX + other.width / 2)
+        let top = max(centerY - height / 2, other.centerY - other.height / 2)
+        let bottom = min(centerY + height / 2, other.centerY + other.height / 2)
+        guard right > left, bottom > top else { return 0 }
+        let intersection = (right - left) * (bottom - top)
+        let union = width * height + other.width * other.height - intersection
+        return union > 0 ? intersection / union : 0
+    }
+
+    /// The regions of `regions` that MediaPipe's `AssociationNormRectCalculator` keeps from one list: each
+    /// in turn removes the earlier ones it overlaps by more than `threshold`, and goes to the end.
+    ///
+    /// - Parameters:
+    ///   - regions: The regions with what they came from, in the detector's order.
+    ///   - threshold: The overlap above which the later region wins.
+    /// - Returns: The kept regions, in MediaPipe's order.
+    static func associated<Item>(_ regions: [(RegionOfInterest, Item)], threshold: Double) -> [(RegionOfInterest, Item)] {
+        var kept: [(RegionOfInterest, Item)] = []
+        for candidate in regions {
+            kept.removeAll { $0.0.overlap(with: candidate.0) > threshold }
+            kept.append(candidate)
+        }
+        return kept
     }
 
     /// An angle in radians brought into (−π, π], as MediaPipe's `NormalizeRadians`.

@@ -4,11 +4,11 @@
 /// JSON path:
 ///
 /// ```json
-/// "region": {"rotation": {"from_keypoint": 0, "to_keypoint": 2, "degrees": 90},
-///            "scale": [2.6, 2.6], "shift": [0, -0.5], "square": "long"}
+/// "region": {"from": "box", "rotation": {"from_keypoint": 0, "to_keypoint": 2, "degrees": 90},
+///            "scale": [2.6, 2.6], "shift": [0, -0.5], "square": "long", "max_overlap": 0.5}
 /// ```
 extension ModelJSONReader {
-    static let regionKeys: Set<String> = ["rotation", "scale", "shift", "square"]
+    static let regionKeys: Set<String> = ["from", "rotation", "scale", "shift", "square", "max_overlap"]
     static let regionRotationKeys: Set<String> = ["from_keypoint", "to_keypoint", "degrees"]
 
     /// The region rule at `path`; `nil` (with issues) when it is missing or wrong.
@@ -20,12 +20,24 @@ extension ModelJSONReader {
         }
         guard let object = object(value, at: path) else { return nil }
         checkKeys(object, allowed: Self.regionKeys, at: path)
+        let source = readEnumeration(object, "from", at: path, as: RegionRule.Source.self) ?? .box
         let rotation = object["rotation"].flatMap { readRegionRotation($0, at: "\(path).rotation") }
+        if source == .keypoints, object["rotation"] == nil {
+            issue("\(path).rotation", "required: a region \"from\": \"keypoints\" is sized and turned by the rotation's two keypoints")
+        }
         let scale = numberPair(object, "scale", at: path, within: RegionRule.scaleRange) ?? (1, 1)
         let shift = numberPair(object, "shift", at: path, within: RegionRule.shiftRange) ?? (0, 0)
         let square = readEnumeration(object, "square", at: path, as: RegionRule.Square.self) ?? RegionRule.Square.none
+        var maximumOverlap: Double?
+        if let number = number(object, "max_overlap", at: path) {
+            if (0...1).contains(number) { maximumOverlap = number } else {
+                issue("\(path).max_overlap", "\(JSONValue.number(number).brief) is not an intersection over union from 0 to 1")
+            }
+        }
         guard issues.count == issuesBefore else { return nil }
-        return RegionRule(rotation: rotation, scaleX: scale.0, scaleY: scale.1, shiftX: shift.0, shiftY: shift.1, square: square)
+        return RegionRule(
+            source: source, rotation: rotation, scaleX: scale.0, scaleY: scale.1, shiftX: shift.0, shiftY: shift.1,
+            square: square, maximumOverlap: maximumOverlap)
     }
 
     private mutating func readRegionRotation(_ value: JSONValue, at path: String) -> RegionRule.Rotation? {
@@ -96,7 +108,7 @@ extension RegionRule {
 
     /// The rule as `model.json` spells it, in the documented key order (what `tensorio init` writes).
     var modelJSON: OrderedJSON {
-        var members: [OrderedJSON.Member] = []
+        var members: [OrderedJSON.Member] = [.init(key: "from", value: .string(source.rawValue))]
         if let rotation {
             members.append(.init(key: "rotation", value: .object([
                 .init(key: "from_keypoint", value: .integer(rotation.startKeypoint)),
@@ -107,6 +119,7 @@ extension RegionRule {
         members.append(.init(key: "scale", value: .array([.number(scaleX), .number(scaleY)])))
         members.append(.init(key: "shift", value: .array([.number(shiftX), .number(shiftY)])))
         members.append(.init(key: "square", value: .string(square.rawValue)))
+        if let maximumOverlap { members.append(.init(key: "max_overlap", value: .number(maximumOverlap))) }
         return .object(members)
     }
 }

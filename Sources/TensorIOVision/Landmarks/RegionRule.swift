@@ -17,6 +17,16 @@ public struct RegionRule: Sendable, Hashable {
         case short
     }
 
+    /// What gives the region its first size and centre.
+    public enum Source: String, Sendable, Hashable, CaseIterable {
+        /// The detection's box (MediaPipe's `DetectionsToRectsCalculator`: hands, faces).
+        case box
+        /// The rotation's two keypoints: centred on the first, twice their distance wide and high
+        /// (MediaPipe's `AlignmentPointsRectsCalculator`: bodies, whose detector's second keypoint encodes
+        /// the body's extent).
+        case keypoints
+    }
+
     /// The rotation: the angle of the line from one keypoint to another, turned to a target angle.
     public struct Rotation: Sendable, Hashable {
         /// The keypoint the line starts at (a palm's wrist, a body's hip centre).
@@ -39,7 +49,10 @@ public struct RegionRule: Sendable, Hashable {
         }
     }
 
-    /// The rotation, or `nil` for a region that stays upright.
+    /// What gives the region its first size and centre.
+    public var source: Source
+    /// The rotation, or `nil` for a region that stays upright (required when ``source`` is
+    /// ``Source/keypoints``).
     public var rotation: Rotation?
     /// The region's width as a multiple of the detection's (after squaring).
     public var scaleX: Double
@@ -51,25 +64,33 @@ public struct RegionRule: Sendable, Hashable {
     public var shiftY: Double
     /// Which side a square region takes.
     public var square: Square
+    /// Regions overlapping an earlier one by more than this intersection over union (of their upright
+    /// boxes) replace it — MediaPipe's `AssociationNormRectCalculator` in its hand graph; `nil` keeps
+    /// every region.
+    public var maximumOverlap: Double?
 
     /// Creates a rule.
     ///
     /// - Parameters:
+    ///   - source: What gives the region its first size and centre.
     ///   - rotation: The rotation, or `nil` for an upright region.
     ///   - scaleX: The width as a multiple of the detection's.
     ///   - scaleY: The height as a multiple of the detection's.
     ///   - shiftX: The move along the region's x axis, in region widths.
     ///   - shiftY: The move along the region's y axis, in region heights.
     ///   - square: Which side a square region takes.
+    ///   - maximumOverlap: The overlap above which a later region replaces an earlier one, or `nil`.
     public init(
-        rotation: Rotation?, scaleX: Double = 1, scaleY: Double = 1, shiftX: Double = 0, shiftY: Double = 0,
-        square: Square = .none
+        source: Source = .box, rotation: Rotation?, scaleX: Double = 1, scaleY: Double = 1, shiftX: Double = 0,
+        shiftY: Double = 0, square: Square = .none, maximumOverlap: Double? = nil
     ) {
+        self.source = source
         self.rotation = rotation
         self.scaleX = scaleX
         self.scaleY = scaleY
         self.shiftX = shiftX
         self.shiftY = shiftY
         self.square = square
+        self.maximumOverlap = maximumOverlap
     }
 }

@@ -38,7 +38,7 @@ struct LandmarksDescriptionReadingTests {
         #expect(issues.isEmpty, "\(issues)")
         let hand = try #require(description)
         #expect(hand.detector == "palm_detection.tiobundle")
-        #expect(hand.points == .init(output: "Identity", count: 21, values: 3, normalizeZ: 0.4, activation: .none))
+        #expect(hand.points == .init(output: "Identity", count: 21, keep: 21, values: 3, normalizeZ: 0.4, activation: .none))
         #expect(hand.presence == .init(output: "Identity_1", activation: .none))
         #expect(hand.handedness == .init(output: "Identity_2", labels: ["Left", "Right"]))
         #expect(hand.worldPoints == "Identity_3")

@@ -88,9 +88,9 @@ public final class Landmarker: Sendable {
         guard !regions.isEmpty else { return [] }
         let upright = photo.orientedUpright()
         var found: [Landmarks] = []
-        for (region, detection) in regions {
+        for (region, score) in regions {
             let crop = try crop(upright, region: region)
-            if let instance = try instance(landmarkModel.run(.image(crop.pixels)), region: region, letterbox: crop.letterbox, detection: detection, photo: upright, settings: settings) {
+            if let instance = try instance(landmarkModel.run(.image(crop.pixels)), region: region, letterbox: crop.letterbox, score: score, photo: upright, settings: settings) {
                 found.append(instance)
             }
         }
@@ -111,11 +111,11 @@ public final class Landmarker: Sendable {
         guard !regions.isEmpty else { return [] }
         let upright = photo.orientedUpright()
         var found: [Landmarks] = []
-        for (region, detection) in regions {
+        for (region, score) in regions {
             try Task.checkCancellation()
             let crop = try crop(upright, region: region)
             let outputs = try await landmarkModel.run(.image(crop.pixels), placeholders: [:])
-            if let instance = try instance(outputs, region: region, letterbox: crop.letterbox, detection: detection, photo: upright, settings: settings) {
+            if let instance = try instance(outputs, region: region, letterbox: crop.letterbox, score: score, photo: upright, settings: settings) {
                 found.append(instance)
             }
         }
@@ -167,20 +167,46 @@ public final class Landmarker: Sendable {
     }
 
     /// The detector's best instances as regions (MediaPipe's detection-to-region subgraph): at most
-    /// `maximumInstances` detections above the least score, each through the rule, then the rule's
-    /// association of overlapping regions. A detection the rule cannot turn into a region (a zero-size or
-    /// not finite box, a missing keypoint) is left out.
-    private func regions(in outputs: Outputs, photo: PixelBuffer, settings: Settings) throws -> [(RegionOfInterest, Detection)] {
+    /// `maximumInstances` detections above the least score, the photo's letterbox taken out of them and
+    /// each turned by the rule into a region, in MediaPipe's single-precision arithmetic (see
+    /// ``RegionOfInterest``), then the rule's association of overlapping regions. A detection the rule
+    /// cannot turn into a region (a zero-size or not finite box, a missing keypoint) is left out.
+    private func regions(in outputs: Outputs, photo: PixelBuffer, settings: Settings) throws -> [(RegionOfInterest, score: Float)] {
         var options = DetectionOptions()
-        options.maximumResults = settings.maximumInstances
         options.scoreThreshold = Float(settings.minimumDetectionScore)
-        let found = try detections.detections(in: outputs, photo: photo.displayedSize, options: options, clipped: false)
-        let regions = found.compactMap { detection in
-            RegionOfInterest.region(around: detection.box, keypoints: detection.keypoints, rule: description.region)
-                .map { ($0, detection) }
+        let candidates = try detections.candidates(in: outputs, options: options).prefix(settings.maximumInstances)
+        guard !candidates.isEmpty else { return [] }
+        let size = photo.displayedSize
+        let letterbox = detectorLetterbox(photo: size)
+        // DetectionLetterboxRemovalCalculator, in floats.
+        let left = letterbox.left, top = letterbox.top
+        let keptWidth = 1 - (letterbox.left + letterbox.right), keptHeight = 1 - (letterbox.top + letterbox.bottom)
+        let regions = candidates.compactMap { candidate -> (RegionOfInterest, score: Float)? in
+            let box = ((candidate.xMin - left) / keptWidth, (candidate.yMin - top) / keptHeight, candidate.width / keptWidth, candidate.height / keptHeight)
+            let keypoints = candidate.keypoints.map { ((($0.x - left) / keptWidth), ($0.y - top) / keptHeight) }
+            return RegionOfInterest.region(
+                normalizedBox: box, keypoints: keypoints, imageWidth: max(1, size.width), imageHeight: max(1, size.height),
+                rule: description.region
+            ).map { ($0, candidate.score) }
         }
         guard let threshold = description.region.maximumOverlap else { return regions }
         return RegionOfInterest.associated(regions, threshold: threshold)
+    }
+
+    /// The fractions of the detector's input that are padding around the photo (left, top, right, bottom):
+    /// MediaPipe's `PadRoi` of the whole photo for a letterboxed input, in its float arithmetic; otherwise
+    /// what the input's fit leaves (negative where a centre crop cuts the photo, zero when it is stretched).
+    private func detectorLetterbox(photo: ImageSize) -> (left: Float, top: Float, right: Float, bottom: Float) {
+        let target = detections.target
+        let width = Double(max(1, photo.width)), height = Double(max(1, photo.height))
+        if target.resizeMode == .aspectFit {
+            let whole = RegionOfInterest(centerX: width / 2, centerY: height / 2, width: width, height: height, rotation: 0)
+            let padding = RegionCrop.padded(whole, toWidth: target.size.width, height: target.size.height).letterbox
+            return (Float(padding.left), Float(padding.top), Float(padding.right), Float(padding.bottom))
+        }
+        let fit = ImageFit(photo: photo, target: target.size, mode: target.resizeMode, filter: target.scalingFilter)
+        let left = -fit.x / fit.width, top = -fit.y / fit.height
+        return (Float(left), Float(top), Float(1 - width / fit.width - left), Float(1 - height / fit.height - top))
     }
 
     /// The region's crop at the landmark model's input size, as MediaPipe's ImageToTensor cuts it: the
@@ -197,7 +223,7 @@ public final class Landmarker: Sendable {
     /// The instance the landmark model's outputs describe, or `nil` when its presence is below the least.
     private func instance(
         _ outputs: Outputs, region: RegionOfInterest, letterbox: (left: Double, top: Double, right: Double, bottom: Double),
-        detection: Detection, photo: PixelBuffer, settings: Settings
+        score: Float, photo: PixelBuffer, settings: Settings
     ) throws -> Landmarks? {
         var presence: Double?
         if let score = description.presence {
@@ -229,7 +255,7 @@ public final class Landmarker: Sendable {
             }
         }
         return Landmarks(
-            score: Double(detection.score), presence: presence, handedness: handedness,
+            score: Double(score), presence: presence, handedness: handedness,
             box: Self.box(around: landmarks, width: photo.width, height: photo.height), landmarks: landmarks,
             worldLandmarks: world, region: region)
     }

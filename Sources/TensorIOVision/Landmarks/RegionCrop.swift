@@ -39,9 +39,11 @@ enum RegionCrop {
     }
 
     /// The region's four corners as `cv::RotatedRect::points` computes them (Float arithmetic): bottom-left,
-    /// top-left, top-right, bottom-right of the region in its own frame.
+    /// top-left, top-right, bottom-right of the region in its own frame. The angle in degrees is MediaPipe's
+    /// `roi.rotation * 180.f / M_PI`, kept in a float.
     static func corners(of region: RegionOfInterest) -> [(x: Float, y: Float)] {
-        let angle = Double(Float(region.rotation * 180 / .pi)) * .pi / 180
+        let degrees = Float(Double(Float(region.rotation) * 180) / Double.pi)
+        let angle = Double(degrees) * .pi / 180
         let b = Float(cos(angle)) * 0.5, a = Float(sin(angle)) * 0.5
         let cx = Float(region.centerX), cy = Float(region.centerY)
         let width = Float(region.width), height = Float(region.height)

@@ -1,4 +1,5 @@
 import Foundation
+public import TensorIO
 
 /// A rotated rectangle of a photo, in pixels of the photo as displayed: what a landmark model sees.
 ///
@@ -40,50 +41,76 @@ public struct RegionOfInterest: Sendable, Hashable {
     ///   - box: The detection's box, in pixels.
     ///   - keypoints: The detection's keypoints, in pixels (the rule's rotation keypoints must be among them).
     ///   - rule: The rotation, shift, square and scale.
+    ///   - photo: The photo's displayed size, by which MediaPipe normalizes the rectangle.
     /// - Returns: The region, or `nil` when the box is empty or not finite, or a rotation keypoint is missing.
     public static func region(
-        around box: Detection.Box, keypoints: [Detection.Point], rule: RegionRule
+        around box: Detection.Box, keypoints: [Detection.Point], rule: RegionRule, photo: ImageSize
     ) -> RegionOfInterest? {
-        let values = [box.x, box.y, box.width, box.height]
-        guard values.allSatisfy(\.isFinite), box.width > 0, box.height > 0 else { return nil }
-        var region = RegionOfInterest(
-            centerX: box.x + box.width / 2, centerY: box.y + box.height / 2,
-            width: box.width, height: box.height, rotation: 0)
-        if let rotation = rule.rotation {
-            guard keypoints.indices.contains(rotation.startKeypoint), keypoints.indices.contains(rotation.endKeypoint)
-            else { return nil }
-            let start = keypoints[rotation.startKeypoint], end = keypoints[rotation.endKeypoint]
-            guard [start.x, start.y, end.x, end.y].allSatisfy(\.isFinite) else { return nil }
-            // DetectionsToRectsCalculator: the target angle less the line's angle (y up, hence the minus).
-            region.rotation = normalized(rotation.targetDegrees * .pi / 180 - atan2(-(end.y - start.y), end.x - start.x))
+        let width = Double(max(1, photo.width)), height = Double(max(1, photo.height))
+        return region(
+            normalizedBox: (Float(box.x / width), Float(box.y / height), Float(box.width / width), Float(box.height / height)),
+            keypoints: keypoints.map { (Float($0.x / width), Float($0.y / height)) },
+            imageWidth: max(1, photo.width), imageHeight: max(1, photo.height), rule: rule)
+    }
+
+    /// The region a rule makes of a detection given as MediaPipe holds it — normalized by the photo's size,
+    /// in `Float` — computed with MediaPipe's own single-precision arithmetic, step for step
+    /// (`DetectionsToRectsCalculator` or `AlignmentPointsRectsCalculator`, `RectTransformationCalculator`,
+    /// then `ImageToTensorCalculator`'s `GetRoi`): the landmark models turn a region a thousandth of a pixel
+    /// off into a different crop, and a body's crop one level off into points pixels apart.
+    static func region(
+        normalizedBox box: (xMin: Float, yMin: Float, width: Float, height: Float),
+        keypoints: [(x: Float, y: Float)], imageWidth: Int, imageHeight: Int, rule: RegionRule
+    ) -> RegionOfInterest? {
+        let imageWidth = Float(imageWidth), imageHeight = Float(imageHeight)
+        var xCenter = box.xMin + box.width / 2, yCenter = box.yMin + box.height / 2
+        var width = box.width, height = box.height
+        var rotation: Float = 0
+        if let turn = rule.rotation {
+            guard keypoints.indices.contains(turn.startKeypoint), keypoints.indices.contains(turn.endKeypoint) else { return nil }
+            let start = keypoints[turn.startKeypoint], end = keypoints[turn.endKeypoint]
+            let x0 = start.x * imageWidth, y0 = start.y * imageHeight, x1 = end.x * imageWidth, y1 = end.y * imageHeight
+            guard [x0, y0, x1, y1].allSatisfy(\.isFinite) else { return nil }
+            // target_angle_ = M_PI * degrees / 180.f, kept in a float.
+            let target = Float(Double.pi * Double(Float(turn.targetDegrees)) / 180)
+            rotation = normalized(target - atan2(-(y1 - y0), x1 - x0))
             if rule.source == .keypoints {
                 // AlignmentPointsRectsCalculator: centred on the first keypoint, twice the distance across.
-                let side = 2 * ((end.x - start.x) * (end.x - start.x) + (end.y - start.y) * (end.y - start.y)).squareRoot()
-                guard side > 0, side.isFinite else { return nil }
-                (region.centerX, region.centerY, region.width, region.height) = (start.x, start.y, side, side)
+                let side = ((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)).squareRoot() * 2
+                (xCenter, yCenter, width, height) = (x0 / imageWidth, y0 / imageHeight, side / imageWidth, side / imageHeight)
             }
         } else if rule.source == .keypoints {
             return nil
         }
-        region.transform(by: rule)
-        let numbers = [region.centerX, region.centerY, region.width, region.height, region.rotation]
-        guard numbers.allSatisfy(\.isFinite), region.width > 0, region.height > 0 else { return nil }
-        return region
-    }
-
-    /// Applies a rule's shift, square and scale (RectTransformationCalculator, in that order).
-    mutating func transform(by rule: RegionRule) {
-        // The shift runs along the region's own axes, turned by its rotation.
-        let shiftX = width * rule.shiftX, shiftY = height * rule.shiftY
-        centerX += shiftX * cos(rotation) - shiftY * sin(rotation)
-        centerY += shiftX * sin(rotation) + shiftY * cos(rotation)
+        guard [xCenter, yCenter, width, height].allSatisfy(\.isFinite), width > 0, height > 0 else { return nil }
+        // RectTransformationCalculator on a normalized rectangle: shift along the region's own axes, then
+        // square, then scale.
+        let shiftX = Float(rule.shiftX), shiftY = Float(rule.shiftY)
+        if rotation == 0 {
+            xCenter += width * shiftX
+            yCenter += height * shiftY
+        } else {
+            xCenter += (imageWidth * width * shiftX * cos(rotation) - imageHeight * height * shiftY * sin(rotation)) / imageWidth
+            yCenter += (imageWidth * width * shiftX * sin(rotation) + imageHeight * height * shiftY * cos(rotation)) / imageHeight
+        }
         switch rule.square {
         case .none: break
-        case .long: (width, height) = (max(width, height), max(width, height))
-        case .short: (width, height) = (min(width, height), min(width, height))
+        case .long:
+            let side = max(width * imageWidth, height * imageHeight)
+            (width, height) = (side / imageWidth, side / imageHeight)
+        case .short:
+            let side = min(width * imageWidth, height * imageHeight)
+            (width, height) = (side / imageWidth, side / imageHeight)
         }
-        width *= rule.scaleX
-        height *= rule.scaleY
+        width *= Float(rule.scaleX)
+        height *= Float(rule.scaleY)
+        // GetRoi: into the photo's pixels, still in single precision.
+        let region = RegionOfInterest(
+            centerX: Double(xCenter * imageWidth), centerY: Double(yCenter * imageHeight),
+            width: Double(width * imageWidth), height: Double(height * imageHeight), rotation: Double(rotation))
+        let numbers = [region.centerX, region.centerY, region.width, region.height]
+        guard numbers.allSatisfy(\.isFinite), region.width > 0, region.height > 0 else { return nil }
+        return region
     }
 
     /// Where a point of the region's crop lands on the photo (LandmarkProjectionCalculator).
@@ -134,8 +161,9 @@ public struct RegionOfInterest: Sendable, Hashable {
         return kept
     }
 
-    /// An angle in radians brought into (−π, π], as MediaPipe's `NormalizeRadians`.
-    static func normalized(_ angle: Double) -> Double {
-        angle - 2 * .pi * ((angle + .pi) / (2 * .pi)).rounded(.down)
+    /// An angle in radians brought into [−π, π) as MediaPipe's `NormalizeRadians` does (in double
+    /// precision, kept in a float).
+    static func normalized(_ angle: Float) -> Float {
+        Float(Double(angle) - 2 * Double.pi * ((Double(angle) + Double.pi) / (2 * Double.pi)).rounded(.down))
     }
 }

@@ -100,9 +100,17 @@ struct LandmarkReferenceTests {
                 let tolerance = max(2, 0.01 * side)
                 for (index, (point, theirs)) in zip(instance.landmarks, expected.landmarks).enumerated() {
                     let xy = max(abs(point.x - theirs[0]), abs(point.y - theirs[1]))
+                    let message = Comment(rawValue: "\(name): point \(index) at (\(point.x), \(point.y)), MediaPipe (\(theirs[0]), \(theirs[1])), tolerance \(tolerance)")
+                    if let known = Self.knownIssues.first(where: {
+                        $0.pipeline == pipeline && reference.photo.hasSuffix($0.photo) && reference.variant == $0.variant && index == $0.point
+                    }) {
+                        // The known issue fails the test once the two agree; the table leaves the point out.
+                        withKnownIssue(Comment(rawValue: known.why)) { #expect(xy <= tolerance, message) }
+                        continue
+                    }
                     largest.xy = max(largest.xy, xy)
                     largest.z = max(largest.z, abs(point.z - theirs[2]) / side)
-                    #expect(xy <= tolerance, "\(name): point \(index) at (\(point.x), \(point.y)), MediaPipe (\(theirs[0]), \(theirs[1])), tolerance \(tolerance)")
+                    #expect(xy <= tolerance, message)
                     #expect(abs(point.z - theirs[2]) <= 0.03 * side, "\(name): point \(index) z \(point.z), MediaPipe \(theirs[2])")
                     if theirs.count == 5 {
                         let scores = max(abs((point.visibility ?? -1) - theirs[3]), abs((point.presence ?? -1) - theirs[4]))
@@ -125,6 +133,19 @@ struct LandmarkReferenceTests {
         // One line of the comparison table per pipeline (the note of issue 39 quotes them).
         print("landmark-reference | \(pipeline) | \(document.pipelines[pipeline]?.cases.count ?? 0) photos | \(largest.instances) instances | x, y ≤ \(String(format: "%.3f", largest.xy)) px | z ≤ \(String(format: "%.4f", largest.z * 100))% of the box | visibility, presence ≤ \(String(format: "%.4f", largest.scores)) | world ≤ \(String(format: "%.5f", largest.world)) m")
     }
+
+    /// Differences understood and not TensorIO's: a pipeline, a photo (its name's end), a variant, a point.
+    static let knownIssues: [(pipeline: String, photo: String, variant: String, point: Int, why: String)] = [
+        // The left pinky of a body on a gesture photo. The pose model places it 0.0008 of a heatmap cell past
+        // a cell's edge in TensorIO's run (column 38.0008 of 64) and before it in MediaPipe's (37.93), so the
+        // 7×7 window the heatmap refinement averages over moves by a column and the point by 10.6 px (the
+        // tolerance is 8.3). The region is computed in MediaPipe's own single-precision steps and agrees with
+        // the reference to its six recorded digits; run through Python's LiteRT on OpenCV 4.11's crop of that
+        // rounded region the point lands at column 37.95 and within 0.1 px of MediaPipe's. What is left is the
+        // region's last digits, which the detector's outputs decide: its runtime (MediaPipe's bundled TFLite
+        // against LiteRT), not TensorIO's arithmetic. Every other of the 1,089 body points is within tolerance.
+        ("pose", "143f8b21-1dc3-4383-bf36-0a54244dfbc0.jpg", "original", 17, "a body point on a heatmap cell's edge: the refinement window moves by a column"),
+    ]
 
     /// A case's photo as the reference saw it: the file, or the file with an EXIF orientation segment
     /// inserted after its SOI marker, or its displayed pixels mirrored or turned by an orientation.

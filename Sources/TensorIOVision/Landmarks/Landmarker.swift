@@ -52,6 +52,13 @@ public final class Landmarker: Sendable {
                 location: "landmarks")
         }
         let detectorURL = bundle.url.appendingPathComponent(description.detector, isDirectory: true)
+        // The entry's path was checked to stay inside the bundle; a link inside it must not lead out either.
+        let inside = bundle.url.resolvingSymlinksInPath().path + "/"
+        guard detectorURL.resolvingSymlinksInPath().path.hasPrefix(inside) else {
+            throw TensorIOError(
+                .invalidBundle, "the detector bundle \(description.detector) lies outside \(bundle.url.lastPathComponent) (through a link)",
+                location: "landmarks.detector")
+        }
         let detectorBundle: ModelBundle
         do {
             detectorBundle = try ModelBundle(at: detectorURL, limits: configuration.limits, registry: registry)
@@ -237,10 +244,14 @@ public final class Landmarker: Sendable {
             heatmap = (map, try Self.floats(outputs, map.output, atLeast: map.height * map.width * points.count))
         }
         let landmarks = Array(decoding.landmarks(values, heatmap: heatmap, letterbox: letterbox, region: region).prefix(points.keep))
+        // A model that answers NaN or infinity (a broken or crafted file) gives no instance rather than
+        // points nobody can draw or print as JSON.
+        guard landmarks.allSatisfy({ [$0.x, $0.y, $0.z, $0.visibility ?? 0, $0.presence ?? 0].allSatisfy(\.isFinite) }) else { return nil }
         var handedness: Landmarks.Handedness?
         if let classes = description.handedness {
             // MediaPipe's binary classification: the number is the first label's probability.
             let first = Double(try Self.floats(outputs, classes.output, atLeast: 1)[0])
+            guard first.isFinite else { return nil }
             handedness = first >= 1 - first
                 ? .init(label: classes.labels[0], score: first) : .init(label: classes.labels[1], score: 1 - first)
         }
@@ -253,6 +264,7 @@ public final class Landmarker: Sendable {
                 let x = Double(numbers[index * 3]), y = Double(numbers[index * 3 + 1])
                 return .init(x: cosine * x - sine * y, y: sine * x + cosine * y, z: Double(numbers[index * 3 + 2]))
             }
+            guard world?.allSatisfy({ [$0.x, $0.y, $0.z].allSatisfy(\.isFinite) }) ?? true else { return nil }
         }
         return Landmarks(
             score: Double(score), presence: presence, handedness: handedness,

@@ -27,6 +27,8 @@ struct LandmarksCommandTests {
             #expect(written.status == 0 && written.stdout.contains("MediaPipe's hand pipeline"), "\(written)")
             #expect(FileManager.default.fileExists(atPath: bundle.appendingPathComponent("detector.tiobundle/palm_detection_full.tflite").path))
             #expect(try await CLI.run("validate", bundle.path).status == 0)
+            let inspected = try await CLI.run("inspect", bundle.path)
+            #expect(inspected.stdout.contains("Landmarks:\n  detector detector.tiobundle, points Identity (21 of 21 × 3), presence Identity_1, handedness Identity_2 (Left/Right), world points Identity_3, at most 2"), "\(inspected)")
 
             let result = try await CLI.run("landmarks", bundle.path, Self.twoHands, "--json")
             #expect(result.status == 0 && result.stdoutLines.count == 1, "\(result)")

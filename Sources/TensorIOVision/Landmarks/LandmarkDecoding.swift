@@ -9,8 +9,9 @@ struct LandmarkDecoding: Sendable, Hashable {
     var pointCount: Int
     /// How many numbers a point has: 2 (x, y), 3 (and z), 4 (and visibility) or 5 (and presence).
     var valuesPerPoint: Int
-    /// The model's input width and height, in which x, y and z are given.
+    /// The model's input width, in whose pixels x and z are given.
     var inputWidth: Int
+    /// The model's input height, in whose pixels y is given.
     var inputHeight: Int
     /// z is divided by this as well as by the input width ("to account for the Z coordinate distribution
     /// in the training data", MediaPipe's hand graph: 0.4).

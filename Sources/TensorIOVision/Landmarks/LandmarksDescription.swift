@@ -41,8 +41,9 @@ public struct LandmarksDescription: Sendable, Hashable {
     public struct Heatmap: Sendable, Hashable {
         /// The output's name.
         public var output: String
-        /// The map's height and width, from the output's shape.
+        /// The map's height, from the output's shape.
         public var height: Int
+        /// The map's width, from the output's shape.
         public var width: Int
         /// The side of the square window around a point whose weighted centre replaces it (odd).
         public var kernel: Int
@@ -66,9 +67,11 @@ public struct LandmarksDescription: Sendable, Hashable {
     public var worldPoints: String?
     /// Pairs of point indices drawn as the skeleton.
     public var connections: [[Int]]
-    /// The defaults: at most this many instances, and the least scores kept.
+    /// At most this many instances, by default (``LandmarkerOptions/maximumInstances`` overrides it).
     public var maximumInstances: Int
+    /// The least detector score an instance needs, by default.
     public var minimumDetectionScore: Double
+    /// The least presence the landmark model must give an instance, by default.
     public var minimumPresenceScore: Double
 
     /// The most points a landmark model may declare (MediaPipe's face mesh with irises has 478).

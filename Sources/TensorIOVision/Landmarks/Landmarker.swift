@@ -6,7 +6,7 @@ public import Foundation
 /// a rotated region of the photo, its landmark model runs on that region's crop — with MediaPipe's
 /// arithmetic at every step, so that the points are MediaPipe's.
 ///
-/// Both models run through the same core as every other task (``Model/run(_:)-(InputValue)``); the
+/// Both models run through the same core as every other task (`Model.run(_:)`); the
 /// landmarker only cuts the crops and maps the points back. It may be shared between threads and tasks.
 ///
 /// ```swift
@@ -88,7 +88,7 @@ public final class Landmarker: Sendable {
     /// - Returns: The instances, best detector score first, in pixels of the photo as displayed.
     /// - Throws: `TensorIOError`: `TensorIOError/Code/invalidInput` for options out of range;
     ///   `TensorIOError/Code/outputMismatch` when a model's outputs disagree with the bundle; what
-    ///   ``Model/run(_:)-(InputValue)`` throws.
+    ///   `Model.run(_:)` throws.
     public func landmarks(in photo: PixelBuffer, options: LandmarkerOptions = LandmarkerOptions()) throws -> [Landmarks] {
         let settings = try Settings(options, description: description)
         let regions = try regions(in: detector.run(.image(photo)), photo: photo, settings: settings)
@@ -105,7 +105,7 @@ public final class Landmarker: Sendable {
     }
 
     /// Finds the instances on a photo without blocking the calling task's thread; see
-    /// ``landmarks(in:options:)``.
+    /// `landmarks(in:options:)`.
     ///
     /// - Parameters:
     ///   - photo: The photo.
@@ -137,14 +137,14 @@ public final class Landmarker: Sendable {
     ///   - options: At most how many instances, and the least scores.
     /// - Returns: The instances, best first, in pixels of the photo as displayed.
     /// - Throws: What decoding the file throws (`TensorIOError/Code/invalidImage`, `TensorIOError/Code/io`…)
-    ///   and what ``landmarks(in:options:)`` throws.
+    ///   and what `landmarks(in:options:)` throws.
     public func landmarks(contentsOf url: URL, options: LandmarkerOptions = LandmarkerOptions()) throws -> [Landmarks] {
         try landmarks(in: PixelBuffer(contentsOf: url, limits: configuration.limits), options: options)
     }
 
     /// Loads both models now rather than on the first photo.
     ///
-    /// - Throws: What ``Model/load()`` throws.
+    /// - Throws: What `Model.load()` throws.
     public func load() throws {
         try detector.load()
         try landmarkModel.load()

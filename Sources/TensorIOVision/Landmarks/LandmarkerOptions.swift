@@ -1,6 +1,6 @@
 /// What a landmarker keeps; what is left `nil` takes the bundle's defaults (its `landmarks.defaults`).
 public struct LandmarkerOptions: Sendable, Hashable {
-    /// At most this many instances, from 1 to ``LandmarksDescription/maximumInstances`` (the detector's best).
+    /// At most this many instances, from 1 to 64 (the detector's best).
     public var maximumInstances: Int?
     /// The least detector score an instance needs, from 0 to 1.
     public var minimumDetectionScore: Double?

@@ -54,7 +54,7 @@ struct LandmarksCommand: AsyncParsableCommand {
     }
 
     /// What one photo gave: its size as displayed, its instances, and its drawing (a JPEG) with --draw.
-    struct PhotoResult: Sendable {
+    struct PhotoResult: DrawnPhotoResult {
         var size: ImageSize
         var instances: [Landmarks]
         var drawing: Data?
@@ -72,7 +72,6 @@ struct LandmarksCommand: AsyncParsableCommand {
             registry: .tool)
         try RuntimeLog.capturing { try landmarker.load() }
         let drawing = try draw.map { try PhotoArguments.outputFolder($0, option: "--draw") }
-        var drawnNames = Set<String>()
         let options = LandmarkerOptions(
             maximumInstances: maxResults, minimumDetectionScore: minDetectionScore, minimumPresenceScore: minPresenceScore)
         let connections = landmarker.description.connections
@@ -87,13 +86,7 @@ struct LandmarksCommand: AsyncParsableCommand {
             return PhotoResult(size: ImageSize(width: width, height: height), instances: instances, drawing: drawing)
         }
         try await PhotoResultPrinter.print(
-            results, paths: photos.images, jsonKey: photos.json ? "images" : nil,
-            write: { path, photo in
-                if let drawing, let jpeg = photo.drawing {
-                    try jpeg.write(to: PhotoFileName.destination(for: path, in: drawing, extension: "jpg", taken: &drawnNames), options: .atomic)
-                }
-            },
-            element: Self.json, block: Self.printBlock
+            results, paths: photos.images, json: photos.json, drawingInto: drawing, element: Self.json, block: Self.printBlock
         )
     }
 

@@ -22,11 +22,9 @@ struct DetectionDecoder: Sendable {
 
     /// The detections in `outputs` for a photo of `photo` upright pixels, best first.
     ///
-    /// - Parameter clipped: Whether boxes and keypoints are clipped to the photo (as a caller drawing
-    ///   them wants); a landmarker's regions need them as the model gave them, reaching past the edges.
     /// - Throws: `TensorIOError` (`TensorIOError/Code/outputMismatch`) when an output's size disagrees
     ///   with the description.
-    func detections(in outputs: Outputs, photo: ImageSize, options: DetectionOptions, clipped: Bool = true) throws -> [Detection] {
+    func detections(in outputs: Outputs, photo: ImageSize, options: DetectionOptions) throws -> [Detection] {
         let limit = options.maximumResults ?? description.maximumResults
         let candidates = try candidates(in: outputs, options: options)
         let fit = ImageFit(photo: photo, target: target.size, mode: target.resizeMode, filter: target.scalingFilter)
@@ -42,7 +40,7 @@ struct DetectionDecoder: Sendable {
             if let name, options.categoryDenylist.contains(name) { continue }
             // In the requested locale where the bundle has that name, else the bundle's own label.
             let shown = label(displayNames, candidate.classIndex).flatMap { $0.isEmpty ? nil : $0 } ?? name
-            detections.append(Self.detection(candidate, label: shown, fit: fit, photo: photo, clipped: clipped))
+            detections.append(Self.detection(candidate, label: shown, fit: fit, photo: photo))
         }
         return detections
     }
@@ -148,14 +146,11 @@ struct DetectionDecoder: Sendable {
         try outputs[name].values(as: Float.self)
     }
 
-    /// A candidate in normalized tensor coordinates, mapped onto the photo and, when `clipped`, clipped to it.
-    static func detection(
-        _ candidate: DetectionCandidate, label: String?, fit: ImageFit, photo: ImageSize, clipped: Bool = true
-    ) -> Detection {
+    /// A candidate in normalized tensor coordinates, mapped onto the photo and clipped to it.
+    static func detection(_ candidate: DetectionCandidate, label: String?, fit: ImageFit, photo: ImageSize) -> Detection {
         let width = Double(max(1, photo.width)), height = Double(max(1, photo.height))
         func point(_ x: Float, _ y: Float) -> Detection.Point {
             let mapped = fit.photoPoint(normalizedX: Double(x), normalizedY: Double(y))
-            guard clipped else { return Detection.Point(x: mapped.x, y: mapped.y) }
             return Detection.Point(x: min(max(mapped.x, 0), width), y: min(max(mapped.y, 0), height))
         }
         let topLeft = point(candidate.xMin, candidate.yMin)

@@ -220,9 +220,10 @@ public final class Landmarker: Sendable {
     /// region padded to the input's proportions, warped bilinearly with the border replicated.
     private func crop(_ upright: PixelBuffer, region: RegionOfInterest) throws -> (pixels: PixelBuffer, letterbox: (left: Double, top: Double, right: Double, bottom: Double)) {
         let padded = RegionCrop.padded(region, toWidth: inputSize.width, height: inputSize.height)
+        // orientedUpright() gives BGRA: four bytes a pixel, as the crop takes them.
         let bytes = RegionCrop.crop(
-            upright.bytes, width: upright.width, height: upright.height, channels: upright.format.bytesPerPixel,
-            region: padded.region, outputWidth: inputSize.width, outputHeight: inputSize.height)
+            upright.bytes, width: upright.width, height: upright.height, region: padded.region,
+            outputWidth: inputSize.width, outputHeight: inputSize.height)
         let pixels = try PixelBuffer(width: inputSize.width, height: inputSize.height, format: upright.format, bytes: bytes)
         return (pixels, padded.letterbox)
     }

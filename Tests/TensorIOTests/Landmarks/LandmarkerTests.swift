@@ -103,19 +103,19 @@ struct LandmarkerTests {
 
     @Test("a region wholly outside the photo, or enormous, is cut from the replicated border in bounded time")
     func regionsOutside() throws {
-        let pixels: [UInt8] = (0..<(6 * 4 * 3)).map { UInt8($0) }
+        let pixels: [UInt8] = (0..<(6 * 4 * 4)).map { UInt8($0) }
         for region in [
             RegionOfInterest(centerX: -5000, centerY: -5000, width: 10, height: 10, rotation: 0.3),
             RegionOfInterest(centerX: 3, centerY: 2, width: 1e12, height: 1e12, rotation: 1),
             RegionOfInterest(centerX: 1e15, centerY: -1e15, width: 1e-9, height: 1e-9, rotation: -2),
         ] {
-            let crop = RegionCrop.crop(pixels, width: 6, height: 4, channels: 3, region: region, outputWidth: 8, outputHeight: 8)
-            #expect(crop.count == 8 * 8 * 3)
+            let crop = RegionCrop.crop(pixels, width: 6, height: 4, region: region, outputWidth: 8, outputHeight: 8)
+            #expect(crop.count == 8 * 8 * 4)
         }
         // Far up and left: every pixel is the photo's top-left one.
         let corner = RegionCrop.crop(
-            pixels, width: 6, height: 4, channels: 3,
+            pixels, width: 6, height: 4,
             region: RegionOfInterest(centerX: -5000, centerY: -5000, width: 10, height: 10, rotation: 0.3), outputWidth: 4, outputHeight: 4)
-        #expect(corner == Array(repeating: [UInt8(0), 1, 2], count: 16).flatMap { $0 })
+        #expect(corner == Array(repeating: [UInt8(0), 1, 2, 3], count: 16).flatMap { $0 })
     }
 }

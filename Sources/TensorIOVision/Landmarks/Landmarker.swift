@@ -247,7 +247,8 @@ public final class Landmarker: Sendable {
         let landmarks = Array(decoding.landmarks(values, heatmap: heatmap, letterbox: letterbox, region: region).prefix(points.keep))
         // A model that answers NaN or infinity (a broken or crafted file) gives no instance rather than
         // points nobody can draw or print as JSON.
-        guard landmarks.allSatisfy({ [$0.x, $0.y, $0.z, $0.visibility ?? 0, $0.presence ?? 0].allSatisfy(\.isFinite) }) else { return nil }
+        guard landmarks.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite && ($0.visibility ?? 0).isFinite && ($0.presence ?? 0).isFinite })
+        else { return nil }
         var handedness: Landmarks.Handedness?
         if let classes = description.handedness {
             // MediaPipe's binary classification: the number is the first label's probability.
@@ -265,7 +266,7 @@ public final class Landmarker: Sendable {
                 let x = Double(numbers[index * 3]), y = Double(numbers[index * 3 + 1])
                 return .init(x: cosine * x - sine * y, y: sine * x + cosine * y, z: Double(numbers[index * 3 + 2]))
             }
-            guard world?.allSatisfy({ [$0.x, $0.y, $0.z].allSatisfy(\.isFinite) }) ?? true else { return nil }
+            guard world?.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) ?? true else { return nil }
         }
         return Landmarks(
             score: Double(score), presence: presence, handedness: handedness,
@@ -275,9 +276,15 @@ public final class Landmarker: Sendable {
 
     /// The smallest upright box holding every landmark, within the photo.
     private static func box(around landmarks: [Landmark], width: Int, height: Int) -> Detection.Box {
-        let xs = landmarks.map { min(max($0.x, 0), Double(width)) }, ys = landmarks.map { min(max($0.y, 0), Double(height)) }
-        let left = xs.min() ?? 0, top = ys.min() ?? 0
-        return Detection.Box(x: left, y: top, width: (xs.max() ?? 0) - left, height: (ys.max() ?? 0) - top)
+        var (left, top, right, bottom) = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
+        for point in landmarks {
+            (left, right) = (min(left, point.x), max(right, point.x))
+            (top, bottom) = (min(top, point.y), max(bottom, point.y))
+        }
+        guard left <= right, top <= bottom else { return Detection.Box(x: 0, y: 0, width: 0, height: 0) }
+        (left, right) = (min(max(left, 0), Double(width)), min(max(right, 0), Double(width)))
+        (top, bottom) = (min(max(top, 0), Double(height)), min(max(bottom, 0), Double(height)))
+        return Detection.Box(x: left, y: top, width: right - left, height: bottom - top)
     }
 
     private static func floats(_ outputs: Outputs, _ name: String, atLeast count: Int) throws -> [Float] {

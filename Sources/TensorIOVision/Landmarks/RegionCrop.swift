@@ -88,6 +88,11 @@ enum RegionCrop {
         // Positions are kept within Int32 as OpenCV's saturate_cast does; 1.5 × 2^52 rounds any number below
         // 2^51 to an integer held in the low bits of its sum.
         let limit = Double(Int32.max), roundingShift = 6_755_399_441_055_744.0
+        // BORDER_REPLICATE without a branch: a position before the first pixel reads only the first pixel (both
+        // neighbours are it), one past the last only the last, so clamping the position to the photo's
+        // first and last pixel gives the same weighted sums; the second neighbour is then the first one again
+        // only where its weight is zero.
+        let lastX = Int32(width - 1) * 32, lastY = Int32(height - 1) * 32
         let stride = width * 4
         pixels.withUnsafeBytes { source in
             output.withUnsafeMutableBytes { target in
@@ -99,8 +104,8 @@ enum RegionCrop {
                             for x in 0..<outputWidth {
                                 let sourceX = max(-limit, min(limit, (columnX[x] + rowX) * Double(subpixelSteps)))
                                 let sourceY = max(-limit, min(limit, (columnY[x] + rowY) * Double(subpixelSteps)))
-                                fixedX[x] = Int32(truncatingIfNeeded: (sourceX + roundingShift).bitPattern)
-                                fixedY[x] = Int32(truncatingIfNeeded: (sourceY + roundingShift).bitPattern)
+                                fixedX[x] = min(max(Int32(truncatingIfNeeded: (sourceX + roundingShift).bitPattern), 0), lastX)
+                                fixedY[x] = min(max(Int32(truncatingIfNeeded: (sourceY + roundingShift).bitPattern), 0), lastY)
                             }
                             for x in 0..<outputWidth {
                                 let left = Int(fixedX[x] >> 5), top = Int(fixedY[x] >> 5)
@@ -108,17 +113,8 @@ enum RegionCrop {
                                 // Weights of 1/1024 in steps, times 32: they sum to 2^15 (INTER_REMAP_COEF_BITS).
                                 let topLeft = (32 &- fractionY) &* (32 &- fractionX) &* 32, topRight = (32 &- fractionY) &* fractionX &* 32
                                 let bottomLeft = fractionY &* (32 &- fractionX) &* 32, bottomRight = fractionY &* fractionX &* 32
-                                let column0: Int, column1: Int, row0: Int, row1: Int
-                                if left >= 0, left < width - 1, top >= 0, top < height - 1 {
-                                    (column0, row0) = (left * 4, top * stride)
-                                    (column1, row1) = (column0 + 4, row0 + stride)
-                                } else {
-                                    // BORDER_REPLICATE: a neighbour outside the photo is its nearest edge pixel.
-                                    column0 = min(max(left, 0), width - 1) * 4
-                                    column1 = min(max(left + 1, 0), width - 1) * 4
-                                    row0 = min(max(top, 0), height - 1) * stride
-                                    row1 = min(max(top + 1, 0), height - 1) * stride
-                                }
+                                let column0 = left * 4, column1 = min(left + 1, width - 1) * 4
+                                let row0 = top * stride, row1 = min(top + 1, height - 1) * stride
                                 func pixel(_ offset: Int) -> SIMD4<Int32> {
                                     SIMD4<Int32>(truncatingIfNeeded: source.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self))
                                 }

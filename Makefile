@@ -160,12 +160,12 @@ fuzz-models: setup
 # Every performance goal, side by side with its alternative, in one run (docs/performance.md): inference
 # against a raw LiteRT C API loop and Python's ai_edge_litert Interpreter (bench-inference), throughput
 # across cores (bench-throughput), cold start (bench-coldstart), training speed (bench-training), detection,
-# segmentation, audio and text classification against MediaPipe (bench-detection, bench-segmentation,
-# bench-audio, bench-text); then every goal's PASS/FAIL together. Each goal is measured over alternating
+# segmentation, landmarks, audio and text classification against MediaPipe (bench-detection, bench-segmentation,
+# bench-landmarks, bench-audio, bench-text); then every goal's PASS/FAIL together. Each goal is measured over alternating
 # rounds and decided on their median, printed with their range (Benchmarks/benchlib.py). Results in
 # bench-results/*.json. BENCH_ARGS go to the inference one.
 .PHONY: bench bench-inference bench-venv
-bench: bench-inference bench-throughput bench-coldstart bench-training bench-detection bench-segmentation bench-audio bench-text
+bench: bench-inference bench-throughput bench-coldstart bench-training bench-detection bench-segmentation bench-landmarks bench-audio bench-text
 	@.venv-bench/bin/python Benchmarks/print-goals.py
 
 # Python's side of the benchmarks (ai_edge_litert, NumPy, Pillow) in .venv-bench.
@@ -201,6 +201,17 @@ bench-detection: build-tool setup-zoo setup-mediapipe
 bench-segmentation: build-tool setup-zoo setup-mediapipe
 	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product segmentation-benchmark
 	.venv-mediapipe/bin/python Benchmarks/run-segmentation-benchmarks.py
+
+# Landmarks (issue 39, point 6): `landmarks` per photo (Landmarker.landmarks(in:) on the decoded photo) against
+# MediaPipe 0.10.21's legacy Python solutions (Hands, FaceMesh, Pose; static-image mode, warm, process() on the
+# decoded RGB array) on the same models and photo, for hand, face and pose (bundles made by `tensorio init
+# --landmarker` from .build/zoo/mediapipe-modules/); what the region crop and the point mapping add against
+# the two invokes; and `landmarks --jobs 2` over 100 photos against --jobs 1; writes bench-results/landmarks.json.
+# MediaPipe runs in .venv-mediapipe (the reference fixtures' pins).
+.PHONY: bench-landmarks
+bench-landmarks: build-tool setup-zoo setup-mediapipe
+	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product landmarks-benchmark
+	.venv-mediapipe/bin/python Benchmarks/run-landmarks-benchmarks.py
 
 # Audio classification (issue 29, point 6): YAMNet on a 10-minute 44.1 kHz stereo WAV (read, mix, resample,
 # all 616 windows; .build/audio/long-recording-44100-stereo.wav, made by scripts/fixtures/make_long_recording.py

@@ -90,6 +90,13 @@ let package = Package(
             path: "Segmentation",
             swiftSettings: upcomingFeatures
         ),
+        // Landmarks per photo (hand, face, pose) and the two invokes within it, for run-landmarks-benchmarks.py.
+        .executableTarget(
+            name: "landmarks-benchmark",
+            dependencies: ["BenchmarkStatistics", tensorIO("TensorIO"), tensorIO("TensorIOVision")],
+            path: "Landmarks",
+            swiftSettings: upcomingFeatures
+        ),
         // Audio classification of a long recording (read, mix, resample, every window), and its parts, for
         // run-audio-benchmarks.py.
         .executableTarget(

@@ -25,16 +25,8 @@ struct DetectionDecoder: Sendable {
     /// - Throws: `TensorIOError` (`TensorIOError/Code/outputMismatch`) when an output's size disagrees
     ///   with the description.
     func detections(in outputs: Outputs, photo: ImageSize, options: DetectionOptions) throws -> [Detection] {
-        let threshold = options.scoreThreshold ?? description.minimumScore
         let limit = options.maximumResults ?? description.maximumResults
-        var candidates: [DetectionCandidate]
-        switch description.kind {
-        case .postProcessed:
-            candidates = try postProcessedCandidates(outputs)
-            if let threshold { candidates.removeAll { !($0.score >= threshold) } }
-        case .anchors:
-            candidates = try anchorCandidates(outputs, threshold: threshold, options: options)
-        }
+        let candidates = try candidates(in: outputs, options: options)
         let fit = ImageFit(photo: photo, target: target.size, mode: target.resizeMode, filter: target.scalingFilter)
         let displayNames = options.labelsLocale.flatMap { description.displayNames[$0] }
         func label(_ labels: LayerLabels?, _ index: Int) -> String? {
@@ -51,6 +43,21 @@ struct DetectionDecoder: Sendable {
             detections.append(Self.detection(candidate, label: shown, fit: fit, photo: photo))
         }
         return detections
+    }
+
+    /// The candidates in `outputs` at or above the score threshold, best first, in the input tensor's
+    /// normalized coordinates (before the photo's fit is undone), the category lists applied to anchor
+    /// decoding.
+    func candidates(in outputs: Outputs, options: DetectionOptions) throws -> [DetectionCandidate] {
+        let threshold = options.scoreThreshold ?? description.minimumScore
+        switch description.kind {
+        case .postProcessed:
+            var candidates = try postProcessedCandidates(outputs)
+            if let threshold { candidates.removeAll { !($0.score >= threshold) } }
+            return candidates
+        case .anchors:
+            return try anchorCandidates(outputs, threshold: threshold, options: options)
+        }
     }
 
     // MARK: - Post-processed outputs

@@ -130,6 +130,16 @@ struct InspectCommand: ParsableCommand {
             if let maximumResults = detection.maximumResults { parts.append("max_results \(maximumResults)") }
             lines.append("  " + parts.joined(separator: ", "))
         }
+        if let landmarks = try? bundle.landmarks {
+            lines.append("Landmarks:")
+            var parts = ["detector \(landmarks.detector)", "points \(landmarks.points.output) (\(landmarks.points.keep) of \(landmarks.points.count) × \(landmarks.points.values))"]
+            if let heatmap = landmarks.heatmap { parts.append("heatmap \(heatmap.output)") }
+            if let presence = landmarks.presence { parts.append("presence \(presence.output)") }
+            if let handedness = landmarks.handedness { parts.append("handedness \(handedness.output) (\(handedness.labels.joined(separator: "/")))") }
+            if let world = landmarks.worldPoints { parts.append("world points \(world)") }
+            parts.append("at most \(landmarks.maximumInstances), min scores \(landmarks.minimumDetectionScore)/\(landmarks.minimumPresenceScore)")
+            lines.append("  " + parts.joined(separator: ", "))
+        }
         if let training = bundle.training {
             lines.append("Training:")
             lines.append("  ops: \(training.operations.joined(separator: ", "))")

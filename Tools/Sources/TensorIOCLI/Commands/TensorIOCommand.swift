@@ -16,7 +16,7 @@ struct TensorIOCommand: AsyncParsableCommand {
             CommandGroup(
                 name: "Model",
                 subcommands: [
-                    InitCommand.self, ValidateCommand.self, InspectCommand.self, RunCommand.self, ClassifyCommand.self, DetectCommand.self, SegmentCommand.self, EmbedCommand.self, SimilarCommand.self,
+                    InitCommand.self, ValidateCommand.self, InspectCommand.self, RunCommand.self, ClassifyCommand.self, DetectCommand.self, SegmentCommand.self, LandmarksCommand.self, EmbedCommand.self, SimilarCommand.self,
                     EvalCommand.self, BenchCommand.self, TrainCommand.self,
                 ]
             ),

@@ -54,12 +54,15 @@ struct ModelOptionGroup: ParsableArguments {
     func makeModel(
         of bundle: ModelBundle, images: ImageOptionGroup? = nil, concurrentRuns: Int = 1, defaultThreads: Int = 1
     ) throws -> any Model {
-        try bundle.makeModel(
-            configuration: ModelConfiguration(
-                threadCount: threads ?? defaultThreads, imageResizeMode: images?.resizeMode,
-                imageScalingFilter: images?.scalingFilter, maximumConcurrentRuns: concurrentRuns,
-                weightCacheDirectory: weightCacheDirectory, logger: ToolLog.logger
-            )
+        try bundle.makeModel(configuration: configuration(images: images, concurrentRuns: concurrentRuns, defaultThreads: defaultThreads))
+    }
+
+    /// How a model of the bundle runs with these options.
+    func configuration(images: ImageOptionGroup? = nil, concurrentRuns: Int = 1, defaultThreads: Int = 1) -> ModelConfiguration {
+        ModelConfiguration(
+            threadCount: threads ?? defaultThreads, imageResizeMode: images?.resizeMode,
+            imageScalingFilter: images?.scalingFilter, maximumConcurrentRuns: concurrentRuns,
+            weightCacheDirectory: weightCacheDirectory, logger: ToolLog.logger
         )
     }
 

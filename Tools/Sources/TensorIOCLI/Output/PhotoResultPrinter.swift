@@ -47,3 +47,38 @@ enum PhotoResultPrinter {
         if !failures.isEmpty { throw failures }
     }
 }
+
+/// A photo's result that may carry its drawing, a JPEG, for `--draw DIR` (`detect`, `landmarks`).
+protocol DrawnPhotoResult: Sendable {
+    /// The drawn photo, or `nil` when nothing is to be drawn.
+    var drawing: Data? { get }
+}
+
+extension PhotoResultPrinter {
+    /// Prints `results` as ``print(_:paths:jsonKey:write:element:block:)`` does, writing each drawing first
+    /// as `folder/NAME.jpg` (`NAME-2.jpg` for a second photo of the same name).
+    ///
+    /// - Parameters:
+    ///   - results: The results, in the order of `paths`.
+    ///   - paths: The photos' paths as given.
+    ///   - json: Whether to print one JSON line under `"images"` rather than text.
+    ///   - folder: Where the drawings go; `nil` without `--draw`.
+    ///   - element: The photo's JSON element.
+    ///   - block: Prints the photo's text block (`first` for the first one printed).
+    /// - Throws: ``InputFailures`` when a photo failed.
+    static func print<Value: DrawnPhotoResult>(
+        _ results: AsyncStream<Result<Value, any Error>>, paths: [String], json: Bool, drawingInto folder: URL?,
+        element: (String, Value) -> JSONText.Value, block: (String, Value, _ first: Bool) -> Void
+    ) async throws {
+        var drawnNames = Set<String>()
+        try await print(
+            results, paths: paths, jsonKey: json ? "images" : nil,
+            write: { path, photo in
+                if let folder, let jpeg = photo.drawing {
+                    try jpeg.write(to: PhotoFileName.destination(for: path, in: folder, extension: "jpg", taken: &drawnNames), options: .atomic)
+                }
+            },
+            element: element, block: block
+        )
+    }
+}

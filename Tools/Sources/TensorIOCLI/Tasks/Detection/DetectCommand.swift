@@ -55,7 +55,7 @@ struct DetectCommand: AsyncParsableCommand {
     }
 
     /// What one photo gave: its size as displayed, its detections, and its drawing (a JPEG) with --draw.
-    struct PhotoResult: Sendable {
+    struct PhotoResult: DrawnPhotoResult {
         var size: ImageSize
         var detections: [Detection]
         var drawing: Data?
@@ -71,7 +71,6 @@ struct DetectCommand: AsyncParsableCommand {
         }
         try RuntimeLog.capturing { try model.load() }
         let drawing = try draw.map { try PhotoArguments.outputFolder($0, option: "--draw") }
-        var drawnNames = Set<String>()
         let options = DetectionOptions(
             maximumResults: maxResults, scoreThreshold: scoreThreshold, categoryAllowlist: Set(allowed),
             categoryDenylist: Set(denied), labelsLocale: locale
@@ -88,13 +87,7 @@ struct DetectCommand: AsyncParsableCommand {
             return PhotoResult(size: ImageSize(width: width, height: height), detections: detections, drawing: drawing)
         }
         try await PhotoResultPrinter.print(
-            results, paths: photos.images, jsonKey: photos.json ? "images" : nil,
-            write: { path, photo in
-                if let drawing, let jpeg = photo.drawing {
-                    try jpeg.write(to: PhotoFileName.destination(for: path, in: drawing, extension: "jpg", taken: &drawnNames), options: .atomic)
-                }
-            },
-            element: Self.json, block: Self.printBlock
+            results, paths: photos.images, json: photos.json, drawingInto: drawing, element: Self.json, block: Self.printBlock
         )
     }
 

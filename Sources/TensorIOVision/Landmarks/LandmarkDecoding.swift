@@ -1,0 +1,127 @@
+import Foundation
+
+/// How a landmark model's point output is read: MediaPipe's `TensorsToLandmarksCalculator`, the heatmap
+/// refinement where the model has one (`RefineLandmarksFromHeatmapCalculator`), then the letterbox its crop
+/// may have (`LandmarkLetterboxRemovalCalculator`), then the region back onto the photo
+/// (`LandmarkProjectionCalculator`) — in that order, as MediaPipe's graphs chain them.
+struct LandmarkDecoding: Sendable, Hashable {
+    /// How many points the output holds.
+    var pointCount: Int
+    /// How many numbers a point has: 2 (x, y), 3 (and z), 4 (and visibility) or 5 (and presence).
+    var valuesPerPoint: Int
+    /// The model's input width, in whose pixels x and z are given.
+    var inputWidth: Int
+    /// The model's input height, in whose pixels y is given.
+    var inputHeight: Int
+    /// z is divided by this as well as by the input width ("to account for the Z coordinate distribution
+    /// in the training data", MediaPipe's hand graph: 0.4).
+    var normalizeZ: Double = 1
+    var visibilityActivation: LandmarkScoreActivation = .none
+    var presenceActivation: LandmarkScoreActivation = .none
+
+    /// A point across the crop: x and y from 0 to 1 over the model's input, z on x's scale.
+    struct CropPoint {
+        var x: Double
+        var y: Double
+        var z: Double
+    }
+
+    /// The points in pixels of the photo.
+    ///
+    /// - Parameters:
+    ///   - values: The output's numbers, at least `pointCount × valuesPerPoint` (checked by the caller
+    ///     against the output's real size).
+    ///   - heatmap: The heatmap the points are refined from, and its numbers (checked by the caller: at
+    ///     least `height × width × pointCount`), where the model has one.
+    ///   - letterbox: The fractions of the crop's width and height that are padding on each side
+    ///     (left, top, right, bottom), from fitting the region into the model's input.
+    ///   - region: Where the crop is on the photo.
+    /// - Returns: One landmark per point.
+    func landmarks(
+        _ values: [Float], heatmap: (description: LandmarksDescription.Heatmap, values: [Float])? = nil,
+        letterbox: (left: Double, top: Double, right: Double, bottom: Double) = (0, 0, 0, 0),
+        region: RegionOfInterest
+    ) -> [Landmark] {
+        precondition(values.count >= pointCount * valuesPerPoint, "\(values.count) values for \(pointCount) points")
+        var points = (0..<pointCount).map { index in
+            let base = index * valuesPerPoint
+            return CropPoint(
+                x: Double(values[base]) / Double(inputWidth), y: Double(values[base + 1]) / Double(inputHeight),
+                z: valuesPerPoint > 2 ? Double(values[base + 2]) / Double(inputWidth) / normalizeZ : 0)
+        }
+        if let heatmap { Self.refine(&points, from: heatmap.values, heatmap.description) }
+        let keptWidth = 1 - letterbox.left - letterbox.right, keptHeight = 1 - letterbox.top - letterbox.bottom
+        return points.enumerated().map { index, point in
+            let base = index * valuesPerPoint
+            // LetterboxRemoval: normalized by the part of the crop that is photo.
+            let x = (point.x - letterbox.left) / keptWidth, y = (point.y - letterbox.top) / keptHeight
+            let photo = region.photoPoint(x: x, y: y)
+            return Landmark(
+                x: photo.x, y: photo.y,
+                // LandmarkProjection scales z by the region's width: on the photo, z is on x's scale.
+                z: point.z / keptWidth * region.width,
+                visibility: valuesPerPoint > 3 ? visibilityActivation(values[base + 3]) : nil,
+                presence: valuesPerPoint > 4 ? presenceActivation(values[base + 4]) : nil)
+        }
+    }
+
+    /// Moves each point to the confidence-weighted centre of its map's window around it, when the window's
+    /// highest confidence reaches the minimum — MediaPipe's `RefineLandmarksFromHeatMap`, in its Float
+    /// arithmetic (the map's numbers pass through a sigmoid; a window is cut short at the map's edges).
+    static func refine(_ points: inout [CropPoint], from map: [Float], _ heatmap: LandmarksDescription.Heatmap) {
+        let height = heatmap.height, width = heatmap.width, channels = points.count
+        precondition(map.count >= height * width * channels, "\(map.count) heatmap values for \(height)×\(width)×\(channels)")
+        let offset = (heatmap.kernel - 1) / 2
+        let minimum = Float(heatmap.minimumConfidence)
+        for index in points.indices {
+            // C++ truncates toward zero when it stores a float in an int. MediaPipe skips a point whose column
+            // is off the map, or whose row is above it; a row below it only empties or shortens the window.
+            let columnValue = Float(points[index].x) * Float(width), rowValue = Float(points[index].y) * Float(height)
+            guard columnValue.isFinite, rowValue.isFinite, columnValue > -1, rowValue > -1,
+                  columnValue < Float(min(width, height)), rowValue < Float(height + offset + 1)
+            else { continue }
+            let column = Int(columnValue), row = Int(rowValue)
+            let rows = max(0, row - offset)..<max(max(0, row - offset), min(height, row + offset + 1))
+            let columns = max(0, column - offset)..<min(width, column + offset + 1)
+            var sum: Float = 0, weightedColumn: Float = 0, weightedRow: Float = 0, highest: Float = 0
+            for y in rows {
+                for x in columns {
+                    let confidence = 1 / (1 + Float(exp(Double(-map[(y * width + x) * channels + index]))))
+                    sum += confidence
+                    highest = max(highest, confidence)
+                    weightedColumn += Float(x) * confidence
+                    weightedRow += Float(y) * confidence
+                }
+            }
+            if highest >= minimum, sum > 0 {
+                points[index].x = Double(weightedColumn / Float(width) / sum)
+                points[index].y = Double(weightedRow / Float(height) / sum)
+            }
+        }
+    }
+}
+
+extension LandmarkScoreActivation {
+    /// The probability a model's number stands for.
+    func callAsFunction(_ value: Float) -> Double {
+        switch self {
+        case .none: return Double(value)
+        case .sigmoid: return 1 / (1 + exp(-Double(value)))
+        }
+    }
+}
+
+/// One point a landmark model found, in pixels of the photo as displayed.
+public struct Landmark: Sendable, Hashable {
+    /// The horizontal position.
+    public var x: Double
+    /// The vertical position.
+    public var y: Double
+    /// The depth, on the same scale as `x` (smaller: nearer the camera), relative to the instance's own
+    /// reference point (a hand's wrist, a body's hips).
+    public var z: Double
+    /// How likely the point is visible (not hidden), where the model says.
+    public var visibility: Double?
+    /// How likely the point is in the photo at all, where the model says.
+    public var presence: Double?
+}

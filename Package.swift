@@ -94,6 +94,9 @@ let package = Package(
         .target(name: "CAtomics"),
         // pipe2 and prctl for isolated load checks (not imported by Swift's Glibc module).
         .target(name: "CLoadCheck"),
+        // A landmark region's crop, bit for bit OpenCV's warp, four pixels at a time with AVX2 where the
+        // processor has it (chosen at run time; the portable path otherwise).
+        .target(name: "CRegionCrop"),
         // Image codecs and SIMD pixel work, from Debian's -dev packages (scripts/setup.sh installs them).
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
@@ -156,7 +159,7 @@ let package = Package(
         // Library's post-processed outputs) and segmentation, each a task folder over the core.
         .target(
             name: "TensorIOVision",
-            dependencies: ["TensorIO", "TensorIOSupport", "TensorIOMetadata"],
+            dependencies: ["TensorIO", "TensorIOSupport", "TensorIOMetadata", "CRegionCrop"],
             swiftSettings: upcomingFeatures
         ),
         // Audio for TensorIO models: recordings read with libsndfile, resampled with libsoxr, classified

@@ -65,8 +65,19 @@ enum PlainCrop {
     }
 }
 
-@Suite("Landmarks: the fast crop is the plain one")
+@Suite("Landmarks: the C kernel's crop is the plain one, on both its paths")
 struct FastCropTests {
+    @Test("a photo one pixel wide or high: the portable path, the same bytes")
+    func thinPhotos() {
+        var generator = SeededGenerator(seed: 7)
+        for (width, height) in [(1, 9), (9, 1), (1, 1), (2, 2)] {
+            let photo = (0..<(width * height * 4)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let region = RegionOfInterest(centerX: 1.3, centerY: 0.7, width: 6, height: 4, rotation: 0.4)
+            #expect(RegionCrop.crop(photo, width: width, height: height, region: region, outputWidth: 13, outputHeight: 5)
+                == PlainCrop.crop(photo, width: width, height: height, region: region, outputWidth: 13, outputHeight: 5))
+        }
+    }
+
     @Test("300 random regions, turned any way, inside the photo, over its edges and far outside: the same bytes")
     func randomRegions() {
         var generator = SeededGenerator(seed: 39)
@@ -78,9 +89,11 @@ struct FastCropTests {
                 width: Double.random(in: 0.5...150, using: &generator), height: Double.random(in: 0.5...150, using: &generator),
                 rotation: Double.random(in: -4...4, using: &generator))
             let size = (Int.random(in: 1...24, using: &generator), Int.random(in: 1...24, using: &generator))
-            let fast = RegionCrop.crop(photo, width: width, height: height, region: region, outputWidth: size.0, outputHeight: size.1)
             let plain = PlainCrop.crop(photo, width: width, height: height, region: region, outputWidth: size.0, outputHeight: size.1)
-            #expect(fast == plain, "region \(region) into \(size)")
+            for vectorized in [true, false] {
+                let fast = RegionCrop.crop(photo, width: width, height: height, region: region, outputWidth: size.0, outputHeight: size.1, vectorized: vectorized)
+                #expect(fast == plain, "region \(region) into \(size), vectorized: \(vectorized)")
+            }
         }
     }
 }

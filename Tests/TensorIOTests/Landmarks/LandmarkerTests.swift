@@ -66,20 +66,26 @@ struct LandmarkerTests {
         #expect(try landmarker.landmarks(contentsOf: TestData.url(Self.noHand)).isEmpty)
     }
 
-    @Test("a bundle without a landmarks entry, or with a detector folder missing or leading out, is refused")
+    @Test("a bundle without a landmarks entry, or with a detector folder missing, empty or leading out, is refused")
     func refusedBundles() throws {
         let hand = try LandmarkBundles.bundle("hand-full")
-        let detector = try ModelBundle(at: hand.appendingPathComponent(MediaPipeLandmarker.detectorFolder), registry: .vision)
+        let detectorFolder = hand.appendingPathComponent(MediaPipeLandmarker.detectorFolder)
+        let detector = try ModelBundle(at: detectorFolder, registry: .vision)
         expectTensorIOError(.unsupported, location: "landmarks") { try Landmarker(bundle: detector) }
 
-        try FileManager.default.moveItem(
-            at: hand.appendingPathComponent(MediaPipeLandmarker.detectorFolder), to: hand.deletingLastPathComponent().appendingPathComponent("outside.tiobundle"))
-        let bundle = try ModelBundle(at: hand, registry: .vision)
-        expectTensorIOError(.invalidBundle, location: "landmarks.detector") { try Landmarker(bundle: bundle) }
+        let outside = hand.deletingLastPathComponent().appendingPathComponent("outside.tiobundle")
+        try FileManager.default.moveItem(at: detectorFolder, to: outside)
+        expectTensorIOError(.invalidBundle, containing: ["landmarks.detector", "is not in the bundle"]) { try ModelBundle(at: hand, registry: .vision) }
         // A link inside the bundle to a detector outside it.
-        try FileManager.default.createSymbolicLink(
-            at: hand.appendingPathComponent(MediaPipeLandmarker.detectorFolder), withDestinationURL: hand.deletingLastPathComponent().appendingPathComponent("outside.tiobundle"))
-        expectTensorIOError(.invalidBundle, location: "landmarks.detector", containing: ["outside"]) { try Landmarker(bundle: bundle) }
+        try FileManager.default.createSymbolicLink(at: detectorFolder, withDestinationURL: outside)
+        expectTensorIOError(.invalidBundle, containing: ["landmarks.detector", "leads out of the bundle"]) { try ModelBundle(at: hand, registry: .vision) }
+        // A folder without a model.json.
+        try FileManager.default.removeItem(at: detectorFolder)
+        try FileManager.default.createDirectory(at: detectorFolder, withIntermediateDirectories: false)
+        expectTensorIOError(.invalidBundle, containing: ["landmarks.detector", "holds no model.json"]) { try ModelBundle(at: hand, registry: .vision) }
+        // Opened without the vision tasks, the entry is read (and the folder checked) on first use.
+        let plain = try ModelBundle(at: hand)
+        expectTensorIOError(.invalidBundle, containing: ["landmarks.detector"]) { try Landmarker(bundle: plain) }
     }
 
     @Test("a landmark model whose outputs disagree with the declared points: a clear error, never a crash")

@@ -47,6 +47,12 @@ struct LandmarksCommandTests {
             }
             #expect((instances[0]["score"] as? Double ?? 0) >= (instances[1]["score"] as? Double ?? 1))
 
+            // validate checks that the detector's bundle is there.
+            try FileManager.default.moveItem(at: bundle.appendingPathComponent("detector.tiobundle"), to: folder.appendingPathComponent("moved.tiobundle"))
+            let invalid = try await CLI.run("validate", bundle.path)
+            #expect(invalid.status == 1 && (invalid.stdout + invalid.stderr).contains("landmarks.detector: \"detector.tiobundle\" is not in the bundle"), "\(invalid)")
+            try FileManager.default.moveItem(at: folder.appendingPathComponent("moved.tiobundle"), to: bundle.appendingPathComponent("detector.tiobundle"))
+
             let limited = try await CLI.run("landmarks", bundle.path, Self.twoHands, "--max-results", "1")
             #expect(limited.status == 0 && limited.stdoutLines.count == 2, "\(limited)")
             #expect(limited.stdoutLines.first == "\(Self.twoHands) (384×512)")

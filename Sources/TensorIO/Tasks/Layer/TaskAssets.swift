@@ -1,11 +1,11 @@
-import Foundation
+package import Foundation
 
 /// The bundle's `assets/` folder as a task reads it when opening: files a task entry names (labels,
 /// anchors, score calibration, a vocabulary), each bounded by ``ModelLimits/maximumLabelsFileBytes``,
 /// with every problem recorded at the JSON path of the field that named the file.
 package struct TaskAssets {
     /// The bundle folder.
-    let bundleURL: URL
+    package let bundleURL: URL
     let limits: ModelLimits
     /// The problems found so far.
     package private(set) var issues: [BundleIssue] = []

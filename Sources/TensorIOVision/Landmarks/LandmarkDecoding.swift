@@ -51,11 +51,12 @@ struct LandmarkDecoding: Sendable, Hashable {
         }
         if let heatmap { Self.refine(&points, from: heatmap.values, heatmap.description) }
         let keptWidth = 1 - letterbox.left - letterbox.right, keptHeight = 1 - letterbox.top - letterbox.bottom
+        let cosine = cos(region.rotation), sine = sin(region.rotation)
         return points.enumerated().map { index, point in
             let base = index * valuesPerPoint
             // LetterboxRemoval: normalized by the part of the crop that is photo.
             let x = (point.x - letterbox.left) / keptWidth, y = (point.y - letterbox.top) / keptHeight
-            let photo = region.photoPoint(x: x, y: y)
+            let photo = region.photoPoint(x: x, y: y, cosine: cosine, sine: sine)
             return Landmark(
                 x: photo.x, y: photo.y,
                 // LandmarkProjection scales z by the region's width: on the photo, z is on x's scale.

@@ -76,7 +76,7 @@ enum RegionCrop {
         // Checked here, before C sees them: the sizes match the bytes, and the output is the model's input.
         let (area, overflow) = width.multipliedReportingOverflow(by: height)
         precondition(width > 0 && height > 0 && !overflow && area <= Int.max / 4 && pixels.count == area * 4)
-        precondition(outputWidth > 0 && outputHeight > 0 && outputWidth <= 1 << 16 && outputHeight <= 1 << 16)
+        precondition(outputWidth > 0 && outputHeight > 0)
         // boxPoints' order is bottom-left, top-left, top-right, bottom-right; MediaPipe maps them to the
         // output's (0, h), (0, 0), (w, 0), (w, h): the map is affine, origin at the top-left corner.
         let corners = Self.corners(of: region)

@@ -15,8 +15,9 @@ enum AudioDecoder {
     static func decode(_ data: Data, limits: AudioLimits) throws -> AudioBuffer {
         let header = try AudioContainer.check(data)
         var info = SF_INFO()
-        guard let file = InMemorySoundFile(data, info: &info) else {
-            throw TensorIOError.invalidAudio("\(header.container.rawValue): \(String(cString: sf_strerror(nil)))")
+        let file: InMemorySoundFile
+        do { file = try InMemorySoundFile(data, info: &info) } catch {
+            throw TensorIOError.invalidAudio("\(header.container.rawValue): \(error.reason)")
         }
         // libsndfile must have read the container the header check recognised, with the same format.
         let type = Int(info.format) & Int(SF_FORMAT_TYPEMASK)

@@ -15,9 +15,10 @@ final class InMemorySoundFile {
     /// The channels per frame, from the file.
     let channels: Int
 
-    /// Opens `data` for reading and fills `info` with what libsndfile found; `nil` when it cannot
-    /// (`sf_strerror(nil)` says why).
-    init?(_ data: Data, info: inout SF_INFO) {
+    /// Opens `data` for reading and fills `info` with what libsndfile found.
+    ///
+    /// - Throws: libsndfile's reason, as text, when it cannot open the file.
+    init(_ data: Data, info: inout SF_INFO) throws(OpenFailure) {
         let source = Source(data: data)
         var io = SF_VIRTUAL_IO(
             get_filelen: { source in Source.from(source).length },
@@ -26,11 +27,17 @@ final class InMemorySoundFile {
             write: { _, _, _ in 0 },
             tell: { source in Source.from(source).position }
         )
-        // libsndfile copies `io`; `source` is kept by this object for as long as `handle`.
-        guard let handle = sf_open_virtual(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(source).toOpaque()) else {
-            return nil
+        // libsndfile copies `io`; `source` is kept by this object for as long as `handle`. A failed open
+        // leaves its reason in one process-wide variable that every open, on any thread, rewrites: the open
+        // and the reading of that reason happen under one lock, or a decode on another thread turns
+        // "malformed" into "No Error".
+        let opened: Result<OpaquePointer, OpenFailure> = Self.openLock.withLock {
+            if let handle = sf_open_virtual(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(source).toOpaque()) {
+                return .success(handle)
+            }
+            return .failure(OpenFailure(reason: String(cString: sf_strerror(nil))))
         }
-        self.handle = handle
+        self.handle = try opened.get()
         self.source = source
         channels = Int(info.channels)
     }
@@ -47,6 +54,14 @@ final class InMemorySoundFile {
 
     /// libsndfile's error number for this file, 0 for none.
     var error: Int32 { sf_error(handle) }
+
+    /// Held while a file is opened and, when it fails, while libsndfile's process-wide reason is read.
+    private static let openLock = NSLock()
+
+    /// Why libsndfile could not open a file, in its words.
+    struct OpenFailure: Error {
+        let reason: String
+    }
 }
 
 extension InMemorySoundFile {

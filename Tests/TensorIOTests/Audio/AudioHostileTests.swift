@@ -108,6 +108,25 @@ extension AudioHostileTests {
         let data = try Data(contentsOf: Fixtures.hostileDirectory.appendingPathComponent("vorbis-header-leak.ogg"))
         #expect(Self.error(data)?.message == "Ogg: Supported file format but file is malformed.")
     }
+
+    @Test("libsndfile's reason for a failed open survives decodes on other threads (it keeps it in one global)")
+    func reasonUnderConcurrency() async throws {
+        let broken = try Data(contentsOf: Fixtures.hostileDirectory.appendingPathComponent("vorbis-header-leak.ogg"))
+        let good = try Data(contentsOf: Fixtures.repositoryURL("Tests/Fixtures/AudioFormats/phrase-22050.ogg"))
+        let messages = await withTaskGroup(of: [String].self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    (0..<300).compactMap { _ in
+                        if worker.isMultiple(of: 2) { _ = try? AudioBuffer(data: good); return nil }
+                        do { _ = try AudioBuffer(data: broken); return "decoded" } catch { return (error as? TensorIOError)?.message }
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(messages.count == 600)
+        #expect(Set(messages) == ["Ogg: Supported file format but file is malformed."])
+    }
 }
 
 extension AudioHostileTests {

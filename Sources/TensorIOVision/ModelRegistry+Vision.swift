@@ -1,7 +1,7 @@
 public import TensorIO
 
 extension ModelRegistry {
-    /// The built-in registry with the vision tasks (detection, segmentation, landmarks): opening a bundle reads their
+    /// The built-in registry with the vision tasks (detection, segmentation, landmarks, classification heads): opening a bundle reads their
     /// entries, and a bare detector's or segmenter's entry is inferred from its metadata.
     ///
     /// ```swift
@@ -10,11 +10,11 @@ extension ModelRegistry {
     /// ```
     public static let vision = ModelRegistry.builtIn.addingVisionTasks()
 
-    /// This registry with the vision tasks (detection, segmentation, landmarks) added.
+    /// This registry with the vision tasks (detection, segmentation, landmarks, classification heads) added.
     ///
     /// - Returns: The registry, its backends and other tasks kept.
     public func addingVisionTasks() -> ModelRegistry {
-        adding(DetectionTask.self, SegmentationTask.self, LandmarksTask.self)
+        adding(DetectionTask.self, SegmentationTask.self, LandmarksTask.self, ClassifierHeadTask.self)
     }
 }
 

@@ -18,20 +18,7 @@ package enum LandmarksTask: ModelTask {
     /// `model.json` — so that `validate` says so, not the first photo. The detector bundle itself is read
     /// and checked when a ``Landmarker`` opens it.
     package static func readFiles(of description: LandmarksDescription, layers: TaskLayers, from assets: inout TaskAssets) -> LandmarksDescription {
-        let folder = assets.bundleURL.appendingPathComponent(description.detector, isDirectory: true)
-        // The entry's path was checked to stay inside the bundle; a link inside it must not lead out either.
-        let inside = assets.bundleURL.resolvingSymlinksInPath().path + "/"
-        switch UntrustedFile.kind(of: folder) {
-        case .directory where !folder.resolvingSymlinksInPath().path.hasPrefix(inside):
-            assets.issue("landmarks.detector", "\"\(description.detector)\" leads out of the bundle (a link)")
-        case .directory:
-            if case .regularFile = UntrustedFile.kind(of: folder.appendingPathComponent("model.json")) { break }
-            assets.issue("landmarks.detector", "\"\(description.detector)\" holds no model.json: not a detector bundle")
-        case .missing:
-            assets.issue("landmarks.detector", "\"\(description.detector)\" is not in the bundle")
-        case let kind:
-            assets.issue("landmarks.detector", "\"\(description.detector)\" is \(UntrustedFile.describe(kind)), not a bundle folder")
-        }
+        assets.checkNestedBundle(description.detector, role: "detector", at: "landmarks.detector")
         return description
     }
 

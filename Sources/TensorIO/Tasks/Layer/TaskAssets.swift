@@ -20,6 +20,30 @@ package struct TaskAssets {
         issues.append(BundleIssue(path: path, message: message))
     }
 
+    /// Checks that a bundle a task names inside this one (a landmarker's detector, a classification head's
+    /// base) is there: a folder inside this bundle, not a link out of it, holding a `model.json`; an issue at
+    /// `path` otherwise. The nested bundle itself is read and checked when the task opens it.
+    ///
+    /// - Parameters:
+    ///   - folder: The folder, relative to the bundle (its `..` and absolute forms already refused).
+    ///   - role: What the nested bundle is, for the message ("detector").
+    ///   - path: The JSON path of the field that named it.
+    package mutating func checkNestedBundle(_ folder: String, role: String, at path: String) {
+        let url = bundleURL.appendingPathComponent(folder, isDirectory: true)
+        let inside = bundleURL.resolvingSymlinksInPath().path + "/"
+        switch UntrustedFile.kind(of: url) {
+        case .directory where !url.resolvingSymlinksInPath().path.hasPrefix(inside):
+            issue(path, "\"\(folder)\" leads out of the bundle (a link)")
+        case .directory:
+            if case .regularFile = UntrustedFile.kind(of: url.appendingPathComponent("model.json")) { break }
+            issue(path, "\"\(folder)\" holds no model.json: not a \(role) bundle")
+        case .missing:
+            issue(path, "\"\(folder)\" is not in the bundle")
+        case let kind:
+            issue(path, "\"\(folder)\" is \(UntrustedFile.describe(kind)), not a bundle folder")
+        }
+    }
+
     /// Whether `assets/FILE` exists.
     package func contains(_ file: String) -> Bool {
         FileManager.default.fileExists(atPath: url(of: file).path)

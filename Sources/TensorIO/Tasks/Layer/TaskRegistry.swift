@@ -9,7 +9,7 @@
 package struct TaskRegistry: Sendable {
     /// The task entries TensorIO's task modules read, accepted at the top level of `model.json` whether
     /// or not their task is registered.
-    package static let wellKnownKeys: Set<String> = ["detection", "segmentation", "landmarks", "embedding", "audio", "text"]
+    package static let wellKnownKeys: Set<String> = ["detection", "segmentation", "landmarks", "embedding", "audio", "text", "classifier_head"]
 
     /// The registered tasks, in registration order.
     package private(set) var tasks: [any ModelTask.Type] = []

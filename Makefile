@@ -161,14 +161,15 @@ fuzz-models: setup
 # against a raw LiteRT C API loop and Python's ai_edge_litert Interpreter (bench-inference), throughput
 # across cores (bench-throughput), cold start (bench-coldstart), training speed (bench-training), detection,
 # segmentation, landmarks, audio and text classification against MediaPipe (bench-detection, bench-segmentation,
-# bench-landmarks, bench-audio, bench-text); then every goal's PASS/FAIL together. Each goal is measured over alternating
+# bench-landmarks, bench-audio, bench-text), training your own classifier against ai_edge_litert + scikit-learn
+# (bench-classifier-training); then every goal's PASS/FAIL together. Each goal is measured over alternating
 # rounds and decided on their median, printed with their range (Benchmarks/benchlib.py). Results in
 # bench-results/*.json. BENCH_ARGS go to the inference one.
 .PHONY: bench bench-inference bench-venv
-bench: bench-inference bench-throughput bench-coldstart bench-training bench-detection bench-segmentation bench-landmarks bench-audio bench-text
+bench: bench-inference bench-throughput bench-coldstart bench-training bench-detection bench-segmentation bench-landmarks bench-audio bench-text bench-classifier-training
 	@.venv-bench/bin/python Benchmarks/print-goals.py
 
-# Python's side of the benchmarks (ai_edge_litert, NumPy, Pillow) in .venv-bench.
+# Python's side of the benchmarks (ai_edge_litert, NumPy, Pillow, scikit-learn) in .venv-bench.
 bench-venv:
 	python3 -m venv .venv-bench
 	.venv-bench/bin/pip install --quiet -r Benchmarks/python/requirements.txt
@@ -231,6 +232,16 @@ bench-audio: setup test-data setup-mediapipe
 bench-text: setup test-data setup-mediapipe
 	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product text-classification-benchmark
 	.venv-mediapipe/bin/python Benchmarks/run-text-benchmarks.py
+
+# Training your own classifier (issue 40, point 4): `tensorio train-classifier` with the EfficientNet-Lite0
+# embedder on the 28 gesture photos (4 classes) against the same work in Python (Pillow, ai_edge_litert,
+# scikit-learn's StandardScaler + LogisticRegression, np.savez; Benchmarks/python/train_classifier_reference.py),
+# each a whole process, alternating rounds; goal: TensorIO at least 1.5x faster. A hand landmarker base (bundle
+# made by `tensorio init --landmarker hand`) against MediaPipe's Hands + scikit-learn is a reference line;
+# writes bench-results/classifier-training.json. MediaPipe runs in .venv-mediapipe (the reference fixtures' pins).
+.PHONY: bench-classifier-training
+bench-classifier-training: build-tool setup-zoo setup-mediapipe bench-venv
+	.venv-bench/bin/python Benchmarks/run-classifier-training-benchmarks.py
 
 # Cold start (issue 12, point 4): process start to printed top-5 for one photo, interleaved: `tensorio
 # classify` with and without --weight-cache, and today's tool before this work (built once from commit

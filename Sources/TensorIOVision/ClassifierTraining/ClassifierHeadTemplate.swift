@@ -20,7 +20,7 @@ struct ClassifierHeadTemplate: Sendable, Hashable {
 
     /// The smallest template that takes `featureCount` features.
     ///
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/limitExceeded``) when no template is that wide.
+    /// - Throws: `TensorIOError` (`TensorIOError/Code/limitExceeded`) when no template is that wide.
     init(backend: ClassifierBackend, featureCount: Int) throws {
         guard let capacity = Self.featureCapacities.first(where: { $0 >= featureCount }) else {
             throw TensorIOError(
@@ -40,7 +40,7 @@ struct ClassifierHeadTemplate: Sendable, Hashable {
 
     /// Writes the head's model files into `folder` (which exists), each checked against its recorded size.
     ///
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/io``) when a file cannot be written.
+    /// - Throws: `TensorIOError` (`TensorIOError/Code/io`) when a file cannot be written.
     func writeModel(into folder: URL) throws {
         let files = Self.files.filter { $0.template == name }
         precondition(!files.isEmpty, "no generated files for the head template \(name)")

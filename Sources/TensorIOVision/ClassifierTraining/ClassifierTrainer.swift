@@ -34,7 +34,7 @@ public struct ClassifierTrainer: Sendable {
     ///     ``ClassifierTrainingOptions/jobs`` concurrent runs to read that many photos at once.
     ///   - registry: The backends and tasks the base's models are built with.
     ///   - limits: How many classes and photos it takes.
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/unsupported``) when the base is neither an embedder
+    /// - Throws: `TensorIOError` (`TensorIOError/Code/unsupported`) when the base is neither an embedder
     ///   nor a hand landmarker; what opening its models throws.
     public init(
         base: ModelBundle, configuration: ModelConfiguration = ModelConfiguration(), registry: ModelRegistry = .vision,
@@ -64,9 +64,9 @@ public struct ClassifierTrainer: Sendable {
     ///   - destination: The bundle to write, `NAME.tiobundle`; it must not exist (or be an empty folder).
     ///   - progress: Called after each photo and each epoch.
     /// - Returns: What was trained and how well.
-    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/invalidInput`` for wrong classes, options or
-    ///   destination, or a class none of whose photos gives features; ``TensorIOError/Code/limitExceeded``
-    ///   past ``limits``; ``TensorIOError/Code/unsupported`` for a trainer without a base; what the models
+    /// - Throws: `TensorIOError`: `TensorIOError/Code/invalidInput` for wrong classes, options or
+    ///   destination, or a class none of whose photos gives features; `TensorIOError/Code/limitExceeded`
+    ///   past ``limits``; `TensorIOError/Code/unsupported` for a trainer without a base; what the models
     ///   and writing throw. `CancellationError` when the task is cancelled.
     public func train(
         classes: [LabeledPhotos], options: ClassifierTrainingOptions = ClassifierTrainingOptions(), to destination: URL,

@@ -2,7 +2,7 @@ public import Foundation
 @_spi(Internal) public import TensorIO
 
 /// Turns a photo into the features a classification head takes: a base bundle's embedding, or each hand's
-/// world landmarks (``HandFeatures``) from a hand landmarker.
+/// world landmarks (`HandFeatures`) from a hand landmarker.
 public struct FeatureExtractor: Sendable {
     /// One thing found on a photo, with its features.
     public struct Instance: Sendable, Hashable {
@@ -34,7 +34,7 @@ public struct FeatureExtractor: Sendable {
     ///   - bundle: The base bundle.
     ///   - configuration: Threads, concurrent runs and limits for its models.
     ///   - registry: The backends and tasks its models are built with.
-    /// - Throws: ``TensorIOError`` (``TensorIOError/Code/unsupported``) when the bundle is neither, or a
+    /// - Throws: `TensorIOError` (`TensorIOError/Code/unsupported`) when the bundle is neither, or a
     ///   landmarker that gives no hand world landmarks; what opening the models throws.
     public init(bundle: ModelBundle, configuration: ModelConfiguration = ModelConfiguration(), registry: ModelRegistry = .vision) throws {
         self.bundle = bundle
@@ -79,7 +79,7 @@ public struct FeatureExtractor: Sendable {
     ///   - photo: The photo, in any format and orientation (it is read upright).
     ///   - maximumInstances: At most how many hands (a landmarker's default when `nil`).
     /// - Returns: The instances.
-    /// - Throws: What the base's models throw; ``TensorIOError/Code/outputMismatch`` when an embedding has
+    /// - Throws: What the base's models throw; `TensorIOError/Code/outputMismatch` when an embedding has
     ///   another size than the base's output declares.
     public func instances(in photo: PixelBuffer, maximumInstances: Int? = nil) throws -> [Instance] {
         switch base {

@@ -13,9 +13,9 @@ extension LabeledPhotos {
     ///   - folder: The folder.
     ///   - limits: At most ``ClassifierTrainingLimits/maximumItemsPerClass`` photos; the folder is read no
     ///     further than one entry past that many entries of any kind.
-    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/io`` when the folder cannot be read or is not a
-    ///   folder; ``TensorIOError/Code/invalidInput`` when it holds no photo;
-    ///   ``TensorIOError/Code/limitExceeded`` when it holds too many entries.
+    /// - Throws: `TensorIOError`: `TensorIOError/Code/io` when the folder cannot be read or is not a
+    ///   folder; `TensorIOError/Code/invalidInput` when it holds no photo;
+    ///   `TensorIOError/Code/limitExceeded` when it holds too many entries.
     public init(label: String, folder: URL, limits: ClassifierTrainingLimits = ClassifierTrainingLimits()) throws {
         guard case .directory = UntrustedFile.kind(of: folder) else {
             throw TensorIOError(.io, "\(folder.path) (class \"\(label)\") is not a folder")

@@ -38,8 +38,8 @@ public struct TrainedClassifier: Sendable {
     ///   - bundle: A bundle with a `classifier_head` entry.
     ///   - configuration: Threads, concurrent runs and limits, for the base's models and the head.
     ///   - registry: The backends and tasks the models are built with.
-    /// - Throws: ``TensorIOError``: ``TensorIOError/Code/unsupported`` when the bundle has no
-    ///   `classifier_head` entry; ``TensorIOError/Code/invalidBundle`` (at `classifier_head.base`) when the
+    /// - Throws: `TensorIOError`: `TensorIOError/Code/unsupported` when the bundle has no
+    ///   `classifier_head` entry; `TensorIOError/Code/invalidBundle` (at `classifier_head.base`) when the
     ///   base bundle is wrong or gives other features than the entry says.
     public init(bundle: ModelBundle, configuration: ModelConfiguration = ModelConfiguration(), registry: ModelRegistry = .vision) throws {
         guard let description = try bundle.classifierHead else {
@@ -87,7 +87,7 @@ public struct TrainedClassifier: Sendable {
     ///   - photo: The photo, in any format and orientation (it is read upright).
     ///   - maximumInstances: At most how many hands (the landmarker's default when `nil`).
     /// - Returns: The instances, each with every class's probability, best first.
-    /// - Throws: ``TensorIOError/Code/unsupported`` when the features are given (no base); what the
+    /// - Throws: `TensorIOError/Code/unsupported` when the features are given (no base); what the
     ///   models throw.
     public func classify(_ photo: PixelBuffer, maximumInstances: Int? = nil) throws -> [Instance] {
         guard let extractor else {
@@ -113,7 +113,7 @@ public struct TrainedClassifier: Sendable {
     ///
     /// - Parameter features: ``ClassifierHeadDescription/featureCount`` values.
     /// - Returns: Every class with its probability, best first.
-    /// - Throws: ``TensorIOError/Code/invalidInput`` for another count or a value that is not finite; what
+    /// - Throws: `TensorIOError/Code/invalidInput` for another count or a value that is not finite; what
     ///   the head throws.
     public func classify(features: [Float]) throws -> [LabeledScores.Entry] {
         guard features.count == description.featureCount else {

@@ -1,12 +1,14 @@
 import Foundation
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal (so logs and pipes stay clean).
+/// Both are the tool's own stderr (``ToolStandardError``), whatever descriptor 2 is while a runtime's output
+/// is captured.
 package struct ProgressBar {
     package let total: Int
     package let label: String
     /// How counts are written: plain numbers, or sizes for byte counts.
     package let format: (Int) -> String
-    private let enabled = isatty(STDERR_FILENO) == 1
+    private let enabled = ToolStandardError.isTerminal
     private var lastDrawn = -1
 
     package init(total: Int, label: String = "", format: @escaping (Int) -> String = { String($0) }) {

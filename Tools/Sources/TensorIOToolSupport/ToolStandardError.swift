@@ -21,6 +21,10 @@ package enum ToolStandardError {
         return FileHandle(fileDescriptor: duplicate >= 0 ? duplicate : STDERR_FILENO, closeOnDealloc: false)
     }()
 
+    /// Whether it is a terminal (checked on the duplicate: descriptor 2 may be a runtime's capture file
+    /// just now, `tensorio train-classifier` capturing its whole training).
+    package static var isTerminal: Bool { isatty(handle.fileDescriptor) == 1 }
+
     /// Writes `text` as it is.
     package static func write(_ text: String) {
         handle.write(Data(text.utf8))

@@ -17,7 +17,7 @@ struct TensorIOCommand: AsyncParsableCommand {
                 name: "Model",
                 subcommands: [
                     InitCommand.self, ValidateCommand.self, InspectCommand.self, RunCommand.self, ClassifyCommand.self, DetectCommand.self, SegmentCommand.self, LandmarksCommand.self, EmbedCommand.self, SimilarCommand.self,
-                    EvalCommand.self, BenchCommand.self, TrainCommand.self,
+                    EvalCommand.self, BenchCommand.self, TrainCommand.self, TrainClassifierCommand.self,
                 ]
             ),
             CommandGroup(

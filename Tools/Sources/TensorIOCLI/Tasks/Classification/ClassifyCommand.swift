@@ -3,6 +3,7 @@ import Foundation
 import TensorIO
 import TensorIOAudio
 import TensorIOText
+import TensorIOVision
 import TensorIOToolSupport
 
 /// `tensorio classify BUNDLE IMAGE... [--top N] [--threshold T] [--jobs N] [--json]`
@@ -26,6 +27,12 @@ struct ClassifyCommand: AsyncParsableCommand {
             A model with a "text" entry (or tokenizer metadata: regex, WordPiece, SentencePiece) classifies \
             texts: --text "..." (repeatable) or --text-file F (one text a line). With --json: {"texts": \
             [{"text": ..., "classification": [{"label": ..., "score": ...}, ...]}, ...]}.
+
+            A classifier train-classifier wrote (a "classifier_head" entry) classifies photos through its \
+            base: {"images": [{"path": ..., "classification": [...]}, ...]} for an embedder base; for a hand \
+            landmarker base each hand, best first: {"images": [{"path": ..., "instances": [{"handedness": \
+            {"label": ..., "score": ...}, "box": {"x": ..., "y": ..., "width": ..., "height": ...}, \
+            "classification": [...]}, ...]}, ...]} (an empty list when there is no hand).
             """
     )
 
@@ -67,6 +74,7 @@ struct ClassifyCommand: AsyncParsableCommand {
     /// images that fail are reported together at the end, after the others, with exit status 1.
     func run() async throws {
         let bundle = try model.openBundle()
+        if try bundle.classifierHead != nil { return try await classifyWithTrainedHead(bundle) }
         if !text.isEmpty { return try await classifyTexts(bundle) }
         if try bundle.audio != nil {
             // An audio file's windows run `jobs` at once, each file after the other.
@@ -120,6 +128,24 @@ struct ClassifyCommand: AsyncParsableCommand {
         }
         if json { print("]}") }
         if !failures.isEmpty { throw failures }
+    }
+
+    /// A bundle `train-classifier` wrote: its base finds the photo's features (or each hand's), its head
+    /// classifies them (``TrainedClassifierRunner``).
+    private func classifyWithTrainedHead(_ bundle: ModelBundle) async throws {
+        guard text.isEmpty else {
+            throw CLIError.usage("\(model.bundle) is a classifier of photos (train-classifier wrote it): give photos, not --text")
+        }
+        guard hop == nil else { throw CLIError.usage("--hop is for audio models; \(model.bundle) classifies photos") }
+        let jobs = jobOptions.count(for: images.count)
+        let configuration = model.configuration(
+            images: imageOptions, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs))
+        let classifier = try TrainedClassifier(bundle: bundle, configuration: configuration, registry: .tool)
+        guard classifier.extractor != nil else {
+            throw CLIError("\(model.bundle) was trained on given features (train-classifier --features-csv): it has no base to find features in photos")
+        }
+        try RuntimeLog.capturing { try classifier.load() }
+        try await TrainedClassifierRunner(classifier: classifier, top: top, threshold: threshold).run(paths: images, jobs: jobs, json: json)
     }
 
     /// `--text`/`--text-file`: each text classified, `jobs` at once, printed in order as it is ready.

@@ -6,6 +6,8 @@
 public struct ClassifierHeadDescription: Sendable, Hashable {
     /// The most classes a head has (its output's width may be larger: the rest are masked).
     public static let maximumClasses = 100
+    /// The most feature values a head takes (the widest of the trainable heads).
+    public static let maximumFeatures = 2048
 
     /// The base bundle's folder, relative to this bundle; `nil` when the features are given directly.
     public var base: String?

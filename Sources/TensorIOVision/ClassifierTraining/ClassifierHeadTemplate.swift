@@ -12,7 +12,7 @@ struct ClassifierHeadTemplate: Sendable, Hashable {
     /// The classes every head has room for.
     static let classCapacity = 100
     /// The template sizes, smallest first.
-    static let featureCapacities = [64, 2048]
+    static let featureCapacities = [64, ClassifierHeadDescription.maximumFeatures]
 
     let backend: ClassifierBackend
     /// The features the head takes (its input's width).

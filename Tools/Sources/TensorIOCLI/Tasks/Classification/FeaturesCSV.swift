@@ -12,9 +12,8 @@ import TensorIOToolSupport
 enum FeaturesCSV {
     /// The largest file read.
     static let maximumFileBytes = 256 << 20
-    /// The most feature columns: the largest head ``ClassifierTrainer/train(features:options:to:progress:)``
-    /// trains takes 2,048 values.
-    static let maximumFeatures = 2048
+    /// The most feature columns: what the widest head takes.
+    static let maximumFeatures = ClassifierHeadDescription.maximumFeatures
 
     /// The classes of the file at `path`, in the order their labels first appear, each with its rows in
     /// file order.

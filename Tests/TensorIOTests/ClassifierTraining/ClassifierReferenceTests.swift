@@ -85,16 +85,16 @@ struct ClassifierReferenceTests {
     }
 
     @Test("both bases on the gesture photos, a fixed split (seed 0, 30% of each class aside): each gets its training photos right, and only the hand's world landmarks tell the gestures apart",
-          TestData.required(GesturePhotos.names))
-    func bases() async throws {
-        let options = ClassifierTrainingOptions(validationSplit: 0.3)
+          TestData.required(GesturePhotos.names), arguments: ClassifierBackend.allCases)
+    func bases(_ backend: ClassifierBackend) async throws {
+        let options = ClassifierTrainingOptions(backend: backend, validationSplit: 0.3)
         let hand = try await ClassifierTrainer(base: ModelBundle(at: LandmarkBundles.bundle("hand-full"), registry: .vision))
             .train(classes: GesturePhotos.labeled(), options: options, to: makeTemporaryDirectory().appendingPathComponent("hand.tiobundle"))
         let embedder = try await ClassifierTrainer(base: ModelBundle(at: Fixtures.repositoryURL("Examples/efficientnet-lite0-embedding.tiobundle"), registry: .vision))
             .train(classes: GesturePhotos.labeled(), options: options, to: makeTemporaryDirectory().appendingPathComponent("embedder.tiobundle"))
         for (name, report) in [("hand", hand), ("embedder", embedder)] {
             let validation = try #require(report.validation)
-            print("\(name): training \(report.training.count) photos, accuracy \(report.training.accuracy); validation \(validation.count) photos, accuracy \(validation.accuracy), loss \(validation.loss)")
+            print("\(backend), \(name): training \(report.training.count) photos, accuracy \(report.training.accuracy); validation \(validation.count) photos, accuracy \(validation.accuracy), loss \(validation.loss)")
             #expect(report.training.accuracy >= 0.95)
         }
         #expect(hand.validation!.accuracy > embedder.validation!.accuracy)

@@ -107,6 +107,10 @@ struct TrainClassifierCommandTests {
             #expect(text.status == 0 && lines.count >= 3, "\(text)")
             #expect(lines.first == photos[0] && lines.dropFirst().first?.hasPrefix("  hand 1: ") == true, "\(text)")
             #expect(lines.dropFirst(2).first?.hasPrefix("    1. call  0.") == true, "\(text)")
+
+            let inspected = try await CLI.run("inspect", output)
+            #expect(inspected.stdoutLines.contains("Classifier head:"), "\(inspected)")
+            #expect(inspected.stdoutLines.contains { $0.hasPrefix("  base base.tiobundle, 63 hand_world_landmarks features into features, 4 classes (labels.txt: call, four, none, rock)") }, "\(inspected)")
         }
     }
 

@@ -140,6 +140,12 @@ struct InspectCommand: ParsableCommand {
             parts.append("at most \(landmarks.maximumInstances), min scores \(landmarks.minimumDetectionScore)/\(landmarks.minimumPresenceScore)")
             lines.append("  " + parts.joined(separator: ", "))
         }
+        if let head = try? bundle.classifierHead {
+            lines.append("Classifier head:")
+            let base = head.base.map { "base \($0), " } ?? ""
+            lines.append("  \(base)\(head.featureCount) \(head.features.rawValue) features into \(head.input), "
+                + "\(head.labels.count) classes (\(head.labelsFile): \(head.labels.prefix(8).joined(separator: ", "))\(head.labels.count > 8 ? ", …" : "")) from \(head.output)")
+        }
         if let training = bundle.training {
             lines.append("Training:")
             lines.append("  ops: \(training.operations.joined(separator: ", "))")

@@ -75,6 +75,8 @@ struct HeadTraining {
             guard try ModelBundle(at: written, registry: .vision).classifierHead != nil else {
                 throw TensorIOError(.invalidBundle, "the bundle written has no classifier_head entry")
             }
+            // Cancelled while the bundle was being written: it does not take the destination's name.
+            try Task.checkCancellation()
             try Self.checkDestination(destination)
             if files.fileExists(atPath: destination.path) { try files.removeItem(at: destination) }
             try files.moveItem(at: written, to: destination)

@@ -29,24 +29,26 @@ final class FrameChannel: @unchecked Sendable {
     /// - Returns: `false` when the consumer has gone: the producer should stop.
     func send(_ element: Element) -> Bool {
         condition.lock()
-        if cancelled {
-            condition.unlock()
-            return false
+        // Checked afresh after every wait: while the producer waited for room, the consumer may have emptied
+        // the queue and begun to wait itself, and must get this element (not the next) handed straight over.
+        while true {
+            if cancelled {
+                condition.unlock()
+                return false
+            }
+            if let waiting {
+                self.waiting = nil
+                condition.unlock()
+                waiting.resume(returning: element)
+                return true
+            }
+            if queue.count < capacity {
+                queue.append(element)
+                condition.unlock()
+                return true
+            }
+            condition.wait()
         }
-        if let waiting {
-            self.waiting = nil
-            condition.unlock()
-            waiting.resume(returning: element)
-            return true
-        }
-        while queue.count >= capacity, !cancelled { condition.wait() }
-        guard !cancelled else {
-            condition.unlock()
-            return false
-        }
-        queue.append(element)
-        condition.unlock()
-        return true
     }
 
     /// Whether the consumer has gone.

@@ -54,6 +54,27 @@ struct VideoInternalsTests {
         #expect(await channel.receive() == nil)
     }
 
+    @Test("the queue keeps the order: 5,000 frames through a queue of 2, the consumer often waiting and the producer often full")
+    func order() async throws {
+        let channel = FrameChannel(capacity: 2)
+        let image = try PixelBuffer(width: 1, height: 1, format: .bgra)
+        let producer = Thread {
+            for index in 0..<5000 {
+                guard channel.send(.success(VideoFrame(image: image, index: index, timestampMicroseconds: 0))) else { return }
+            }
+            channel.finish()
+        }
+        producer.start()
+        var received: [Int] = []
+        while let element = await channel.receive() {
+            received.append(try element.get().index)
+            if received.count % 97 == 0 { try await Task.sleep(for: .milliseconds(1)) }  // let the queue fill
+        }
+        // Once, a producer that waited for room appended its frame while the consumer, having emptied the
+        // queue meanwhile, waited: the next frame was then handed over first.
+        #expect(received == Array(0..<5000))
+    }
+
     @Test("the queue gives what was sent before the end, then nil; a consumer waiting on it wakes at the end")
     func finish() async throws {
         let channel = FrameChannel(capacity: 2)

@@ -36,7 +36,10 @@ struct VideoStreamingTests {
         let reader = try VideoReader(contentsOf: try VideoClips.url("h264.mp4"))
         var frames: [VideoFrame] = []
         for try await frame in reader.frames() { frames.append(frame) }
-        #expect(frames == (try VideoClips.decodeAll(reader)))
+        let expected = try VideoClips.decodeAll(reader)
+        #expect(frames.map(\.index) == expected.map(\.index))
+        #expect(frames.map(\.timestampMicroseconds) == expected.map(\.timestampMicroseconds))
+        #expect(frames.map(\.image) == expected.map(\.image))
         #expect(try await Self.decodingThreadsEnd())
     }
 

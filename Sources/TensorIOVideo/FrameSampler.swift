@@ -35,12 +35,22 @@ struct FrameSampler {
             let origin = self.origin ?? timestamp
             // Half a millisecond of slack: timestamps are rounded to microseconds, and a frame due exactly at
             // an interval's start (the third of a 15 fps video sampled at 5) must not fall just before it.
-            let interval = Int64(((Double(timestamp - origin) + 500) * rate / 1_000_000).rounded(.down))
+            // In doubles, and clamped: a file's timestamps may be anything, and Int64 arithmetic would trap.
+            let position = ((Double(timestamp) - Double(origin) + 500) * rate / 1_000_000).rounded(.down)
+            let interval = Self.clamped(position)
             if let lastInterval, interval <= lastInterval { return .skip }
             self.origin = origin
             lastInterval = interval
         }
         return .keep
+    }
+
+    /// `value` as an Int64, clamped to its range (NaN as 0).
+    static func clamped(_ value: Double) -> Int64 {
+        guard !value.isNaN else { return 0 }
+        if value >= 9.2e18 { return .max }
+        if value <= -9.2e18 { return .min }
+        return Int64(value)
     }
 
     static func microseconds(_ duration: Duration) -> Int64 {

@@ -106,14 +106,15 @@ public final class VideoDecoder {
     /// A timestamp for a frame the stream gives none: one frame after the last, or 0.
     private func estimatedTimestamp() -> Int64 {
         guard let lastTimestamp else { return input.startMicroseconds }
-        let step = info.frameRate.map { Int64((1_000_000 / $0).rounded()) } ?? 0
+        let step = info.frameRate.map { FrameSampler.clamped((1_000_000 / $0).rounded()) } ?? 0
         return lastTimestamp.addingReportingOverflow(step).overflow ? lastTimestamp : lastTimestamp + step
     }
 
     /// The index of the frame shown at `timestamp`, from the frame rate (after a seek).
     private func estimatedIndex(at timestamp: Int64) -> Int {
         guard let rate = info.frameRate else { return 0 }
-        let seconds = Double(timestamp - input.startMicroseconds) / 1_000_000
+        // In doubles: a file's timestamps may be anything, and Int64 arithmetic would trap.
+        let seconds = (Double(timestamp) - Double(input.startMicroseconds)) / 1_000_000
         let index = (seconds * rate).rounded()
         return index.isFinite && index >= 0 && index < Double(Int.max / 2) ? Int(index) : 0
     }

@@ -192,7 +192,7 @@ final class FFmpegInput {
         }
         let limitSeconds = Double(FrameSampler.microseconds(limits.maximumDuration)) / 1_000_000
         if let seconds, seconds > limitSeconds {
-            throw TensorIOError.videoLimit("the video claims to last \(Int(seconds)) s, longer than \(limits.maximumDuration) (VideoLimits.maximumDuration)")
+            throw TensorIOError.videoLimit("the video claims to last \(FrameSampler.clamped(seconds)) s, longer than \(limits.maximumDuration) (VideoLimits.maximumDuration)")
         }
         var matrix: [Int32] = []
         var size: Int = 0
@@ -202,7 +202,7 @@ final class FFmpegInput {
         let container = String(cString: context.pointee.iformat.pointee.name).split(separator: ",").first.map(String.init) ?? ""
         info = VideoInfo(
             width: width, height: height, orientation: DisplayMatrix.orientation(matrix), frameRate: frameRate,
-            duration: seconds.map { .microseconds(Int64(($0 * 1_000_000).rounded())) },
+            duration: seconds.map { .microseconds(FrameSampler.clamped(($0 * 1_000_000).rounded())) },
             frameCount: stream.pointee.nb_frames > 0 ? Int(clamping: stream.pointee.nb_frames) : nil,
             codec: codecName, container: container
         )

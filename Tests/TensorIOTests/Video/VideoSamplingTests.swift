@@ -83,5 +83,8 @@ struct VideoSamplingTests {
             == [.skip, .skip, .keep, .keep, .keep, .keep, .stop, .stop, .stop])
         // Timestamps going back are skipped by the frames-per-second rule, never kept twice in an interval.
         #expect(run(VideoSampling(maximumFramesPerSecond: 1), [0, 2_000_000, 1_000_000, 3_000_000]) == [.keep, .keep, .skip, .keep])
+        // A file's timestamps may be anything: the extremes neither trap nor wrap around.
+        #expect(run(VideoSampling(maximumFramesPerSecond: 1e9), [.min, .max, .min, 0]) == [.keep, .keep, .skip, .skip])
+        #expect(run(VideoSampling(every: 2, start: .seconds(Int64.max), end: .seconds(Int64.max)), [.max, .min]) == [.stop, .skip])
     }
 }

@@ -142,9 +142,10 @@ bench-images: build-tool
 clean:
 	rm -rf .build .build-tsan .build-fuzz .build-consumer .fuzz Benchmarks/.build Fuzz/.build
 
-# libFuzzer over model.json reading, the model-file verifier, the image decoders, the archive reader, the
-# training data sources, the NumPy .npy/.npz readers of `--input @FILE` and the delivery side's rollout
-# rules, assignments and signatures, FUZZ_SECONDS per target (default 60); findings land in .fuzz/findings.
+# libFuzzer over model.json reading, the model-file verifier, the image decoders, the audio and video readers,
+# the text tokenizers, the archive reader, the training data sources, the NumPy .npy/.npz readers of
+# `--input @FILE` and the delivery side's rollout rules, assignments and signatures, FUZZ_SECONDS per target
+# (default 60); findings land in .fuzz/findings.
 # The targets are the Fuzz package's (Fuzz/Package.swift), built in .build-fuzz. See docs/security.md.
 fuzz: setup
 	@scripts/fuzz.sh

@@ -1,4 +1,3 @@
-import CFFmpeg
 import Foundation
 
 /// A video's frames as an `AsyncSequence`, decoded on a thread of their own ahead of the consumer (see
@@ -89,7 +88,7 @@ public struct VideoFrames: AsyncSequence, Sendable {
         private func startThread() {
             let thread = Thread { [open, channel] in
                 // libavcodec's threads, started from this one, inherit the name.
-                tio_name_current_thread(VideoFrames.threadName)
+                ThreadName.setCurrent(VideoFrames.threadName)
                 // The decoder, and FFmpeg's threads with it, is freed before the consumer hears of the end.
                 do {
                     let decoder = try open()

@@ -42,7 +42,7 @@ public struct VideoReader: Sendable {
     public init(contentsOf url: URL, limits: VideoLimits = VideoLimits()) throws {
         source = .file(url)
         self.limits = limits
-        info = try Self.open(.file(url), limits: limits, sampling: .all).info
+        info = try Self.open(.file(url), limits: Self.opening(limits), sampling: .all).info
     }
 
     /// Opens a video held in memory; see ``init(contentsOf:limits:)``.
@@ -58,7 +58,7 @@ public struct VideoReader: Sendable {
         }
         source = .data(data)
         self.limits = limits
-        info = try Self.open(.data(data), limits: limits, sampling: .all).info
+        info = try Self.open(.data(data), limits: Self.opening(limits), sampling: .all).info
     }
 
     /// A decoder over the video's frames, for the calling thread.
@@ -82,6 +82,14 @@ public struct VideoReader: Sendable {
     /// - Returns: The frames, in presentation order.
     public func frames(options: VideoSampling = .all) -> VideoFrames {
         VideoFrames(open: { [source, limits] in try Self.open(source, limits: limits, sampling: options) })
+    }
+
+    /// The limits for opening: the decoder is opened too, so that a stream libavcodec cannot decode is
+    /// refused at once, but on one thread (it decodes nothing, and frame threads would start for nothing).
+    private static func opening(_ limits: VideoLimits) -> VideoLimits {
+        var opening = limits
+        opening.maximumDecodingThreads = 1
+        return opening
     }
 
     private static func open(_ source: Source, limits: VideoLimits, sampling: VideoSampling) throws -> VideoDecoder {

@@ -7,8 +7,9 @@ import TensorIO
 ///
 /// Unsafe because it owns libavcodec's and libswscale's C objects: the codec context, a packet, a frame, the
 /// scaler and its output buffer, all freed in `deinit` (the codec context first, which joins its threads).
-/// The frame ``decodeNext()`` fills stays valid until the next call; ``pixels(orientation:)`` reads it.
-/// One thread at a time uses a decoder.
+/// The contract: the input outlives the decoder (it holds it); the frame ``decodeNext()`` fills stays valid
+/// until the next call, and ``pixels(orientation:)`` reads it in between; one thread at a time uses a
+/// decoder.
 final class FFmpegDecoder {
     /// What ``decodeNext()`` decoded.
     struct Decoded {

@@ -1,6 +1,9 @@
 import CFFmpeg
 
 /// FFmpeg's error codes in words, and its log kept quiet.
+///
+/// In the fence because it calls FFmpeg's C functions directly. The contract is FFmpeg's own: `av_strerror`
+/// writes at most the buffer's size, NUL included, and the log level is one process-wide integer, set once.
 enum FFmpegError {
     /// `av_strerror`'s text for `code` (a negative `AVERROR`).
     static func text(_ code: Int32) -> String {

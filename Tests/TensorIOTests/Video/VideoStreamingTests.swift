@@ -102,6 +102,16 @@ struct VideoStreamingTests {
         #expect(try await Self.decodingThreadsEnd())
     }
 
+    @Test("a consumer on the main actor iterates as any other")
+    @MainActor
+    func mainActor() async throws {
+        let reader = try VideoReader(contentsOf: try VideoClips.url("vp8.webm"))
+        var indices: [Int] = []
+        for try await frame in reader.frames(options: VideoSampling(every: 10)) { indices.append(frame.index) }
+        #expect(indices == [0, 10, 20])
+        #expect(try await Self.decodingThreadsEnd())
+    }
+
     @Test("the file removed between opening and decoding: the loop throws io, naming the file")
     func fileGone() async throws {
         try await withTemporaryDirectory { folder in

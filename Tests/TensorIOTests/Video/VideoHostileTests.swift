@@ -208,6 +208,7 @@ struct VideoHostileTests {
             start = offset + 9
         }
         let outcome = Self.decode(data, limits: VideoLimits())
+        print("video-hostile | JPEG frames claiming 60000×60000: \(outcome.error?.description ?? "\(outcome.frames.count) frames")")
         #expect(outcome.frames.isEmpty)
         #expect(outcome.error?.code == .invalidVideo || outcome.error?.code == .limitExceeded, "\(outcome.error?.description ?? "no error")")
     }

@@ -7,7 +7,7 @@
 #                shared-index tests), then the concurrency tests under the thread sanitizer, then builds the
 #                documentation with warnings as errors; first it builds a package that uses the TensorIO
 #                library alone; last it says how many tests were skipped for missing test data
-#   make docs    builds the DocC documentation of the five libraries into .build/docs
+#   make docs    builds the DocC documentation of the seven libraries into .build/docs
 #   make bench   every performance goal side by side with its alternative, PASS/FAIL (docs/performance.md)
 #   make fuzz    the libFuzzer targets, FUZZ_SECONDS each (docs/security.md)
 # The benchmark programs and the fuzz targets are packages of their own (Benchmarks/Package.swift,
@@ -106,9 +106,10 @@ test-unit: setup-tensorflow setup-zoo
 
 # The thread sanitizer needs its own build folder (.build-tsan) so it does not rebuild the normal one.
 # ConcurrencyTests (models shared by threads and tasks) and AsyncRunTests (async runs, cancellation): the
-# library's own, so no trait (the server's dependencies are not built under TSan).
+# library's own, so no trait (the server's dependencies are not built under TSan); and TensorIOVideo's
+# decoding thread and its bounded queue (VideoStreamingTests, VideoInternalsTests).
 test-tsan: setup-tensorflow
-	scripts/failures-last.sh $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter "ConcurrencyTests|AsyncRunTests|ModelResultsTests|InstancePoolTests|RunThreadsTests"
+	scripts/failures-last.sh $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter "ConcurrencyTests|AsyncRunTests|ModelResultsTests|InstancePoolTests|RunThreadsTests|VideoStreamingTests|VideoInternalsTests"
 
 # docs/openapi.yaml against a running `tensorio serve` (debug build), with schemathesis from PyPI in
 # .venv-contract (scripts/contract-test.sh): a few minutes at most.
@@ -118,8 +119,8 @@ test-contract: setup
 	$(SWIFT) build $(TOOLS) --product tensorio-load-check
 	@SWIFT=$(SWIFT) scripts/contract-test.sh
 
-# The DocC catalogs (Sources/*/*.docc) and every doc comment of TensorIO, TensorIODelivery and
-# TensorIORepositoryServer, with warnings as errors: an unresolved link fails. Reuses the debug build in
+# The DocC catalogs (Sources/*/*.docc) and every doc comment of the seven libraries (TensorIO, TensorIOVision,
+# TensorIOAudio, TensorIOText, TensorIOVideo, TensorIODelivery, TensorIORepositoryServer), with warnings as errors: an unresolved link fails. Reuses the debug build in
 # .build that test-unit made; the archives go to .build/docs.
 docs: setup
 	@SWIFT=$(SWIFT) scripts/build-docs.sh
@@ -141,9 +142,10 @@ bench-images: build-tool
 clean:
 	rm -rf .build .build-tsan .build-fuzz .build-consumer .fuzz Benchmarks/.build Fuzz/.build
 
-# libFuzzer over model.json reading, the model-file verifier, the image decoders, the archive reader, the
-# training data sources, the NumPy .npy/.npz readers of `--input @FILE` and the delivery side's rollout
-# rules, assignments and signatures, FUZZ_SECONDS per target (default 60); findings land in .fuzz/findings.
+# libFuzzer over model.json reading, the model-file verifier, the image decoders, the audio and video readers,
+# the text tokenizers, the archive reader, the training data sources, the NumPy .npy/.npz readers of
+# `--input @FILE` and the delivery side's rollout rules, assignments and signatures, FUZZ_SECONDS per target
+# (default 60); findings land in .fuzz/findings.
 # The targets are the Fuzz package's (Fuzz/Package.swift), built in .build-fuzz. See docs/security.md.
 fuzz: setup
 	@scripts/fuzz.sh

@@ -43,6 +43,9 @@ let package = Package(
         // RE2 and SentencePiece): an app that runs image models builds against neither.
         .library(name: "TensorIOAudio", targets: ["TensorIOAudio"]),
         .library(name: "TensorIOText", targets: ["TensorIOText"]),
+        // Video files decoded frame by frame with FFmpeg (libavformat, libavcodec, libswscale): a product of
+        // its own, so that an app that runs models on photos, sound or text links none of FFmpeg's libraries.
+        .library(name: "TensorIOVideo", targets: ["TensorIOVideo"]),
         .library(name: "TensorIODelivery", targets: ["TensorIODelivery"]),
         .library(name: "TensorIORepositoryServer", targets: ["TensorIORepositoryServer"]),
         // Not API: the internal modules the tools (Tools/Package.swift) use — errno in words, the bounded zip
@@ -104,6 +107,12 @@ let package = Package(
         // Audio files and resampling, for TensorIOAudio alone (scripts/setup.sh installs them).
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+        // FFmpeg's demuxers, decoders and pixel conversion, for TensorIOVideo alone (scripts/setup.sh installs
+        // them): one module over the four libraries (SwiftPM looks up each of the names `pkgConfig` lists).
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat libavcodec libswscale libavutil",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
+        ),
         // RE2 and SentencePiece behind a C face, for TensorIOText alone (scripts/setup.sh installs them).
         .target(
             name: "CTextTokenizers",
@@ -176,6 +185,14 @@ let package = Package(
             dependencies: ["TensorIO", "TensorIOSupport", "TensorIOMetadata", "CTextTokenizers"],
             swiftSettings: upcomingFeatures
         ),
+        // Video for TensorIO models: files opened with libavformat through our own bounded reads, the video
+        // stream decoded with libavcodec on a thread of its own, frames converted with libswscale into
+        // PixelBuffers (a product of its own: TensorIO itself links no FFmpeg library).
+        .target(
+            name: "TensorIOVideo",
+            dependencies: ["TensorIO", "TensorIOSupport", "CFFmpeg"],
+            swiftSettings: upcomingFeatures
+        ),
         // Model delivery, client side: repository client, local model store, archive checks (Apple-compatible).
         .target(
             name: "TensorIODelivery",
@@ -243,6 +260,7 @@ let package = Package(
                 // CCrashReport directly: the crash-evidence test crashes inside a captured section itself.
                 "TensorIO", "TensorIOSupport", "TensorIOArchive", "TensorIOModelFile", "TensorIOMetadata",
                 "TensorIOTestSupport", "CCrashReport", "TensorIOLoadCheck", "TensorIOVision", "TensorIOAudio", "TensorIOText",
+                "TensorIOVideo",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcomingFeatures

@@ -99,6 +99,11 @@ let package = Package(
             path: "Audio", swiftSettings: upcomingFeatures
         ),
         .executableTarget(
+            name: "fuzz-video",
+            dependencies: ["FuzzSupport", tensorIO("TensorIO"), tensorIO("TensorIOVideo")],
+            path: "Video", swiftSettings: upcomingFeatures
+        ),
+        .executableTarget(
             name: "fuzz-text",
             dependencies: ["FuzzSupport", tensorIO("TensorIO"), tensorIO("TensorIOText")],
             path: "Text", swiftSettings: upcomingFeatures

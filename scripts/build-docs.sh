@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of the five libraries with the toolchain's own docc, warnings as errors
+# Builds the DocC documentation of the seven libraries with the toolchain's own docc, warnings as errors
 # (`make docs`; `make test` runs it last). Any unresolved symbol link, broken article link or documented
 # parameter that does not exist fails the build.
 #
@@ -35,7 +35,7 @@ fi
 OUTPUT=${DOCS_OUTPUT:-.build/docs}
 LIBRARIES=("$@")
 if [ ${#LIBRARIES[@]} -eq 0 ]; then
-    LIBRARIES=(TensorIO TensorIOVision TensorIOAudio TensorIOText TensorIODelivery TensorIORepositoryServer)
+    LIBRARIES=(TensorIO TensorIOVision TensorIOAudio TensorIOText TensorIOVideo TensorIODelivery TensorIORepositoryServer)
 fi
 
 # Extension blocks: TensorIODelivery extends TensorIO's types (its error codes), which DocC can only show

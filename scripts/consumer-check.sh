@@ -134,11 +134,11 @@ if [ "$printed" != "$expected" ]; then
 fi
 echo "consumer-check: the README's examples compile, and the first prints what its comments say"
 
-# An app using TensorIO alone links none of the audio and text libraries' C libraries; the audio and text
-# examples run and print what their comments say.
-linked=$(ldd .build-consumer/debug/Consumer | grep -oE 'lib(sndfile|soxr|re2|sentencepiece)[^ ]*' || true)
+# An app using TensorIO alone links none of the audio, text and video libraries' C libraries (FFmpeg's
+# among them); the audio and text examples run and print what their comments say.
+linked=$(ldd .build-consumer/debug/Consumer | grep -oE 'lib(sndfile|soxr|re2|sentencepiece|avformat|avcodec|avutil|swscale|swresample)[^ ]*' || true)
 if [ -n "$linked" ]; then
-  echo "consumer-check: the TensorIO-only consumer links ${linked//$'\n'/ }: those belong to TensorIOAudio or TensorIOText" >&2
+  echo "consumer-check: the TensorIO-only consumer links ${linked//$'\n'/ }: those belong to TensorIOAudio, TensorIOText or TensorIOVideo" >&2
   exit 1
 fi
 # The audio and text examples read the TFLite Task Library's files from the test-data cache, by the path the
@@ -155,7 +155,7 @@ for name in "${example_data[@]}"; do
     echo "consumer-check: skipped (missing test data: $name) running the README's audio and text examples (make test-data fetches it)" | tee "$skip_log"
     scripts/testdata-skips.sh collect "$skip_log"
     rm -f "$skip_log"
-    echo "consumer-check: the TensorIO-only consumer links no audio or text library"
+    echo "consumer-check: the TensorIO-only consumer links no audio, text or video library"
     exit 0
   fi
 done
@@ -179,4 +179,4 @@ if [[ "$printed" != "$expected_audio"* ]] || [[ "$printed" != *"Positive"* ]]; t
   echo "consumer-check: the README's audio and text examples printed: $printed" >&2
   exit 1
 fi
-echo "consumer-check: the TensorIO-only consumer links no audio or text library; the audio and text examples run"
+echo "consumer-check: the TensorIO-only consumer links no audio, text or video library; the audio and text examples run"

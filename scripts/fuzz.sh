@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 
 seconds="${FUZZ_SECONDS:-60}"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz-model-json fuzz-model-file fuzz-image fuzz-audio fuzz-text fuzz-archive fuzz-training-data fuzz-numpy fuzz-delivery)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz-model-json fuzz-model-file fuzz-image fuzz-audio fuzz-video fuzz-text fuzz-archive fuzz-training-data fuzz-numpy fuzz-delivery)
 
 # The fuzz targets are a package of their own (a plain `swift build` of TensorIO leaves them out). lld:
 # gold cannot link sanitizer-instrumented Swift here. .build-fuzz keeps the instrumented build apart.
@@ -32,6 +32,9 @@ seed() {
     fuzz-model-file) find Tests/Fixtures -name '*.tflite' -size -400k -exec cp {} "$corpus/" \; ;;
     fuzz-image) find Tests/Fixtures Examples -size -300k \( -name '*.jpg' -o -name '*.png' \) -exec cp {} "$corpus/" \; ;;
     fuzz-audio) cp Tests/Fixtures/AudioFormats/* "$corpus/"; rm -f "$corpus/README.md" ;;
+    # Tiny clips (64×48, 6 frames) in every container and codec TensorIOVideo reads, a rotated one and an
+    # audio-only one, made from the repository's photos with Debian's ffmpeg: no clip is committed.
+    fuzz-video) scripts/fixtures/make_video_clips.sh "$corpus" --tiny ;;
     fuzz-text)
       # The first byte picks: 0 a regex vocabulary, 1 a WordPiece vocabulary, 2 a SentencePiece model, 3 a text.
       { printf '\0'; printf '<PAD> 0\n<START> 1\n<UNKNOWN> 2\ngood 3\n'; } > "$corpus/regex-vocab"

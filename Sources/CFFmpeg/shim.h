@@ -1,0 +1,47 @@
+// FFmpeg's demuxers (libavformat), decoders (libavcodec), pixel conversion (libswscale) and utilities
+// (libavutil), for TensorIOVideo alone. Debian 12 ships FFmpeg 5.1.
+//
+// The inline functions below give Swift what FFmpeg only offers as macros (error codes built from tags, the
+// "no timestamp" value) or through C arrays Swift sees as tuples (a frame's planes for sws_scale).
+#include <errno.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/avutil.h>
+#include <libavutil/display.h>
+#include <libavutil/error.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+
+/// AVERROR(code): an errno value as FFmpeg returns it.
+static inline int tio_averror(int code) { return AVERROR(code); }
+/// AVERROR_EOF: the end of a stream.
+static inline int tio_averror_eof(void) { return AVERROR_EOF; }
+/// AVERROR_INVALIDDATA: damaged input.
+static inline int tio_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+/// AVERROR_STREAM_NOT_FOUND: av_find_best_stream found no stream of the kind asked for.
+static inline int tio_averror_stream_not_found(void) { return AVERROR_STREAM_NOT_FOUND; }
+/// AVERROR_DECODER_NOT_FOUND: av_find_best_stream found streams, but no decoder for them.
+static inline int tio_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
+/// AV_NOPTS_VALUE: "no timestamp".
+static inline int64_t tio_nopts_value(void) { return AV_NOPTS_VALUE; }
+
+/// Converts `frame` whole with `context` into one packed plane at `destination`, `stride` bytes a row.
+static inline int tio_scale_frame(struct SwsContext *context, const AVFrame *frame, uint8_t *destination, int stride) {
+    uint8_t *planes[4] = { destination, NULL, NULL, NULL };
+    int strides[4] = { stride, 0, 0, 0 };
+    return sws_scale(context, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, planes, strides);
+}
+
+/// Names the calling thread (15 characters at most on Linux): the decoding thread, whose name the threads
+/// libavcodec starts from it inherit. prctl is variadic, which Swift cannot call.
+static inline void tio_name_current_thread(const char *name) {
+#ifdef __linux__
+    prctl(PR_SET_NAME, name, 0, 0, 0);
+#else
+    (void)name;
+#endif
+}

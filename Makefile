@@ -119,9 +119,10 @@ test-contract: setup
 	$(SWIFT) build $(TOOLS) --product tensorio-load-check
 	@SWIFT=$(SWIFT) scripts/contract-test.sh
 
-# The DocC catalogs (Sources/*/*.docc) and every doc comment of the seven libraries (TensorIO, TensorIOVision,
-# TensorIOAudio, TensorIOText, TensorIOVideo, TensorIODelivery, TensorIORepositoryServer), with warnings as errors: an unresolved link fails. Reuses the debug build in
-# .build that test-unit made; the archives go to .build/docs.
+# The DocC catalogs (Sources/*/*.docc) and every doc comment of the seven libraries (TensorIO,
+# TensorIOVision, TensorIOAudio, TensorIOText, TensorIOVideo, TensorIODelivery, TensorIORepositoryServer),
+# with warnings as errors: an unresolved link fails. Reuses the debug build in .build that test-unit made;
+# the archives go to .build/docs.
 docs: setup
 	@SWIFT=$(SWIFT) scripts/build-docs.sh
 

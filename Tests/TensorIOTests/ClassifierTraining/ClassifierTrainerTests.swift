@@ -95,6 +95,30 @@ struct ClassifierTrainerTests {
         #expect(fromFile.allSatisfy { $0.box!.x + $0.box!.width <= 384 + 1 })
     }
 
+    @Test("every compiled-in head decodes to the size and SHA-256 the generating script recorded; a damaged encoding is refused")
+    func templates() throws {
+        let folder = try makeTemporaryDirectory()
+        #expect(Set(ClassifierHeadTemplate.files.map(\.template)) == ["tflite-64", "tflite-2048", "tensorflow-64", "tensorflow-2048"])
+        for (index, file) in ClassifierHeadTemplate.files.enumerated() {
+            let url = folder.appendingPathComponent("\(index)")
+            try file.decoded().write(to: url)
+            let digest = Process()
+            digest.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+            digest.arguments = [url.path]
+            let pipe = Pipe()
+            digest.standardOutput = pipe
+            try digest.run()
+            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            digest.waitUntilExit()
+            #expect(text.hasPrefix(file.sha256 + " "), "\(file.template)/\(file.path)")
+        }
+        // Records that run past the size, or stop short of it, decode to nothing.
+        #expect(ClassifierHeadTemplate.EncodedFile.runLengthDecoded(Data([2, 1, 2, 3]), size: 5) == Data([1, 2, 0, 0, 0]))
+        #expect(ClassifierHeadTemplate.EncodedFile.runLengthDecoded(Data([2, 1, 2, 9]), size: 5) == nil)
+        #expect(ClassifierHeadTemplate.EncodedFile.runLengthDecoded(Data([9, 1, 2]), size: 5) == nil)
+        #expect(ClassifierHeadTemplate.EncodedFile.runLengthDecoded(Data([0x80]), size: 5) == nil)
+    }
+
     @Test("cancelling leaves nothing at the destination, nor the hidden folder the bundle was being made in")
     func cancel() async throws {
         let folder = try makeTemporaryDirectory()

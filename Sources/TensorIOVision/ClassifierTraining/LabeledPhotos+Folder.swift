@@ -5,8 +5,8 @@ extension LabeledPhotos {
     /// The file extensions read as photos.
     public static let photoExtensions: Set<String> = ["jpg", "jpeg", "png"]
 
-    /// A class from a folder: its JPEG and PNG files (by extension, any case; not in subfolders, not hidden),
-    /// sorted by name.
+    /// A class from a folder: its JPEG and PNG files (by extension, any case; not in subfolders, not hidden;
+    /// a link to such a file counts as the file), sorted by name.
     ///
     /// - Parameters:
     ///   - label: The class name.
@@ -35,8 +35,9 @@ extension LabeledPhotos {
             guard seen <= most * 2 + 16 else {
                 throw TensorIOError(.limitExceeded, "\(folder.path) (class \"\(label)\") holds more than \(most * 2 + 16) entries; a class takes at most \(most) photos")
             }
+            // A dataset is often a folder of links to photos kept elsewhere: a link counts as what it leads to.
             guard Self.photoExtensions.contains(entry.pathExtension.lowercased()),
-                  (try? entry.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true
+                  (try? entry.resolvingSymlinksInPath().resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true
             else { continue }
             photos.append(entry)
             guard photos.count <= most else {

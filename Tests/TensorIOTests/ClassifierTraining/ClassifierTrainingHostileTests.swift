@@ -77,6 +77,14 @@ struct ClassifierTrainingHostileTests {
         for index in 0..<40 { try Data().write(to: flooded.appendingPathComponent("\(index).txt")) }
         #expect { try LabeledPhotos(label: "f", folder: flooded, limits: limits) } throws: { ($0 as? TensorIOError)?.code == .limitExceeded }
 
+        // A folder of links to photos kept elsewhere is a folder of those photos; a link to a folder is not a photo.
+        let linked = folder.appendingPathComponent("linked")
+        try files.createDirectory(at: linked, withIntermediateDirectories: true)
+        let cat = Fixtures.repositoryURL("Examples/photos/cat.jpg")
+        try files.createSymbolicLink(at: linked.appendingPathComponent("cat.jpg"), withDestinationURL: cat)
+        try files.createSymbolicLink(at: linked.appendingPathComponent("folder.jpg"), withDestinationURL: empty)
+        #expect(try LabeledPhotos(label: "l", folder: linked).photos.map(\.lastPathComponent) == ["cat.jpg"])
+
         // Two readable photos and two that are not: the broken ones are skipped with the decoder's reason.
         let photos = Fixtures.repositoryURL("Examples/photos")
         let broken = folder.appendingPathComponent("broken.jpg"), truncated = folder.appendingPathComponent("truncated.jpg")

@@ -164,9 +164,12 @@ public struct LandmarkTracker: Sendable {
             }
         }
         guard let region = Self.region(normalized, rule: rule.region, width: width, height: height) else { return false }
-        // A region a hundred times the frame (from a model answering nonsense) would only crop border pixels.
+        // A region a hundred times the frame, or under a pixel (points all at one place: MediaPipe's bounds,
+        // which start from the smallest positive float, then leave a side of 1e-38), can hold no instance:
+        // it would only crop border pixels or one pixel, so the instance is lost rather than followed.
         let limit = 100 * max(imageWidth, imageHeight)
-        guard region.width <= limit, region.height <= limit, abs(region.centerX) <= limit, abs(region.centerY) <= limit
+        guard region.width <= limit, region.height <= limit, abs(region.centerX) <= limit, abs(region.centerY) <= limit,
+              region.width >= 1, region.height >= 1
         else { return false }
         track.region = region
         return true

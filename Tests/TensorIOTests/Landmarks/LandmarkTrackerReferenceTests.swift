@@ -12,8 +12,9 @@ import TensorIOVideo
 /// LandmarkTracker must find the same number of instances on every frame and run the detector on the same
 /// frames; its tracking rules must give MediaPipe's next regions from MediaPipe's landmarks, and its landmark
 /// stage MediaPipe's landmarks (within 2% of the box) on MediaPipe's regions. In the closed loop — each
-/// frame's landmarks making the next frame's region — the two runtimes' rounding differences grow on the
-/// points the models are least sure of, so there the share of points within 2% is checked.
+/// frame's landmarks making the next frame's region — rounding differences grow on the points the models are
+/// least sure of, in MediaPipe against itself as well, so there the share of points within 2% of the box must
+/// be MediaPipe's own against a one-pixel change of the first frame.
 @Suite("Landmarks: tracking as MediaPipe's video mode")
 struct LandmarkTrackerReferenceTests {
     struct Document: Decodable {
@@ -29,11 +30,19 @@ struct LandmarkTrackerReferenceTests {
         }
 
         struct Pipeline: Decodable {
+            var sensitivity: Sensitivity
             var bundle: String
             var clip: String
             var max_instances: Int
             var detector_frames: [Int]
             var frames: [Frame]
+        }
+
+        /// MediaPipe against itself: a second run with one pixel of the first frame one level off.
+        struct Sensitivity: Decodable {
+            var within_2_percent: Double
+            var visible_within_2_percent: Double
+            var largest_percent_of_box: Double
         }
 
         struct Frame: Decodable {
@@ -127,17 +136,18 @@ struct LandmarkTrackerReferenceTests {
         let visibleWithin = Double(visible.filter { $0 <= 0.02 }.count) / Double(max(1, visible.count))
         let sorted = differences.sorted()
         // One line of the comparison table per pipeline (the note of issue 41 quotes them).
-        print("landmark-tracking | \(name) | \(pipeline.clip) | \(frames.count) frames | instance counts agree on \(countsAgree)/\(frames.count) | \(instances) instances | detector frames agree on \(detectorAgrees)/\(frames.count) (\(detectorFrames.count) runs) | landmarks within 2% of the box: \(String(format: "%.1f", within * 100))% of \(differences.count) points (median \(String(format: "%.3f", Self.percent(sorted, 0.5)))%, 95th \(String(format: "%.2f", Self.percent(sorted, 0.95)))%, largest \(String(format: "%.2f", (sorted.last ?? 0) * 100))% of the box; first frame with a point past 2%: \(firstApart.map(String.init) ?? "none"); visible points: \(String(format: "%.1f", visibleWithin * 100))% of \(visible.count), largest \(String(format: "%.2f", (visible.max() ?? 0) * 100))%)")
+        print("landmark-tracking | \(name) | \(pipeline.clip) | \(frames.count) frames | instance counts agree on \(countsAgree)/\(frames.count) | \(instances) instances | detector frames agree on \(detectorAgrees)/\(frames.count) (\(detectorFrames.count) runs) | landmarks within 2% of the box: \(String(format: "%.1f", within * 100))% of \(differences.count) points (median \(String(format: "%.4f", Self.percent(sorted, 0.5)))%, 95th \(String(format: "%.2f", Self.percent(sorted, 0.95)))%, largest \(String(format: "%.2f", (sorted.last ?? 0) * 100))% of the box; first frame with a point past 2%: \(firstApart.map(String.init) ?? "none"); visible points: \(String(format: "%.1f", visibleWithin * 100))% of \(visible.count), largest \(String(format: "%.2f", (visible.max() ?? 0) * 100))%)")
         // The loop feeds each frame's landmarks into the next frame's region, so differences of the order of
-        // the two runtimes' float rounding grow on the points the models are least sure of (see
-        // `sameLandmarksOnMediaPipesRegions` for the landmark stage alone, which agrees on every point).
-        #expect(visibleWithin >= Self.closedLoopShare[name] ?? 1, "\(name): \(visibleWithin * 100)% of visible points within 2% of the box")
+        // float rounding grow on the points the models are least sure of: MediaPipe drifts as far from itself
+        // when one pixel of the first frame is one level off (the fixture's `sensitivity`). The tracker, whose
+        // first difference from MediaPipe is its runtime's rounding, must stay as close to MediaPipe, give or
+        // take 3 points of share (`sameLandmarksOnMediaPipesRegions` checks the landmark stage alone, on
+        // every point).
+        let yardstick = pipeline.sensitivity
+        print("landmark-tracking | \(name) | MediaPipe against itself, one pixel of frame 0 one level off: \(String(format: "%.1f", yardstick.within_2_percent * 100))% of points within 2% (visible \(String(format: "%.1f", yardstick.visible_within_2_percent * 100))%), largest \(yardstick.largest_percent_of_box)% of the box")
+        #expect(within >= yardstick.within_2_percent - 0.03, "\(name): \(within * 100)% of points within 2% of the box")
+        #expect(visibleWithin >= yardstick.visible_within_2_percent - 0.03, "\(name): \(visibleWithin * 100)% of visible points within 2% of the box")
     }
-
-    /// The least share of points within 2% of their box in the closed loop, per pipeline, counting a body's
-    /// points MediaPipe itself finds visible (measured: hands 94.4%, face 100%, body 98.1%, with a margin; see
-    /// the README of Tests/Fixtures/Landmarks/ for why it is not every point).
-    static let closedLoopShare: [String: Double] = ["hand-1": 0.9, "hand-2": 0.9, "face": 1, "pose": 0.95]
 
     @Test("the landmark model on MediaPipe's own regions, frame by frame, gives MediaPipe's landmarks",
           TestData.required(TrackingClips.gesture), arguments: pipelines)

@@ -20,6 +20,8 @@
 static inline int tio_averror(int code) { return AVERROR(code); }
 /// AVERROR_EOF: the end of a stream.
 static inline int tio_averror_eof(void) { return AVERROR_EOF; }
+/// AVERROR_EXIT: a blocking call given up at the caller's request (a live stream stopped).
+static inline int tio_averror_exit(void) { return AVERROR_EXIT; }
 /// AVERROR_INVALIDDATA: damaged input.
 static inline int tio_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 /// AVERROR_STREAM_NOT_FOUND: av_find_best_stream found no stream of the kind asked for.

@@ -5,8 +5,10 @@ import TensorIOAudio
 import TensorIOText
 import TensorIOVision
 import TensorIOToolSupport
+import TensorIOVideo
 
-/// `tensorio classify BUNDLE IMAGE... [--top N] [--threshold T] [--jobs N] [--json]`
+/// `tensorio classify BUNDLE IMAGE... [--top N] [--threshold T] [--jobs N] [--json]`, or `BUNDLE VIDEO...
+/// [--every N | --fps F] [--start S] [--end S] [--json]`
 struct ClassifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "classify",
@@ -33,6 +35,9 @@ struct ClassifyCommand: AsyncParsableCommand {
             landmarker base each hand, best first: {"images": [{"path": ..., "instances": [{"handedness": \
             {"label": ..., "score": ...}, "box": {"x": ..., "y": ..., "width": ..., "height": ...}, \
             "classification": [...]}, ...]}, ...]} (an empty list when there is no hand).
+
+            \(VideoOptionGroup.discussion(drawing: nil)) Videos are for a model with one image input (not a \
+            classifier train-classifier wrote, for now).
             """
     )
 
@@ -60,6 +65,8 @@ struct ClassifyCommand: AsyncParsableCommand {
     ))
     var hop: Double?
 
+    @OptionGroup var videoOptions: VideoOptionGroup
+
     @OptionGroup var imageOptions: ImageOptionGroup
 
     mutating func validate() throws {
@@ -73,7 +80,9 @@ struct ClassifyCommand: AsyncParsableCommand {
     /// Each image's result is printed as soon as it is ready (the JSON document too, element by element);
     /// images that fail are reported together at the end, after the others, with exit status 1.
     func run() async throws {
+        let videos = try videoOptions.videos(among: images)
         let bundle = try model.openBundle()
+        if let videos { return try await classifyVideos(videos, bundle: bundle) }
         if try bundle.classifierHead != nil { return try await classifyWithTrainedHead(bundle) }
         if !text.isEmpty { return try await classifyTexts(bundle) }
         if try bundle.audio != nil {
@@ -117,17 +126,46 @@ struct ClassifyCommand: AsyncParsableCommand {
                 continue
             }
             if json {
-                let object = JSONText.Value.object([("path", .string(path))] + scores.map { output in
-                    (output.output, .array(output.entries.map { .object([("label", .string($0.label)), ("score", .float($0.score))]) }))
-                })
-                print((printed > 0 ? "," : "") + JSONText.render(object), terminator: "")
+                print((printed > 0 ? "," : "") + JSONText.render(Self.json(path: path, scores)), terminator: "")
             } else {
-                printBlock(path: path, scores: scores, first: printed == 0)
+                Self.printBlock(path: path, scores: scores, first: printed == 0)
             }
             printed += 1
         }
         if json { print("]}") }
         if !failures.isEmpty { throw failures }
+    }
+
+    /// The best labels of each labelled output.
+    typealias Scores = [(output: String, entries: [LabeledScores.Entry])]
+
+    /// Videos: each frame kept is classified in turn (``ClipTaskRunner``).
+    private func classifyVideos(_ videos: [String], bundle: ModelBundle) async throws {
+        guard try bundle.classifierHead == nil, try bundle.audio == nil else {
+            throw CLIError.usage("\(model.bundle) does not classify photos with one model: videos are for a model with one image input")
+        }
+        guard hop == nil else { throw CLIError.usage("--hop is for audio models; \(model.bundle) has no audio input") }
+        jobOptions.warnUnusedForVideos()
+        // A video's frames run one after the other, on one compiled copy with every core.
+        let built = try model.makeModel(of: bundle, images: imageOptions, concurrentRuns: 1, defaultThreads: ModelOptionGroup.threadsSharingCores(among: 1))
+        let classifier = try PhotoClassifier(bundle: bundle, model: built)
+        let (top, threshold) = (self.top, self.threshold)
+        try await ClipTaskRunner(
+            paths: videos, sampling: videoOptions.sampling, json: json, drawing: nil,
+            task: { frame, _ in
+                let outputs = try classifier.model.run(.image(frame.image))
+                let scores: Scores = try classifier.labelledOutputs.map { name in (name, try outputs[name].labeled.top(top, threshold: threshold)) }
+                return (scores, nil)
+            },
+            element: Self.json, block: Self.printBlock
+        ).run()
+    }
+
+    /// An image's JSON object (a video frame's too, with the frame's index and time added).
+    static func json(path: String, _ scores: Scores) -> JSONText.Value {
+        .object([("path", .string(path))] + scores.map { output in
+            (output.output, .array(output.entries.map { .object([("label", .string($0.label)), ("score", .float($0.score))]) }))
+        })
     }
 
     /// A bundle `train-classifier` wrote: its base finds the photo's features (or each hand's), its head
@@ -161,12 +199,12 @@ struct ClassifyCommand: AsyncParsableCommand {
                 ])
             },
             block: { text, entries, first in
-                printBlock(path: text.count > 72 ? String(text.prefix(71)) + "…" : text, scores: [("", entries)], first: first)
+                Self.printBlock(path: text.count > 72 ? String(text.prefix(71)) + "…" : text, scores: [("", entries)], first: first)
             }
         )
     }
 
-    private func printBlock(path: String, scores: [(output: String, entries: [LabeledScores.Entry])], first: Bool) {
+    static func printBlock(path: String, scores: Scores, first: Bool) {
         if !first { print("") }
         print(path)
         for output in scores {

@@ -60,7 +60,13 @@ public final class VideoWriter {
     /// - Throws: `TensorIOError`, naming the file: `invalidInput` for a size below 2×2 or a frame rate past
     ///   ``VideoLimits/maximumFrameRate``, `limitExceeded` for a frame past the size limits, `io` when the
     ///   folder is missing or the file cannot be made, `invalidVideo` when FFmpeg cannot set up the encoder.
-    public init(url: URL, width: Int, height: Int, frameRate: VideoFrameRate, limits: VideoLimits = VideoLimits()) throws {
+    public convenience init(url: URL, width: Int, height: Int, frameRate: VideoFrameRate, limits: VideoLimits = VideoLimits()) throws {
+        try self.init(url: url, width: width, height: height, frameRate: frameRate, limits: limits, encoders: FFmpegEncoder.encoders)
+    }
+
+    /// ``init(url:width:height:frameRate:limits:)`` with the encoders to try, by FFmpeg's names, in order
+    /// (the tests' way to the MPEG-4 encoder on a build that has libx264).
+    init(url: URL, width: Int, height: Int, frameRate: VideoFrameRate, limits: VideoLimits, encoders: [String]) throws {
         self.url = url
         self.width = width
         self.height = height
@@ -86,7 +92,7 @@ public final class VideoWriter {
             }
             encoder = try FFmpegEncoder(
                 path: url.path, width: encodedWidth, height: encodedHeight,
-                rate: frameRate,
+                rate: frameRate, encoders: encoders,
                 threads: min(limits.maximumDecodingThreads, ProcessInfo.processInfo.activeProcessorCount)
             )
         } catch var error as TensorIOError {

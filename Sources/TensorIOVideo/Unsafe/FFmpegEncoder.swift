@@ -49,16 +49,17 @@ final class FFmpegEncoder {
     ///   - width: The frames' width, even.
     ///   - height: The frames' height, even.
     ///   - rate: The frame rate.
+    ///   - encoders: The encoders to try, by FFmpeg's names, in order.
     ///   - threads: libavcodec's threads.
     /// - Throws: `TensorIOError`: `io` when the file cannot be made, `invalidVideo` when FFmpeg cannot set up
     ///   the encoder or the container. Nothing is left at `path` then.
-    init(path: String, width: Int, height: Int, rate frameRate: VideoFrameRate, threads: Int) throws {
+    init(path: String, width: Int, height: Int, rate frameRate: VideoFrameRate, encoders: [String] = encoders, threads: Int) throws {
         _ = FFmpegError.quietLog
         self.width = Int32(width)
         self.height = Int32(height)
         rowsStride = (width * 4 + 63) & ~63
-        guard let (encoder, name) = Self.encoders.lazy.compactMap({ name in avcodec_find_encoder_by_name(name).map { ($0, name) } }).first else {
-            throw TensorIOError.invalidVideo("FFmpeg has none of the encoders TensorIO writes with (\(Self.encoders.joined(separator: ", ")))")
+        guard let (encoder, name) = encoders.lazy.compactMap({ name in avcodec_find_encoder_by_name(name).map { ($0, name) } }).first else {
+            throw TensorIOError.invalidVideo("FFmpeg has none of the encoders TensorIO writes with (\(encoders.joined(separator: ", ")))")
         }
         codecName = String(cString: avcodec_get_name(encoder.pointee.id))
         // VideoFrameRate keeps both terms within Int32.

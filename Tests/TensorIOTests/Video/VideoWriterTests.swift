@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TensorIO
 import TensorIOTestSupport
-import TensorIOVideo
+@testable import TensorIOVideo
 
 /// `VideoWriter`: frames written to an MP4 file and read back with `VideoReader`.
 @Suite("Video: writing MP4 files", .timeLimit(.minutes(1)))
@@ -48,6 +48,25 @@ struct VideoWriterTests {
             for (index, frame) in frames.enumerated() {
                 let difference = Self.difference(frame.image, from: colours[index / 6])
                 #expect(difference < 3, "frame \(index): \(difference)")
+            }
+        }
+    }
+
+    @Test("FFmpeg's MPEG-4 part 2 encoder, the fallback without libx264: 30000/1001 kept, the colours close")
+    func mpeg4() throws {
+        try withTemporaryDirectory { folder in
+            let url = folder.appendingPathComponent("mpeg4.mp4")
+            let rate = try #require(VideoFrameRate(numerator: 30000, denominator: 1001))
+            let writer = try VideoWriter(url: url, width: 96, height: 64, frameRate: rate, limits: VideoLimits(), encoders: ["mpeg4"])
+            #expect(writer.codec == "mpeg4")
+            for _ in 0..<4 { try writer.write(try Self.flat(width: 96, height: 64, blue: 40, green: 160, red: 220)) }
+            try writer.finish()
+            let reader = try VideoReader(contentsOf: url)
+            #expect(reader.info.codec == "mpeg4" && reader.info.exactFrameRate == rate, "\(reader.info)")
+            let frames = try VideoClips.decodeAll(reader)
+            #expect(frames.count == 4 && frames.allSatisfy { Self.difference($0.image, from: [40, 160, 220]) < 4 })
+            expectTensorIOError(.invalidVideo, containing: ["none of the encoders"]) {
+                try VideoWriter(url: url, width: 96, height: 64, frameRate: rate, limits: VideoLimits(), encoders: ["no-such-encoder"])
             }
         }
     }

@@ -214,6 +214,9 @@ struct VideoCommandTests {
             #expect(two.status == 64 && two.stderr.contains("give one video with it, not 2"), "\(two)")
             let notMP4 = try await CLI.run("detect", bundle, clip.path, "--draw", folder.path)
             #expect(notMP4.status == 64 && notMP4.stderr.contains("names the MP4 file to write"), "\(notMP4)")
+            let missing = folder.appendingPathComponent("no/such/drawn.mp4").path
+            let noFolder = try await CLI.run("detect", bundle, clip.path, "--draw", missing)
+            #expect(noFolder.status == 1 && noFolder.stdout.isEmpty && noFolder.stderr.contains("the folder") && noFolder.stderr.contains("does not exist"), "\(noFolder)")
             let photoOnly = try await CLI.run("detect", bundle, Self.astronaut, "--every", "2")
             #expect(photoOnly.status == 64 && photoOnly.stderr.contains("are for videos"), "\(photoOnly)")
         }

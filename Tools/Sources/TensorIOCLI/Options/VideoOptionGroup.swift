@@ -82,8 +82,15 @@ struct VideoOptionGroup: ParsableArguments {
             guard videos.count == 1 else {
                 throw CLIError.usage("\(output.option) \(value) writes one video: give one video with it, not \(videos.count) (run the command once per video)")
             }
-            guard URL(fileURLWithPath: value).pathExtension.lowercased() == "mp4" else {
+            let file = URL(fileURLWithPath: value)
+            guard file.pathExtension.lowercased() == "mp4" else {
                 throw CLIError.usage("\(output.option) for a video names the MP4 file to write, such as \(output.option) annotated.mp4 (got \(value))")
+            }
+            // Said before the model loads, rather than at the first frame drawn.
+            var isFolder: ObjCBool = false
+            let folder = file.deletingLastPathComponent()
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+                throw CLIError("\(output.option) \(value): the folder \(folder.relativePath) does not exist")
             }
         }
         return videos

@@ -90,7 +90,8 @@ struct ClipTaskRunner<Value: Sendable>: Sendable {
                     block(Self.heading(path, frame), answered.result.value, blocks == 0)
                     blocks += 1
                 }
-                progress.update(Int(frame.timestampMilliseconds) - firstMilliseconds)
+                // Clamped: a stream's timestamps may start late or run past its stated duration.
+                progress.update(min(max(0, Int(clamping: frame.timestampMilliseconds) - firstMilliseconds), progress.total))
             }
             progress.finish()
             try writer?.finish()

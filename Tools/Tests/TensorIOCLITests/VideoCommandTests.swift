@@ -222,6 +222,25 @@ struct VideoCommandTests {
         }
     }
 
+    @Test("an output pipe closed (| head): exit 141 at the first line, the drawn video finished with the frame drawn before it")
+    func closedPipe() async throws {
+        try await withTemporaryDirectory { folder in
+            let bundle = try await Self.faceBundle(in: folder)
+            let clip = folder.appendingPathComponent("walk.mp4")
+            try Self.clip(clip)
+            let drawn = folder.appendingPathComponent("drawn.mp4")
+            let pipe = Pipe()
+            try pipe.fileHandleForReading.close()
+            let result = try await CLI.run(["detect", bundle, clip.path, "--json", "--draw", drawn.path], standardOutput: .handle(pipe.fileHandleForWriting))
+            try pipe.fileHandleForWriting.close()
+            #expect(result.exited && result.status == 141, "\(result)")
+            let decoder = try VideoReader(contentsOf: drawn).makeDecoder()
+            var count = 0
+            while try decoder.nextFrame() != nil { count += 1 }
+            #expect(count == 1)
+        }
+    }
+
     @Test("Ctrl-C during a clip: exit 130 after whole lines, the drawn video finished so that it plays")
     func interrupted() async throws {
         try await withTemporaryDirectory { folder in

@@ -67,7 +67,10 @@ struct ClipTaskRunner<Value: Sendable>: Sendable {
         let firstMilliseconds = sampling.start.map(Self.milliseconds) ?? 0
         let drawing = self.drawing
         let task = self.task
-        var writer: VideoWriter?
+        let video = DrawnVideo()
+        // A closed output pipe ends the tool inside a print: the video is finished then, so that it plays.
+        let cleanup = drawing == nil ? nil : ExitCleanup.shared.add { try? video.writer?.finish() }
+        defer { cleanup.map(ExitCleanup.shared.remove) }
         var firstIndex: Int?
         do {
             for try await answered in reader.results(options: sampling, { frame in try task(frame, drawing != nil) }) {
@@ -75,13 +78,13 @@ struct ClipTaskRunner<Value: Sendable>: Sendable {
                 if let drawing, let drawn = answered.result.drawn {
                     let first = firstIndex ?? frame.index
                     firstIndex = first
-                    if writer == nil {
-                        writer = try VideoWriter(
+                    if video.writer == nil {
+                        video.writer = try VideoWriter(
                             url: URL(fileURLWithPath: drawing), width: drawn.width, height: drawn.height,
                             frameRate: reader.info.exactFrameRate ?? VideoFrameRate(30)!
                         )
                     }
-                    try writer?.write(drawn, position: frame.index - first)
+                    try video.writer?.write(drawn, position: frame.index - first)
                 }
                 progress.clear()
                 if json {
@@ -94,12 +97,12 @@ struct ClipTaskRunner<Value: Sendable>: Sendable {
                 progress.update(min(max(0, Int(clamping: frame.timestampMilliseconds) - firstMilliseconds), progress.total))
             }
             progress.finish()
-            try writer?.finish()
+            try video.writer?.finish()
         } catch {
             progress.finish()
             // The frames drawn so far make a video that plays.
-            try? writer?.finish()
-            if error is CancellationError, let drawing, writer != nil {
+            try? video.writer?.finish()
+            if error is CancellationError, let drawing, video.writer != nil {
                 ToolStandardError.write("cancelled: \(drawing) holds the frames drawn before the interruption\n")
             }
             throw error
@@ -136,4 +139,10 @@ struct ClipTaskRunner<Value: Sendable>: Sendable {
     static func seconds(_ milliseconds: Int) -> String {
         String(format: "%.1f s", Double(milliseconds) / 1000)
     }
+}
+
+/// The drawn video of one clip, once its first frame is drawn; a class, so that ``ExitCleanup``'s action
+/// sees the writer made after it was added.
+private final class DrawnVideo {
+    var writer: VideoWriter?
 }

@@ -167,6 +167,31 @@ struct VideoCommandTests {
         }
     }
 
+    @Test("classify with a classifier train-classifier wrote (an embedder base): a line per frame, the photo's object")
+    func trainedClassifier() async throws {
+        try await withTemporaryDirectory { folder in
+            for (label, names) in [("things", ["cat", "coffee"]), ("people", ["grace_hopper", "flower"])] {
+                let classFolder = folder.appendingPathComponent(label)
+                try FileManager.default.createDirectory(at: classFolder, withIntermediateDirectories: true)
+                for name in names {
+                    try FileManager.default.copyItem(atPath: "\(Fixtures.repositoryRoot.path)/Examples/photos/\(name).jpg", toPath: classFolder.appendingPathComponent("\(name).jpg").path)
+                }
+            }
+            let output = folder.appendingPathComponent("mine.tiobundle").path
+            let trained = try await CLI.run(
+                "train-classifier", TrainClassifierCommandTests.embedder, "--class", "things=\(folder.path)/things",
+                "--class", "people=\(folder.path)/people", "--output", output, "--epochs", "20")
+            #expect(trained.status == 0, "\(trained)")
+            let clip = folder.appendingPathComponent("cat.mp4")
+            try Self.clip(clip, photo: "Examples/photos/cat.jpg", frames: 2)
+            let result = try await CLI.run("classify", output, clip.path, "--json", "--top", "1")
+            #expect(result.status == 0, "\(result)")
+            let lines = try Self.lines(result)
+            #expect(lines.map { $0["frame"] as? Int } == [0, 1])
+            #expect(lines.allSatisfy { Set($0.keys) == ["path", "classification", "frame", "timestamp_ms"] }, "\(result.stdout)")
+        }
+    }
+
     @Test("landmarks on a clip with a pose bundle: a line per frame; --draw writes the video")
     func landmarks() async throws {
         try await withTemporaryDirectory { folder in

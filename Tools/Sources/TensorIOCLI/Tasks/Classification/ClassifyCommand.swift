@@ -36,8 +36,8 @@ struct ClassifyCommand: AsyncParsableCommand {
             {"label": ..., "score": ...}, "box": {"x": ..., "y": ..., "width": ..., "height": ...}, \
             "classification": [...]}, ...]}, ...]} (an empty list when there is no hand).
 
-            \(VideoOptionGroup.discussion(drawing: nil)) Videos are for a model with one image input (not a \
-            classifier train-classifier wrote, for now).
+            \(VideoOptionGroup.discussion(drawing: nil)) Videos are for a model with one image input or a \
+            classifier train-classifier wrote (each frame's line then as its photo object above).
             """
     )
 
@@ -141,11 +141,12 @@ struct ClassifyCommand: AsyncParsableCommand {
 
     /// Videos: each frame kept is classified in turn (``ClipTaskRunner``).
     private func classifyVideos(_ videos: [String], bundle: ModelBundle) async throws {
-        guard try bundle.classifierHead == nil, try bundle.audio == nil else {
-            throw CLIError.usage("\(model.bundle) does not classify photos with one model: videos are for a model with one image input")
+        jobOptions.warnUnusedForVideos()
+        if try bundle.classifierHead != nil { return try await classifyWithTrainedHead(bundle, videos: videos) }
+        guard try bundle.audio == nil else {
+            throw CLIError.usage("\(model.bundle) classifies recordings: videos are for a model with an image input")
         }
         guard hop == nil else { throw CLIError.usage("--hop is for audio models; \(model.bundle) has no audio input") }
-        jobOptions.warnUnusedForVideos()
         // A video's frames run one after the other, on one compiled copy with every core.
         let built = try model.makeModel(of: bundle, images: imageOptions, concurrentRuns: 1, defaultThreads: ModelOptionGroup.threadsSharingCores(among: 1))
         let classifier = try PhotoClassifier(bundle: bundle, model: built)
@@ -170,12 +171,13 @@ struct ClassifyCommand: AsyncParsableCommand {
 
     /// A bundle `train-classifier` wrote: its base finds the photo's features (or each hand's), its head
     /// classifies them (``TrainedClassifierRunner``).
-    private func classifyWithTrainedHead(_ bundle: ModelBundle) async throws {
+    private func classifyWithTrainedHead(_ bundle: ModelBundle, videos: [String]? = nil) async throws {
         guard text.isEmpty else {
             throw CLIError.usage("\(model.bundle) is a classifier of photos (train-classifier wrote it): give photos, not --text")
         }
         guard hop == nil else { throw CLIError.usage("--hop is for audio models; \(model.bundle) classifies photos") }
-        let jobs = jobOptions.count(for: images.count)
+        // A video's frames run one after the other, on one compiled copy with every core.
+        let jobs = videos == nil ? jobOptions.count(for: images.count) : 1
         let configuration = model.configuration(
             images: imageOptions, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs))
         let classifier = try TrainedClassifier(bundle: bundle, configuration: configuration, registry: .tool)
@@ -183,7 +185,9 @@ struct ClassifyCommand: AsyncParsableCommand {
             throw CLIError("\(model.bundle) was trained on given features (train-classifier --features-csv): it has no base to find features in photos")
         }
         try RuntimeLog.capturing { try classifier.load() }
-        try await TrainedClassifierRunner(classifier: classifier, top: top, threshold: threshold).run(paths: images, jobs: jobs, json: json)
+        let runner = TrainedClassifierRunner(classifier: classifier, top: top, threshold: threshold)
+        if let videos { return try await runner.runVideos(videos, sampling: videoOptions.sampling, json: json) }
+        try await runner.run(paths: images, jobs: jobs, json: json)
     }
 
     /// `--text`/`--text-file`: each text classified, `jobs` at once, printed in order as it is ready.

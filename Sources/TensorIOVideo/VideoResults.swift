@@ -27,7 +27,9 @@ public struct VideoResults<Result: Sendable>: AsyncSequence, Sendable {
         public typealias Element = VideoFrameResult<Result>
         public typealias Failure = any Error
 
-        private var frames: VideoFrames.Iterator
+        /// The frames; released when the sequence ends (at the end of the video or after an error), which
+        /// stops the decoding thread at once rather than when this iterator goes.
+        private var frames: VideoFrames.Iterator?
         private let task: @Sendable (VideoFrame) async throws -> Result
 
         init(frames: VideoFrames.Iterator, task: @escaping @Sendable (VideoFrame) async throws -> Result) {
@@ -40,7 +42,7 @@ public struct VideoResults<Result: Sendable>: AsyncSequence, Sendable {
         /// - Returns: The next frame kept by the sampling and what the task made of it, or `nil` at the end
         ///   of the video.
         /// - Throws: `CancellationError` when the consuming task is cancelled; the decoder's
-        ///   `TensorIOError`; what the task threw (the sequence then ends).
+        ///   `TensorIOError`; what the task threw. The sequence then ends: later calls return `nil`.
         public mutating func next() async throws -> VideoFrameResult<Result>? {
             try await next(isolation: nil)
         }
@@ -51,12 +53,21 @@ public struct VideoResults<Result: Sendable>: AsyncSequence, Sendable {
         /// - Returns: The next frame and its result, or `nil` at the end of the video.
         /// - Throws: As ``next()``.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> VideoFrameResult<Result>? {
-            guard let frame = try await frames.next(isolation: actor) else { return nil }
-            let result = try await task(frame)
-            // A cancellation that came while the task ran ends the sequence here rather than after the
-            // next frame is decoded.
-            try Task.checkCancellation()
-            return VideoFrameResult(frame: frame, result: result)
+            guard frames != nil else { return nil }
+            do {
+                guard let frame = try await frames?.next(isolation: actor) else {
+                    frames = nil
+                    return nil
+                }
+                let result = try await task(frame)
+                // A cancellation that came while the task ran ends the sequence here rather than after the
+                // next frame is decoded.
+                try Task.checkCancellation()
+                return VideoFrameResult(frame: frame, result: result)
+            } catch {
+                frames = nil
+                throw error
+            }
         }
     }
 }

@@ -36,7 +36,7 @@ extension VideoStreamingTests {
         #expect(try await Self.decodingThreadsEnd())
     }
 
-    @Test("breaking out after the first result, or cancelling the consumer during a task, stops the decoder")
+    @Test("breaking out after the first result, a task that throws, or cancelling the consumer during a task, stops the decoder")
     func resultsStop() async throws {
         let reader = try VideoReader(contentsOf: try VideoClips.url("h264.mp4"))
         var seen = 0
@@ -45,6 +45,17 @@ extension VideoStreamingTests {
             break
         }
         #expect(seen == 1)
+        #expect(try await Self.decodingThreadsEnd())
+
+        // A task that throws ends the sequence: the error, then nil.
+        struct Refused: Error {}
+        var iterator = reader.results({ frame in
+            if frame.index == 1 { throw Refused() }
+            return frame.index
+        }).makeAsyncIterator()
+        #expect(try await iterator.next()?.result == 0)
+        await #expect(throws: Refused.self) { try await iterator.next() }
+        #expect(try await iterator.next() == nil)
         #expect(try await Self.decodingThreadsEnd())
 
         let started = AsyncStream<Void>.makeStream()

@@ -228,7 +228,8 @@ final class FFmpegInput {
         if let problem = limits.frameSizeProblem(width: width, height: height) { throw TensorIOError.videoLimit("the video stream claims \(problem)") }
 
         let rates: [AVRational] = [stream.pointee.avg_frame_rate, stream.pointee.r_frame_rate]
-        let frameRate: Double? = rates.first { $0.num > 0 && $0.den > 0 }.map { Double($0.num) / Double($0.den) }
+        let rate = rates.first { $0.num > 0 && $0.den > 0 }
+        let frameRate: Double? = rate.map { Double($0.num) / Double($0.den) }
         if let frameRate, frameRate > limits.maximumFrameRate {
             throw TensorIOError.videoLimit("the video stream claims \(frameRate) frames per second, more than \(limits.maximumFrameRate) (VideoLimits.maximumFrameRate)")
         }
@@ -254,6 +255,7 @@ final class FFmpegInput {
         let container = String(cString: context.pointee.iformat.pointee.name).split(separator: ",").first.map(String.init) ?? ""
         info = VideoInfo(
             width: width, height: height, orientation: DisplayMatrix.orientation(matrix), frameRate: frameRate,
+            exactFrameRate: rate.flatMap { VideoFrameRate(numerator: Int($0.num), denominator: Int($0.den)) },
             duration: seconds.map { .microseconds(FrameSampler.clamped(($0 * 1_000_000).rounded())) },
             frameCount: stream.pointee.nb_frames > 0 ? Int(clamping: stream.pointee.nb_frames) : nil,
             codec: codecName, container: container

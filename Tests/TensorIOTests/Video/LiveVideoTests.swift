@@ -13,23 +13,9 @@ struct LiveVideoTests {
     static let clip = "motion.mp4"
     static let ffmpeg = URL(fileURLWithPath: "/usr/bin/ffmpeg")
 
-    /// A port nothing listens on now (the kernel's choice for a socket bound to port 0, then closed).
-    static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw TestFailure("socket: \(errno)") }
-        defer { close(socket) }
-        var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        guard bound else { throw TestFailure("bind: \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     /// ffmpeg serving the clip as MPEG-TS over HTTP at its frame rate (`-re`), to one client.
     static func serve() throws -> (ChildProcess, URL) {
-        let port = try freePort()
+        let port = try LoopbackSocket.closedPort()
         let url = URL(string: "http://127.0.0.1:\(port)/live.ts")!
         let server = try ChildProcess.start(
             ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin", "-re", "-i", try VideoClips.url(clip).path,
@@ -120,7 +106,7 @@ struct LiveVideoTests {
             #expect(error.code == .io && error.message.contains("nothing came from the stream"), "\(error)")
             #expect(error.location == "descriptor \(silent.fileHandleForReading.fileDescriptor)")
         }
-        let nobody = try LiveVideo(url: URL(string: "http://127.0.0.1:\(try Self.freePort())/live.ts")!)
+        let nobody = try LiveVideo(url: URL(string: "http://127.0.0.1:\(try LoopbackSocket.closedPort())/live.ts")!)
         do {
             for try await _ in nobody.frames() {}
             Issue.record("a stream nobody serves gave frames")

@@ -48,9 +48,17 @@ struct VideoOptionGroup: ParsableArguments {
         )
     }
 
-    /// Whether `path` names a video, by its extension.
+    /// Whether `path` names a video: a file by its extension, or a live stream (``isLive(_:)``).
     static func isVideo(_ path: String) -> Bool {
-        videoExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased())
+        isLive(path) || videoExtensions.contains(URL(fileURLWithPath: path).pathExtension.lowercased())
+    }
+
+    /// Whether `path` names a live stream: `-` (standard input) or a URL whose scheme TensorIOVideo opens
+    /// (`LiveVideo.schemes`: http, https, rtsp, udp, tcp, rtp).
+    static func isLive(_ path: String) -> Bool {
+        if path == "-" { return true }
+        guard let colon = path.firstIndex(of: ":"), path[colon...].hasPrefix("://") else { return false }
+        return LiveVideo.schemes.contains(path[..<colon].lowercased())
     }
 
     /// The videos among a command's inputs, checked against how it was called.
@@ -69,7 +77,7 @@ struct VideoOptionGroup: ParsableArguments {
         let videos = paths.filter(Self.isVideo)
         guard !videos.isEmpty else {
             if isGiven {
-                throw CLIError.usage("--every, --fps, --start and --end are for videos (\(Self.extensionList)); none of the inputs is one")
+                throw CLIError.usage("--every, --fps, --start and --end are for videos (\(Self.extensionList), or a live stream's URL); none of the inputs is one")
             }
             return nil
         }
@@ -102,7 +110,11 @@ struct VideoOptionGroup: ParsableArguments {
         return """
             Videos (\(extensionList) files, not mixed with photos): each frame is answered in turn — every \
             frame, or the first and every Nth with --every N, at most F frames a second with --fps F, from \
-            --start to --end seconds. Text: the photo's block for each frame, headed "VIDEO frame N at T s". \
+            --start to --end seconds. Live streams (an http, https, rtsp, udp, tcp or rtp URL, or - for \
+            standard input) are answered as their frames arrive: the frames that come while one is being \
+            answered are dropped but the newest, and each line also says "latency_ms" (from the frame's \
+            arrival to its answer) and "dropped" (the frames dropped just before it); Ctrl-C ends a stream \
+            after its last answer, with exit status 0. Text: the photo's block for each frame, headed "VIDEO frame N at T s". \
             With --json one line per frame: the photo's object with "frame" (the frame's index in the \
             video) and "timestamp_ms" added.\(drawn) A progress bar shows on standard error when it is a \
             terminal. A video that cannot be read to its end is reported at the end, one line, after its \

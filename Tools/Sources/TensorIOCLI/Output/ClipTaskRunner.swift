@@ -16,6 +16,11 @@ import TensorIOVideo
 /// at the end after the others, with exit status 1; its frames before the damage have been printed, and its
 /// drawing file holds them and plays. Ctrl-C stops after the frame being answered: its line is printed, the
 /// drawing file finished, and the command exits with status 130.
+///
+/// A live stream (`-` or a URL, ``VideoOptionGroup/isLive(_:)``) is answered as its frames arrive: while
+/// one frame is answered the others that come are dropped but the newest (TensorIOVideo's `LiveVideo`), and
+/// each line also carries `"latency_ms"` (from the frame's arrival to its answer) and `"dropped"`. Ctrl-C
+/// is how a stream ends: after the last answer, a summary on standard error, exit status 0.
 struct ClipTaskRunner<Value: Sendable>: Sendable {
     /// What the task made of one frame, and the frame as drawn when asked (upright).
     typealias Answer = (value: Value, drawn: PixelBuffer?)
@@ -39,10 +44,14 @@ struct ClipTaskRunner<Value: Sendable>: Sendable {
     ///
     /// - Throws: ``InputFailures`` when a clip failed; `ExitCode(130)` after Ctrl-C.
     func run() async throws {
+        if paths.contains(where: VideoOptionGroup.isLive), sampling.start != nil || sampling.end != nil {
+            throw CLIError.usage("--start and --end are for video files: a live stream starts where it is and ends with Ctrl-C")
+        }
         let interruption = Interruption()
         defer { interruption.remove() }
         let outcome = try await interruption.run { try await self.answerAll() }
-        if case .interrupted = outcome { throw ExitCode(130) }
+        // Ctrl-C is how a live stream ends: cleanly, once its last answer is printed.
+        if case .interrupted = outcome, !paths.allSatisfy(VideoOptionGroup.isLive) { throw ExitCode(130) }
     }
 
     private func answerAll() async throws {
@@ -62,6 +71,7 @@ struct ClipTaskRunner<Value: Sendable>: Sendable {
 
     /// Answers one clip's frames; `blocks` counts the text blocks printed so far.
     private func answer(_ path: String, blocks: inout Int) async throws {
+        if VideoOptionGroup.isLive(path) { return try await answerLive(path, blocks: &blocks) }
         let reader = try VideoReader(contentsOf: try InputFileURL.checked(path, .video))
         var progress = ProgressBar(total: Self.millisecondsToAnswer(reader.info, sampling), label: path, format: Self.seconds)
         let firstMilliseconds = sampling.start.map(Self.milliseconds) ?? 0
@@ -104,6 +114,63 @@ struct ClipTaskRunner<Value: Sendable>: Sendable {
             try? video.writer?.finish()
             if error is CancellationError, let drawing, video.writer != nil {
                 ToolStandardError.write("cancelled: \(drawing) holds the frames drawn before the interruption\n")
+            }
+            throw error
+        }
+    }
+
+    /// Answers a live stream's frames as they arrive, the newest when the task falls behind.
+    private func answerLive(_ path: String, blocks: inout Int) async throws {
+        let video: LiveVideo
+        do {
+            video = path == "-" ? try LiveVideo.standardInput() : try LiveVideo(url: URL(string: path) ?? URL(fileURLWithPath: path))
+        } catch var error as TensorIOError {
+            error.location = path
+            throw error
+        }
+        let drawing = self.drawing
+        let drawn = DrawnVideo()
+        let cleanup = drawing == nil ? nil : ExitCleanup.shared.add { try? drawn.writer?.finish() }
+        defer { cleanup.map(ExitCleanup.shared.remove) }
+        var (answered, dropped) = (0, 0)
+        var firstIndex: Int?
+        do {
+            for try await live in video.frames(options: sampling) {
+                let frame = live.frame
+                let answer = try task(frame, drawing != nil)
+                // The latency is the answer's: from the frame's arrival until now, when it is printed.
+                let latency = live.latency
+                dropped += live.droppedBefore
+                answered += 1
+                if let drawing, let image = answer.drawn {
+                    let first = firstIndex ?? frame.index
+                    firstIndex = first
+                    if drawn.writer == nil {
+                        drawn.writer = try VideoWriter(
+                            url: URL(fileURLWithPath: drawing), width: image.width, height: image.height,
+                            frameRate: live.info.exactFrameRate ?? VideoFrameRate(30)!)
+                    }
+                    // At the frame's own position: dropped frames leave the drawn one on screen longer.
+                    try drawn.writer?.write(image, position: frame.index - first)
+                }
+                let milliseconds = Double(latency.components.seconds) * 1000 + Double(latency.components.attoseconds) / 1e15
+                if json {
+                    let added: [(String, JSONText.Value)] = [
+                        ("latency_ms", .double((milliseconds * 10).rounded() / 10)), ("dropped", .integer(Int64(live.droppedBefore))),
+                    ]
+                    guard case .object(let members) = Self.line(element(path, answer.value), frame: frame) else { continue }
+                    print(JSONText.render(.object(members + added)))
+                } else {
+                    let note = String(format: " (latency %.1f ms, %d dropped before)", milliseconds, live.droppedBefore)
+                    block(Self.heading(path, frame) + note, answer.value, blocks == 0)
+                    blocks += 1
+                }
+            }
+            try drawn.writer?.finish()
+        } catch {
+            try? drawn.writer?.finish()
+            if error is CancellationError {
+                ToolStandardError.write("stopped: \(path): \(answered) frames answered, \(dropped) dropped\n")
             }
             throw error
         }

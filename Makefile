@@ -109,7 +109,7 @@ test-unit: setup-tensorflow setup-zoo
 # library's own, so no trait (the server's dependencies are not built under TSan); and TensorIOVideo's
 # decoding thread and its bounded queue (VideoStreamingTests, VideoInternalsTests).
 test-tsan: setup-tensorflow
-	scripts/failures-last.sh $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter "ConcurrencyTests|AsyncRunTests|ModelResultsTests|InstancePoolTests|RunThreadsTests|VideoStreamingTests|VideoInternalsTests"
+	scripts/failures-last.sh $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter "ConcurrencyTests|AsyncRunTests|ModelResultsTests|InstancePoolTests|RunThreadsTests|VideoStreamingTests|VideoInternalsTests|LiveVideoTests"
 
 # docs/openapi.yaml against a running `tensorio serve` (debug build), with schemathesis from PyPI in
 # .venv-contract (scripts/contract-test.sh): a few minutes at most.

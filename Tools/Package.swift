@@ -64,6 +64,8 @@ let package = Package(
                 tensorIO("TensorIOVision"),
                 tensorIO("TensorIOAudio"),
                 tensorIO("TensorIOText"),
+                // Video files for the vision commands (FFmpeg: decoding clips, writing the drawn ones).
+                tensorIO("TensorIOVideo"),
                 tensorIO("_TensorIOInternals"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -111,6 +113,8 @@ let package = Package(
                 tensorIO("TensorIO"),
                 tensorIO("tensorio-load-check"),
                 tensorIO("TensorIODelivery"),
+                // For making clips and reading the drawn videos back (the video commands' tests).
+                tensorIO("TensorIOVideo"),
                 // For reading both programs' subcommands (RepositoryHandoverTests).
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

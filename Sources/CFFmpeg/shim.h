@@ -1,5 +1,5 @@
-// FFmpeg's demuxers (libavformat), decoders (libavcodec), pixel conversion (libswscale) and utilities
-// (libavutil), for TensorIOVideo alone. Debian 12 ships FFmpeg 5.1.
+// FFmpeg's demuxers and MP4 muxer (libavformat), decoders and encoders (libavcodec), pixel conversion
+// (libswscale) and utilities (libavutil), for TensorIOVideo alone. Debian 12 ships FFmpeg 5.1.
 //
 // The inline functions below give Swift what FFmpeg only offers as macros (error codes built from tags, the
 // "no timestamp" value) or through C arrays Swift sees as tuples (a frame's planes for sws_scale).
@@ -13,6 +13,7 @@
 #include <libavutil/display.h>
 #include <libavutil/error.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 
@@ -20,6 +21,8 @@
 static inline int tio_averror(int code) { return AVERROR(code); }
 /// AVERROR_EOF: the end of a stream.
 static inline int tio_averror_eof(void) { return AVERROR_EOF; }
+/// AVERROR_EXIT: a blocking call given up at the caller's request (a live stream stopped).
+static inline int tio_averror_exit(void) { return AVERROR_EXIT; }
 /// AVERROR_INVALIDDATA: damaged input.
 static inline int tio_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 /// AVERROR_STREAM_NOT_FOUND: av_find_best_stream found no stream of the kind asked for.
@@ -34,6 +37,14 @@ static inline int tio_scale_frame(struct SwsContext *context, const AVFrame *fra
     uint8_t *planes[4] = { destination, NULL, NULL, NULL };
     int strides[4] = { stride, 0, 0, 0 };
     return sws_scale(context, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, planes, strides);
+}
+
+/// Converts `height` rows of one packed plane at `source`, `stride` bytes a row, with `context` into
+/// `frame`'s planes (the encoder's side: BGRA in, YUV 4:2:0 out).
+static inline int tio_scale_into_frame(struct SwsContext *context, const uint8_t *source, int stride, int height, AVFrame *frame) {
+    const uint8_t *planes[4] = { source, NULL, NULL, NULL };
+    int strides[4] = { stride, 0, 0, 0 };
+    return sws_scale(context, planes, strides, 0, height, frame->data, frame->linesize);
 }
 
 /// Names the calling thread (15 characters at most on Linux): the decoding thread, whose name the threads

@@ -27,13 +27,22 @@ public final class VideoDecoder {
     private var lastTimestamp: Int64?
     private var finished = false
 
-    init(source: VideoByteSource, limits: VideoLimits, sampling: VideoSampling, location: String?) throws {
+    convenience init(source: VideoByteSource, limits: VideoLimits, sampling: VideoSampling, location: String?) throws {
+        try self.init(limits: limits, sampling: sampling, location: location, lowDelay: false) {
+            try FFmpegInput(source, limits: limits)
+        }
+    }
+
+    /// A decoder over the input `open` opens (a file's, or a live stream's with `lowDelay`).
+    init(
+        limits: VideoLimits, sampling: VideoSampling, location: String?, lowDelay: Bool, open: () throws -> FFmpegInput
+    ) throws {
         self.limits = limits
         self.location = location
         do {
             if let problem = sampling.problem { throw TensorIOError(.invalidInput, problem) }
-            input = try FFmpegInput(source, limits: limits)
-            decoder = try FFmpegDecoder(input, limits: limits)
+            input = try open()
+            decoder = try FFmpegDecoder(input, limits: limits, lowDelay: lowDelay)
         } catch var error as TensorIOError {
             error.location = error.location ?? location
             throw error

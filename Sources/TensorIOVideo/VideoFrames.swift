@@ -59,7 +59,7 @@ public struct VideoFrames: AsyncSequence, Sendable {
     /// stops it when the last copy is released.
     final class Consumer: Sendable {
         private let open: @Sendable () throws -> VideoDecoder
-        private let channel = FrameChannel(capacity: VideoFrames.queueCapacity)
+        private let channel = FrameChannel<VideoFrame>(capacity: VideoFrames.queueCapacity)
         private let started = LockedFlag()
 
         init(open: @escaping @Sendable () throws -> VideoDecoder) {
@@ -72,7 +72,7 @@ public struct VideoFrames: AsyncSequence, Sendable {
             if started.setOnce() { startThread() }
             let channel = self.channel
             let element = await withTaskCancellationHandler {
-                await channel.receive()
+                await channel.receive()?.element
             } onCancel: {
                 channel.cancel()
             }

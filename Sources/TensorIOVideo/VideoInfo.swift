@@ -12,6 +12,9 @@ public struct VideoInfo: Sendable, Hashable {
     public let orientation: ImageOrientation
     /// The average frame rate, in frames per second, when the container says.
     public let frameRate: Double?
+    /// The same rate as the fraction the container states (30000/1001 rather than 29.97...), for writing a
+    /// video at exactly the source's rate (``VideoWriter``).
+    public let exactFrameRate: VideoFrameRate?
     /// How long the video stream lasts, when the container says.
     public let duration: Duration?
     /// How many frames the container says the stream holds (a claim, not a count: decoding gives what
@@ -34,6 +37,6 @@ public struct VideoInfo: Sendable, Hashable {
 
     /// A placeholder before a stream is described.
     static let empty = VideoInfo(
-        width: 0, height: 0, orientation: .up, frameRate: nil, duration: nil, frameCount: nil, codec: "", container: ""
+        width: 0, height: 0, orientation: .up, frameRate: nil, exactFrameRate: nil, duration: nil, frameCount: nil, codec: "", container: ""
     )
 }

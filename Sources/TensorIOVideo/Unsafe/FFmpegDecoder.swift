@@ -39,8 +39,10 @@ final class FFmpegDecoder {
 
     /// Opens the decoder for `input`'s stream.
     ///
+    /// - Parameter lowDelay: A live stream's: slice threads only, since frame threads hold each frame back
+    ///   until as many more have come as there are threads.
     /// - Throws: `TensorIOError` (`invalidVideo`) when libavcodec cannot open it.
-    init(_ input: FFmpegInput, limits: VideoLimits) throws {
+    init(_ input: FFmpegInput, limits: VideoLimits, lowDelay: Bool = false) throws {
         self.input = input
         self.limits = limits
         guard let decoder = input.decoder, let stream = input.stream, let codec = avcodec_alloc_context3(decoder),
@@ -56,7 +58,7 @@ final class FFmpegDecoder {
         codec.pointee.max_pixels = Int64(limits.maximumPixels)
         codec.pointee.codec_whitelist = av_strdup(FFmpegInput.decoders.joined(separator: ","))
         codec.pointee.thread_count = Int32(max(1, min(limits.maximumDecodingThreads, ProcessInfo.processInfo.activeProcessorCount)))
-        codec.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+        codec.pointee.thread_type = lowDelay ? FF_THREAD_SLICE : FF_THREAD_FRAME | FF_THREAD_SLICE
         status = avcodec_open2(codec, decoder, nil)
         guard status >= 0 else { throw TensorIOError.invalidVideo("FFmpeg cannot open the \(input.info.codec) decoder: \(FFmpegError.text(status))") }
     }

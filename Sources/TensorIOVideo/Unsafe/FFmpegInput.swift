@@ -2,28 +2,40 @@ import CFFmpeg
 import Foundation
 import TensorIO
 
-/// A video file open in libavformat through our own `AVIOContext` over a ``VideoByteSource``, its container
-/// recognised and checked, its best video stream chosen and described (``VideoInfo``).
+/// A video open in libavformat — a file through our own `AVIOContext` over a ``VideoByteSource``, or a live
+/// stream's URL through libavformat's network protocols — its container recognised and checked, its best
+/// video stream chosen and described (``VideoInfo``).
 ///
-/// Only MP4/MOV, Matroska/WebM and AVI are opened, and only their video streams' codecs among a few are
-/// ever decoded, even while libavformat probes the streams: FFmpeg reads hundreds of formats and codecs, and
-/// each one refused here is parser code a crafted file cannot reach. Nothing opens another file or URL
-/// (`io_open` refuses): a playlist or a reference to a second file is not followed.
+/// Only MP4/MOV, Matroska/WebM and AVI are opened (and MPEG-TS and RTSP for live streams), and only their
+/// video streams' codecs among a few are ever decoded, even while libavformat probes the streams: FFmpeg
+/// reads hundreds of formats and codecs, and each one refused here is parser code a crafted file cannot
+/// reach. A file opens nothing else (`io_open` refuses): a playlist or a reference to a second file is not
+/// followed; a URL opens only the network protocols a live stream needs.
 ///
 /// Unsafe because it owns C objects with a contract: the `AVIOContext` holds a pointer to ``source``
-/// without a reference (see ``VideoByteSource``), so both are this object's and are freed in `deinit`, the
-/// format context first, then the I/O context, then the source. One thread at a time uses an input.
+/// without a reference (see ``VideoByteSource``), and the interrupt callback one to ``interrupt``, so they
+/// are this object's and are freed in `deinit`, the format context first, then the I/O context, then the
+/// source. One thread at a time uses an input.
 final class FFmpegInput {
     /// The demuxers opened, by the first of FFmpeg's names for them (`mov,mp4,m4a,3gp,3g2,mj2`,
     /// `matroska,webm`, `avi`).
     static let containers: Set<String> = ["mov", "matroska", "avi"]
+    /// The demuxers a live stream may also use: MPEG-TS (HTTP, UDP, standard input) and RTSP (URLs only).
+    static let streamContainers: Set<String> = containers.union(["mpegts"])
+    static let urlContainers: Set<String> = streamContainers.union(["rtsp"])
+    /// The protocols a live stream's URL may use, and those they open themselves (RTSP opens RTP over UDP
+    /// or TCP; HTTPS, TLS over TCP).
+    static let urlProtocols = ["http", "https", "tls", "tcp", "udp", "rtp", "rtsp"]
     /// The decoders used, by FFmpeg's names: H.264, HEVC, MPEG-4 part 2, VP8, VP9, AV1 (dav1d), Motion
     /// JPEG, MPEG-1 and MPEG-2 video.
     static let decoders = ["h264", "hevc", "mpeg4", "vp8", "vp9", "libdav1d", "mjpeg", "mpeg1video", "mpeg2video"]
     /// The size of the buffer libavformat reads the source through.
     private static let ioBufferSize: Int32 = 1 << 16
 
-    let source: VideoByteSource
+    /// The bytes read, for a file, memory or standard input; `nil` for a URL.
+    let source: VideoByteSource?
+    /// A live stream's reason to give a blocking read up.
+    let interrupt: LiveInterrupt?
     private var io: UnsafeMutablePointer<AVIOContext>?
     private var context: UnsafeMutablePointer<AVFormatContext>?
     /// The chosen video stream, owned by ``context``.
@@ -39,13 +51,26 @@ final class FFmpegInput {
     ///
     /// - Throws: `TensorIOError`: `invalidVideo` when it is not a container or codec TensorIO reads or
     ///   FFmpeg cannot read it, `limitExceeded` when the container or stream is past a limit.
-    init(_ source: VideoByteSource, limits: VideoLimits) throws {
+    init(_ source: VideoByteSource, limits: VideoLimits, interrupt: LiveInterrupt? = nil) throws {
         _ = FFmpegError.quietLog
         self.source = source
-        if source.size == 0 { throw TensorIOError.invalidVideo("the file is empty") }
-        try openIO()
-        let format = try probe()
-        try openContainer(format, limits: limits)
+        self.interrupt = interrupt
+        if !source.isStream, source.size == 0 { throw TensorIOError.invalidVideo("the file is empty") }
+        try openIO(seekable: !source.isStream)
+        let format = try probe(source.isStream ? Self.streamContainers : Self.containers)
+        try openContainer(format, url: "", containers: source.isStream ? Self.streamContainers : Self.containers, limits: limits)
+        try chooseStream(limits: limits)
+    }
+
+    /// Opens a live stream's URL with libavformat's own protocols (``urlProtocols``).
+    ///
+    /// - Throws: `TensorIOError`: `io` when the stream cannot be reached or sends nothing for the
+    ///   interrupt's timeout; otherwise as ``init(_:limits:interrupt:)``.
+    init(url: String, limits: VideoLimits, interrupt: LiveInterrupt) throws {
+        _ = FFmpegError.quietLog
+        source = nil
+        self.interrupt = interrupt
+        try openContainer(nil, url: url, containers: Self.urlContainers, limits: limits)
         try chooseStream(limits: limits)
     }
 
@@ -60,8 +85,9 @@ final class FFmpegInput {
         }
     }
 
-    /// The `AVIOContext` reading ``source`` through its two functions.
-    private func openIO() throws {
+    /// The `AVIOContext` reading ``source`` through its two functions (one for a stream, which cannot seek).
+    private func openIO(seekable: Bool) throws {
+        guard let source else { return }
         guard let buffer = av_malloc(Int(Self.ioBufferSize))?.assumingMemoryBound(to: UInt8.self) else {
             throw TensorIOError.invalidVideo("FFmpeg could not allocate a read buffer")
         }
@@ -69,22 +95,23 @@ final class FFmpegInput {
         io = avio_alloc_context(buffer, Self.ioBufferSize, 0, opaque, { opaque, buffer, count in
             guard let opaque, let buffer else { return tio_averror(EINVAL) }
             let read = Unmanaged<VideoByteSource>.fromOpaque(opaque).takeUnretainedValue().read(into: buffer, count: Int(count))
-            return read > 0 ? Int32(read) : read == 0 ? tio_averror_eof() : tio_averror(EIO)
-        }, nil, { opaque, offset, whence in
+            return read > 0 ? Int32(read) : read == 0 ? tio_averror_eof() : read == -2 ? tio_averror_exit() : tio_averror(EIO)
+        }, nil, !seekable ? nil : { opaque, offset, whence in
             guard let opaque else { return Int64(tio_averror(EINVAL)) }
             let source = Unmanaged<VideoByteSource>.fromOpaque(opaque).takeUnretainedValue()
             if whence & AVSEEK_SIZE != 0 { return source.size }
             let position = source.seek(to: offset, whence: whence & ~AVSEEK_FORCE)
             return position >= 0 ? position : Int64(tio_averror(EINVAL))
         })
-        if io == nil {
+        guard let io else {
             av_free(buffer)
             throw TensorIOError.invalidVideo("FFmpeg could not allocate its reader")
         }
+        if !seekable { io.pointee.seekable = 0 }
     }
 
     /// Recognises the container from the file's first bytes (up to 1 MiB), before any demuxer parses it.
-    private func probe() throws -> UnsafePointer<AVInputFormat> {
+    private func probe(_ containers: Set<String>) throws -> UnsafePointer<AVInputFormat> {
         var format: UnsafePointer<AVInputFormat>?
         let status = av_probe_input_buffer2(io, &format, "", nil, 0, 0)
         try checkBudget()
@@ -92,35 +119,60 @@ final class FFmpegInput {
             throw TensorIOError.invalidVideo("not a video file FFmpeg recognises (\(FFmpegError.text(status)))")
         }
         let names = String(cString: format.pointee.name).split(separator: ",").map(String.init)
-        guard let name = names.first, Self.containers.contains(name) else {
+        guard let name = names.first, containers.contains(name) else {
             let description = format.pointee.long_name.map { String(cString: $0) } ?? names.joined(separator: ", ")
-            throw TensorIOError.invalidVideo("\(description) is not a container TensorIO reads (MP4, MOV, Matroska, WebM, AVI)")
+            throw TensorIOError.invalidVideo("\(description) is not a container TensorIO reads (\(Self.describe(containers)))")
         }
         return format
     }
 
-    /// Opens the container with the demuxer ``probe()`` chose, and reads its streams' parameters.
-    private func openContainer(_ format: UnsafePointer<AVInputFormat>, limits: VideoLimits) throws {
+    /// The containers' names as a person knows them, for errors.
+    private static func describe(_ containers: Set<String>) -> String {
+        let names = ["mov": "MP4, MOV", "matroska": "Matroska, WebM", "avi": "AVI", "mpegts": "MPEG-TS", "rtsp": "RTSP"]
+        return containers.sorted().compactMap { names[$0] }.joined(separator: ", ")
+    }
+
+    /// Opens the container — with the demuxer ``probe(_:)`` chose over ``source``, or the one libavformat
+    /// recognises at `url` — and reads its streams' parameters.
+    private func openContainer(
+        _ format: UnsafePointer<AVInputFormat>?, url: String, containers: Set<String>, limits: VideoLimits
+    ) throws {
         guard let context = avformat_alloc_context() else { throw TensorIOError.invalidVideo("FFmpeg could not allocate a demuxer") }
-        context.pointee.pb = io
-        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         context.pointee.max_streams = Int32(clamping: limits.maximumStreams)
-        // Belt and braces: the demuxers and decoders allowed, checked by FFmpeg itself too, and no other file
-        // or URL opened (a playlist, an external reference).
-        context.pointee.format_whitelist = av_strdup(Self.containers.sorted().joined(separator: ","))
+        // Belt and braces: the demuxers and decoders allowed, checked by FFmpeg itself too; for a file, no
+        // other file or URL opened (a playlist, an external reference); for a URL, the network protocols only.
+        context.pointee.format_whitelist = av_strdup(containers.sorted().joined(separator: ","))
         context.pointee.codec_whitelist = av_strdup(Self.decoders.joined(separator: ","))
-        context.pointee.protocol_whitelist = av_strdup("none")
-        context.pointee.io_open = { _, _, _, _, _ in tio_averror(EPERM) }
+        if source != nil {
+            context.pointee.pb = io
+            context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+            context.pointee.protocol_whitelist = av_strdup("none")
+            context.pointee.io_open = { _, _, _, _, _ in tio_averror(EPERM) }
+        } else {
+            context.pointee.protocol_whitelist = av_strdup(Self.urlProtocols.joined(separator: ","))
+        }
+        if let interrupt {
+            // Asked by libavformat while it waits on the network: the consumer has gone, or the stream is silent.
+            context.pointee.interrupt_callback = AVIOInterruptCB(
+                callback: { opaque in
+                    guard let opaque else { return 0 }
+                    return Unmanaged<LiveInterrupt>.fromOpaque(opaque).takeUnretainedValue().shouldStop ? 1 : 0
+                },
+                opaque: Unmanaged.passUnretained(interrupt).toOpaque())
+        }
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
-        let status = avformat_open_input(&opened, "", format, nil)
+        let status = avformat_open_input(&opened, url, format, nil)
         try checkBudget()
         guard status >= 0, let opened else {
+            if source == nil {
+                throw TensorIOError(.io, "the stream cannot be opened: \(FFmpegError.text(status))")
+            }
             // avformat_open_input frees the context when it fails.
             let streams = status == tio_averror(ENOMEM) ? " (or it holds more streams than VideoLimits.maximumStreams, \(limits.maximumStreams))" : ""
             throw TensorIOError.invalidVideo("FFmpeg cannot open it: \(FFmpegError.text(status))\(streams)\(cutShort)")
         }
         self.context = opened
-        endedInHeader = source.readPastEnd
+        endedInHeader = source?.readPastEnd ?? false
         let count = Int(opened.pointee.nb_streams)
         guard count <= limits.maximumStreams else {
             throw TensorIOError.videoLimit("the file holds \(count) streams, more than \(limits.maximumStreams) (VideoLimits.maximumStreams)")
@@ -176,7 +228,8 @@ final class FFmpegInput {
         if let problem = limits.frameSizeProblem(width: width, height: height) { throw TensorIOError.videoLimit("the video stream claims \(problem)") }
 
         let rates: [AVRational] = [stream.pointee.avg_frame_rate, stream.pointee.r_frame_rate]
-        let frameRate: Double? = rates.first { $0.num > 0 && $0.den > 0 }.map { Double($0.num) / Double($0.den) }
+        let rate = rates.first { $0.num > 0 && $0.den > 0 }
+        let frameRate: Double? = rate.map { Double($0.num) / Double($0.den) }
         if let frameRate, frameRate > limits.maximumFrameRate {
             throw TensorIOError.videoLimit("the video stream claims \(frameRate) frames per second, more than \(limits.maximumFrameRate) (VideoLimits.maximumFrameRate)")
         }
@@ -202,6 +255,7 @@ final class FFmpegInput {
         let container = String(cString: context.pointee.iformat.pointee.name).split(separator: ",").first.map(String.init) ?? ""
         info = VideoInfo(
             width: width, height: height, orientation: DisplayMatrix.orientation(matrix), frameRate: frameRate,
+            exactFrameRate: rate.flatMap { VideoFrameRate(numerator: Int($0.num), denominator: Int($0.den)) },
             duration: seconds.map { .microseconds(FrameSampler.clamped(($0 * 1_000_000).rounded())) },
             frameCount: stream.pointee.nb_frames > 0 ? Int(clamping: stream.pointee.nb_frames) : nil,
             codec: codecName, container: container
@@ -214,11 +268,17 @@ final class FFmpegInput {
     /// A note for an error when libavformat read to the end of the file while reading the container's header
     /// (the streams' probing reads a small file to its end whole, so only the header's reading says it).
     private var cutShort: String {
-        source.readPastEnd && (context == nil || endedInHeader) ? " (the file ended before FFmpeg had read its header: is it cut short?)" : ""
+        guard let source, !source.isStream else { return "" }
+        return source.readPastEnd && (context == nil || endedInHeader) ? " (the file ended before FFmpeg had read its header: is it cut short?)" : ""
     }
 
-    /// Throws when a read was refused because the source's read budget is spent.
+    /// Throws when a read was refused because the source's read budget is spent, or a live stream's wait
+    /// was given up.
     func checkBudget() throws {
+        if let interrupt, !interrupt.isCancelled, interrupt.timedOut {
+            throw TensorIOError(.io, "nothing came from the stream for \(interrupt.timeout)")
+        }
+        guard let source else { return }
         if source.budgetExhausted {
             throw TensorIOError.videoLimit("reading the video took more than 16 times its size in bytes: its index points at the same data again and again")
         }
@@ -231,7 +291,9 @@ final class FFmpegInput {
     ///
     /// - Returns: 0, `AVERROR_EOF` at the end, or another negative `AVERROR`.
     func read(into packet: UnsafeMutablePointer<AVPacket>) -> Int32 {
-        av_read_frame(context, packet)
+        let status = av_read_frame(context, packet)
+        if status >= 0 { interrupt?.progressed() }
+        return status
     }
 
     /// The index of the chosen stream among the container's.

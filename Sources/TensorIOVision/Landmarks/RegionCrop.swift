@@ -57,8 +57,8 @@ enum RegionCrop {
     }
 
     /// The crop, `outputWidth × outputHeight` pixels of 4 bytes (BGRA or RGBA: every byte is interpolated
-    /// alike), in the photo's channel order: `tio_region_crop` (the C target `CRegionCrop`, four pixels at a
-    /// time with AVX2 where the processor has it) given the affine map from the region's corners.
+    /// alike), in the photo's channel order: `tio_region_crop` (the C target `CRegionCrop`, four or eight pixels
+    /// at a time with AVX2 where the processor has it) given the affine map from the region's corners.
     ///
     /// - Parameters:
     ///   - pixels: The photo, `width × height` pixels of 4 bytes, rows without padding.
@@ -83,10 +83,10 @@ enum RegionCrop {
         let origin = (x: Double(corners[1].x), y: Double(corners[1].y))
         let across = (x: (Double(corners[2].x) - origin.x) / Double(outputWidth), y: (Double(corners[2].y) - origin.y) / Double(outputWidth))
         let down = (x: (Double(corners[0].x) - origin.x) / Double(outputHeight), y: (Double(corners[0].y) - origin.y) / Double(outputHeight))
-        var output = [UInt8](repeating: 0, count: outputWidth * outputHeight * 4)
         var columnX = [Double](repeating: 0, count: outputWidth), columnY = columnX
-        pixels.withUnsafeBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { target in
+        // Not filled first: the kernel writes every byte (a 192 × 192 crop is 147 KB, a tenth of its time).
+        return [UInt8](unsafeUninitializedCapacity: outputWidth * outputHeight * 4) { target, initialized in
+            pixels.withUnsafeBufferPointer { source in
                 columnX.withUnsafeMutableBufferPointer { columnX in
                     columnY.withUnsafeMutableBufferPointer { columnY in
                         tio_region_crop(
@@ -96,7 +96,7 @@ enum RegionCrop {
                     }
                 }
             }
+            initialized = target.count
         }
-        return output
     }
 }

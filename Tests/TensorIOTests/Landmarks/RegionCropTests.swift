@@ -96,6 +96,36 @@ struct FastCropTests {
             }
         }
     }
+
+    @Test("200 regions inside the photo (rows of eight pixels at a time, any remainder) and at its edges: the same bytes")
+    func insideRegions() {
+        var generator = SeededGenerator(seed: 41)
+        let (width, height) = (97, 71)
+        let photo = (0..<(width * height * 4)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        for index in 0..<200 {
+            // Half wholly inside; half reaching an edge, so that some rows are inside and others not.
+            let reach = index.isMultiple(of: 2) ? 30.0 : 70.0
+            let region = RegionOfInterest(
+                centerX: Double.random(in: 35...62, using: &generator), centerY: Double.random(in: 25...46, using: &generator),
+                width: Double.random(in: 1...reach, using: &generator), height: Double.random(in: 1...reach, using: &generator),
+                rotation: Double.random(in: -4...4, using: &generator))
+            let size = (Int.random(in: 1...41, using: &generator), Int.random(in: 1...20, using: &generator))
+            let plain = PlainCrop.crop(photo, width: width, height: height, region: region, outputWidth: size.0, outputHeight: size.1)
+            let fast = RegionCrop.crop(photo, width: width, height: height, region: region, outputWidth: size.0, outputHeight: size.1)
+            #expect(fast == plain, "region \(region) into \(size)")
+        }
+    }
+
+    @Test("a region with a NaN centre (a crafted detection): every pixel is the photo's first, on both paths")
+    func notANumber() {
+        let photo = (0..<(16 * 12 * 4)).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        let region = RegionOfInterest(centerX: .nan, centerY: .nan, width: 8, height: 8, rotation: 0.3)
+        for vectorized in [true, false] {
+            let crop = RegionCrop.crop(photo, width: 16, height: 12, region: region, outputWidth: 16, outputHeight: 4, vectorized: vectorized)
+            #expect(crop.count == 16 * 4 * 4)
+            #expect(stride(from: 0, to: crop.count, by: 4).allSatisfy { Array(crop[$0..<($0 + 4)]) == Array(photo[0..<4]) }, "vectorized: \(vectorized)")
+        }
+    }
 }
 
 @Suite("Landmarks: a region fitted to the model's proportions")

@@ -34,7 +34,7 @@ struct VideoInternalsTests {
 
     @Test("the queue holds the producer back at 4 frames and lets it go when the consumer leaves")
     func backpressure() async throws {
-        let channel = FrameChannel(capacity: 4)
+        let channel = FrameChannel<VideoFrame>(capacity: 4)
         let frame = VideoFrame(image: try PixelBuffer(width: 1, height: 1, format: .bgra), index: 0, timestampMicroseconds: 0)
         let sent = LockedCounter()
         let stopped = DispatchSemaphore(value: 0)
@@ -56,7 +56,7 @@ struct VideoInternalsTests {
 
     @Test("the queue keeps the order: 5,000 frames through a queue of 2, the consumer often waiting and the producer often full")
     func order() async throws {
-        let channel = FrameChannel(capacity: 2)
+        let channel = FrameChannel<VideoFrame>(capacity: 2)
         let image = try PixelBuffer(width: 1, height: 1, format: .bgra)
         let producer = Thread {
             for index in 0..<5000 {
@@ -67,7 +67,7 @@ struct VideoInternalsTests {
         producer.start()
         var received: [Int] = []
         while let element = await channel.receive() {
-            received.append(try element.get().index)
+            received.append(try element.element.get().index)
             if received.count % 97 == 0 { try await Task.sleep(for: .milliseconds(1)) }  // let the queue fill
         }
         // Once, a producer that waited for room appended its frame while the consumer, having emptied the
@@ -77,17 +77,33 @@ struct VideoInternalsTests {
 
     @Test("the queue gives what was sent before the end, then nil; a consumer waiting on it wakes at the end")
     func finish() async throws {
-        let channel = FrameChannel(capacity: 2)
+        let channel = FrameChannel<VideoFrame>(capacity: 2)
         let frame = VideoFrame(image: try PixelBuffer(width: 1, height: 1, format: .bgra), index: 7, timestampMicroseconds: 9)
         #expect(channel.send(.success(frame)))
         channel.finish()
-        #expect(try await channel.receive()?.get() == frame)
+        #expect(try await channel.receive()?.element.get() == frame)
         #expect(await channel.receive() == nil)
-        let waiting = FrameChannel(capacity: 2)
+        let waiting = FrameChannel<VideoFrame>(capacity: 2)
         async let received = waiting.receive()
         try await Task.sleep(for: .milliseconds(50))
         waiting.finish()
         #expect(await received == nil)
+    }
+
+    @Test("a live queue never holds the producer back: it drops the oldest and says how many before each frame")
+    func dropOldest() async throws {
+        let channel = FrameChannel<VideoFrame>(capacity: 1, overflow: .dropOldest)
+        let image = try PixelBuffer(width: 1, height: 1, format: .bgra)
+        for index in 0..<10 {
+            #expect(channel.send(.success(VideoFrame(image: image, index: index, timestampMicroseconds: 0))))
+        }
+        let first = try #require(await channel.receive())
+        #expect(try first.element.get().index == 9 && first.dropped == 9)
+        #expect(channel.send(.success(VideoFrame(image: image, index: 10, timestampMicroseconds: 0))))
+        channel.finish()
+        let second = try #require(await channel.receive())
+        #expect(try second.element.get().index == 10 && second.dropped == 0)
+        #expect(await channel.receive() == nil)
     }
 
     @Test("the byte source: seeks stay within the file, and reading stops after 16 times its size")

@@ -36,6 +36,14 @@ package struct ProgressBar {
         guard enabled, total > 0 else { return }
         ToolStandardError.write("\n")
     }
+
+    /// Erases the bar's line, so that a result printed to the same terminal starts on a clean one; the next
+    /// ``update(_:)`` draws it again.
+    package mutating func clear() {
+        guard enabled, total > 0, lastDrawn >= 0 else { return }
+        lastDrawn = -1
+        ToolStandardError.write("\r\u{1B}[K")
+    }
 }
 
 /// A ``ProgressBar`` that callbacks on other threads (an upload's delegate queue) may update.

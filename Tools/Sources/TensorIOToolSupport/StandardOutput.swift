@@ -7,7 +7,7 @@
 /// Every `print` in the tool goes through here (this function shadows the standard library's inside this
 /// module): each result reaches a pipe as soon as it is printed rather than when a buffer fills, and when
 /// the reader has gone (`tensorio classify … | head -1`), the command ends at once, quietly, with the status
-/// a shell reports for a process ended by SIGPIPE (141), as Unix tools do.
+/// a shell reports for a process ended by SIGPIPE (141), as Unix tools do (after ``ExitCleanup``'s actions).
 package func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
     Swift.print(items.map { "\($0)" }.joined(separator: separator), terminator: terminator)
     StandardOutput.flush()
@@ -23,7 +23,10 @@ package enum StandardOutput {
     @discardableResult
     package static func flush() -> Bool {
         guard fflush(stdout) != 0 || ferror(stdout) != 0 else { return true }
-        if errno == EPIPE { exit(brokenPipeStatus) }
+        if errno == EPIPE {
+            ExitCleanup.shared.runAll()
+            exit(brokenPipeStatus)
+        }
         return false
     }
 }

@@ -7,13 +7,14 @@ import TensorIOToolSupport
 enum InputFileURL {
     /// The kinds of files the commands read one by one.
     enum Kind {
-        case image, audio
+        case image, audio, video
 
         /// The files a folder holds, with a pattern for them: "image files" and `*.jpg`.
         var description: (files: String, pattern: String) {
             switch self {
             case .image: return ("image files", "*.jpg")
             case .audio: return ("audio files", "*.wav")
+            case .video: return ("video files", "*.mp4")
             }
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TensorIOToolSupport
 
 /// `--jobs N`, for the commands that run a list of inputs (classify, detect, segment, embed, similar, eval):
 /// how many are decoded and run at once, each on a compiled copy of the model. Declared, checked and
@@ -23,4 +24,9 @@ struct JobsOptionGroup: ParsableArguments {
 
     /// How many of `inputs` run at once: the jobs asked for, no more than there are inputs, at least one.
     func count(for inputs: Int) -> Int { max(1, min(requested, inputs)) }
+
+    /// Says that `--jobs`, when given, does nothing for videos: their frames run in order, one at a time.
+    func warnUnusedForVideos() {
+        if jobs != nil { warn("--jobs has no effect on videos: their frames run one after another, on one copy of the model with every core") }
+    }
 }

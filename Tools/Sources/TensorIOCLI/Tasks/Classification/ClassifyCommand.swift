@@ -5,8 +5,10 @@ import TensorIOAudio
 import TensorIOText
 import TensorIOVision
 import TensorIOToolSupport
+import TensorIOVideo
 
-/// `tensorio classify BUNDLE IMAGE... [--top N] [--threshold T] [--jobs N] [--json]`
+/// `tensorio classify BUNDLE IMAGE... [--top N] [--threshold T] [--jobs N] [--json]`, or `BUNDLE VIDEO...
+/// [--every N | --fps F] [--start S] [--end S] [--json]`
 struct ClassifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "classify",
@@ -33,6 +35,9 @@ struct ClassifyCommand: AsyncParsableCommand {
             landmarker base each hand, best first: {"images": [{"path": ..., "instances": [{"handedness": \
             {"label": ..., "score": ...}, "box": {"x": ..., "y": ..., "width": ..., "height": ...}, \
             "classification": [...]}, ...]}, ...]} (an empty list when there is no hand).
+
+            \(VideoOptionGroup.discussion(drawing: nil)) Videos are for a model with one image input or a \
+            classifier train-classifier wrote (each frame's line then as its photo object above).
             """
     )
 
@@ -60,6 +65,8 @@ struct ClassifyCommand: AsyncParsableCommand {
     ))
     var hop: Double?
 
+    @OptionGroup var videoOptions: VideoOptionGroup
+
     @OptionGroup var imageOptions: ImageOptionGroup
 
     mutating func validate() throws {
@@ -73,7 +80,9 @@ struct ClassifyCommand: AsyncParsableCommand {
     /// Each image's result is printed as soon as it is ready (the JSON document too, element by element);
     /// images that fail are reported together at the end, after the others, with exit status 1.
     func run() async throws {
+        let videos = try videoOptions.videos(among: images)
         let bundle = try model.openBundle()
+        if let videos { return try await classifyVideos(videos, bundle: bundle) }
         if try bundle.classifierHead != nil { return try await classifyWithTrainedHead(bundle) }
         if !text.isEmpty { return try await classifyTexts(bundle) }
         if try bundle.audio != nil {
@@ -117,12 +126,9 @@ struct ClassifyCommand: AsyncParsableCommand {
                 continue
             }
             if json {
-                let object = JSONText.Value.object([("path", .string(path))] + scores.map { output in
-                    (output.output, .array(output.entries.map { .object([("label", .string($0.label)), ("score", .float($0.score))]) }))
-                })
-                print((printed > 0 ? "," : "") + JSONText.render(object), terminator: "")
+                print((printed > 0 ? "," : "") + JSONText.render(Self.json(path: path, scores)), terminator: "")
             } else {
-                printBlock(path: path, scores: scores, first: printed == 0)
+                Self.printBlock(path: path, scores: scores, first: printed == 0)
             }
             printed += 1
         }
@@ -130,14 +136,48 @@ struct ClassifyCommand: AsyncParsableCommand {
         if !failures.isEmpty { throw failures }
     }
 
+    /// The best labels of each labelled output.
+    typealias Scores = [(output: String, entries: [LabeledScores.Entry])]
+
+    /// Videos: each frame kept is classified in turn (``ClipTaskRunner``).
+    private func classifyVideos(_ videos: [String], bundle: ModelBundle) async throws {
+        jobOptions.warnUnusedForVideos()
+        if try bundle.classifierHead != nil { return try await classifyWithTrainedHead(bundle, videos: videos) }
+        guard try bundle.audio == nil else {
+            throw CLIError.usage("\(model.bundle) classifies recordings: videos are for a model with an image input")
+        }
+        guard hop == nil else { throw CLIError.usage("--hop is for audio models; \(model.bundle) has no audio input") }
+        // A video's frames run one after the other, on one compiled copy with every core.
+        let built = try model.makeModel(of: bundle, images: imageOptions, concurrentRuns: 1, defaultThreads: ModelOptionGroup.threadsSharingCores(among: 1))
+        let classifier = try PhotoClassifier(bundle: bundle, model: built)
+        let (top, threshold) = (self.top, self.threshold)
+        try await ClipTaskRunner(
+            paths: videos, sampling: videoOptions.sampling, json: json, drawing: nil,
+            task: { frame, _ in
+                let outputs = try classifier.model.run(.image(frame.image))
+                let scores: Scores = try classifier.labelledOutputs.map { name in (name, try outputs[name].labeled.top(top, threshold: threshold)) }
+                return (scores, nil)
+            },
+            element: Self.json, block: Self.printBlock
+        ).run()
+    }
+
+    /// An image's JSON object (a video frame's too, with the frame's index and time added).
+    static func json(path: String, _ scores: Scores) -> JSONText.Value {
+        .object([("path", .string(path))] + scores.map { output in
+            (output.output, .array(output.entries.map { .object([("label", .string($0.label)), ("score", .float($0.score))]) }))
+        })
+    }
+
     /// A bundle `train-classifier` wrote: its base finds the photo's features (or each hand's), its head
     /// classifies them (``TrainedClassifierRunner``).
-    private func classifyWithTrainedHead(_ bundle: ModelBundle) async throws {
+    private func classifyWithTrainedHead(_ bundle: ModelBundle, videos: [String]? = nil) async throws {
         guard text.isEmpty else {
             throw CLIError.usage("\(model.bundle) is a classifier of photos (train-classifier wrote it): give photos, not --text")
         }
         guard hop == nil else { throw CLIError.usage("--hop is for audio models; \(model.bundle) classifies photos") }
-        let jobs = jobOptions.count(for: images.count)
+        // A video's frames run one after the other, on one compiled copy with every core.
+        let jobs = videos == nil ? jobOptions.count(for: images.count) : 1
         let configuration = model.configuration(
             images: imageOptions, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs))
         let classifier = try TrainedClassifier(bundle: bundle, configuration: configuration, registry: .tool)
@@ -145,7 +185,9 @@ struct ClassifyCommand: AsyncParsableCommand {
             throw CLIError("\(model.bundle) was trained on given features (train-classifier --features-csv): it has no base to find features in photos")
         }
         try RuntimeLog.capturing { try classifier.load() }
-        try await TrainedClassifierRunner(classifier: classifier, top: top, threshold: threshold).run(paths: images, jobs: jobs, json: json)
+        let runner = TrainedClassifierRunner(classifier: classifier, top: top, threshold: threshold)
+        if let videos { return try await runner.runVideos(videos, sampling: videoOptions.sampling, json: json) }
+        try await runner.run(paths: images, jobs: jobs, json: json)
     }
 
     /// `--text`/`--text-file`: each text classified, `jobs` at once, printed in order as it is ready.
@@ -161,12 +203,12 @@ struct ClassifyCommand: AsyncParsableCommand {
                 ])
             },
             block: { text, entries, first in
-                printBlock(path: text.count > 72 ? String(text.prefix(71)) + "…" : text, scores: [("", entries)], first: first)
+                Self.printBlock(path: text.count > 72 ? String(text.prefix(71)) + "…" : text, scores: [("", entries)], first: first)
             }
         )
     }
 
-    private func printBlock(path: String, scores: [(output: String, entries: [LabeledScores.Entry])], first: Bool) {
+    static func printBlock(path: String, scores: Scores, first: Bool) {
         if !first { print("") }
         print(path)
         for output in scores {

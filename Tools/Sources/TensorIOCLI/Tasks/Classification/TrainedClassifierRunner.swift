@@ -2,6 +2,7 @@ import Foundation
 import TensorIO
 import TensorIOVision
 import TensorIOToolSupport
+import TensorIOVideo
 
 /// `tensorio classify` on a bundle `train-classifier` wrote (a `classifier_head` entry): each photo through
 /// the base and the head, `jobs` photos at once on TensorIO's threads, printed in the order given.
@@ -9,7 +10,7 @@ import TensorIOToolSupport
 /// For an embedder base, one classification per photo: `{"images":[{"path":P,"classification":[{"label":L,
 /// "score":S}]}]}`. For a hand landmarker base, one per hand, best hand first:
 /// `{"images":[{"path":P,"instances":[{"handedness":{"label":L,"score":S},"box":{…},"classification":[…]}]}]}`.
-struct TrainedClassifierRunner {
+struct TrainedClassifierRunner: Sendable {
     let classifier: TrainedClassifier
     /// The labels shown per photo (or hand), and the score they must be above.
     let top: Int
@@ -27,16 +28,9 @@ struct TrainedClassifierRunner {
     ///
     /// - Throws: ``InputFailures`` when a photo could not be read or classified (the others are printed).
     func run(paths: [String], jobs: Int, json: Bool) async throws {
-        let (classifier, top, threshold) = (classifier, top, threshold)
+        let runner = self
         let results = classifier.head.results(for: paths, concurrency: jobs) { path -> PhotoResult in
-            let instances = try classifier.classify(contentsOf: InputFileURL.checked(path, .image))
-            // Each instance's classes come best first: the first `top` above the threshold.
-            return PhotoResult(instances: instances.map { instance in
-                var kept = instance
-                let above = threshold.map { threshold in instance.classification.filter { $0.score > threshold } } ?? instance.classification
-                kept.classification = Array(above.prefix(top))
-                return kept
-            })
+            runner.kept(try runner.classifier.classify(contentsOf: InputFileURL.checked(path, .image)))
         }
         let hands = findsHands
         try await PhotoResultPrinter.print(
@@ -44,6 +38,29 @@ struct TrainedClassifierRunner {
             element: { path, photo in Self.json(path: path, photo, hands: hands) },
             block: { path, photo, first in Self.printBlock(path: path, photo, hands: hands, first: first) }
         )
+    }
+
+    /// Classifies each frame of `paths` that `sampling` keeps (``ClipTaskRunner``).
+    ///
+    /// - Throws: ``InputFailures`` when a video could not be read to its end; `ExitCode(130)` after Ctrl-C.
+    func runVideos(_ paths: [String], sampling: VideoSampling, json: Bool) async throws {
+        let (runner, hands) = (self, findsHands)
+        try await ClipTaskRunner(
+            paths: paths, sampling: sampling, json: json, drawing: nil,
+            task: { frame, _ in (runner.kept(try runner.classifier.classify(frame.image)), nil) },
+            element: { path, photo in Self.json(path: path, photo, hands: hands) },
+            block: { heading, photo, first in Self.printBlock(path: heading, photo, hands: hands, first: first) }
+        ).run()
+    }
+
+    /// The instances with each one's classes cut to the first `top` above the threshold (they come best first).
+    func kept(_ instances: [TrainedClassifier.Instance]) -> PhotoResult {
+        PhotoResult(instances: instances.map { instance in
+            var kept = instance
+            let above = threshold.map { threshold in instance.classification.filter { $0.score > threshold } } ?? instance.classification
+            kept.classification = Array(above.prefix(top))
+            return kept
+        })
     }
 
     static func json(path: String, _ photo: PhotoResult, hands: Bool) -> JSONText.Value {

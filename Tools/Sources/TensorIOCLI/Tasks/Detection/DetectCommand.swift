@@ -3,8 +3,10 @@ import Foundation
 import TensorIO
 import TensorIOVision
 import TensorIOToolSupport
+import TensorIOVideo
 
-/// `tensorio detect MODEL IMAGE... [--max-results N] [--score-threshold T] [--json] [--draw DIR] [--jobs N]`
+/// `tensorio detect MODEL IMAGE... [--max-results N] [--score-threshold T] [--json] [--draw DIR] [--jobs N]`,
+/// or `MODEL VIDEO... [--every N | --fps F] [--start S] [--end S] [--json] [--draw FILE.mp4]`
 struct DetectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "detect",
@@ -20,6 +22,8 @@ struct DetectCommand: AsyncParsableCommand {
             out when the model has none, "keypoints" when it has none. --draw DIR writes each photo, \
             upright, with its boxes, labels, scores and keypoints drawn, as DIR/NAME.jpg. Photos that \
             cannot be read are reported at the end, one line each, and the exit status is then 1.
+
+            \(VideoOptionGroup.discussion(drawing: "--draw FILE.mp4"))
             """
     )
 
@@ -42,8 +46,10 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(help: "Labels in this locale where the model has them, such as fr (its display_names; default: its labels).")
     var locale: String?
 
-    @Option(help: ArgumentHelp("Write each photo with its detections drawn as DIR/NAME.jpg (the folder is made if missing).", valueName: "DIR"))
+    @Option(help: ArgumentHelp("Write each photo with its detections drawn as DIR/NAME.jpg (the folder is made if missing); for a video, the video drawn as FILE.mp4.", valueName: "DIR|FILE.mp4"))
     var draw: String?
+
+    @OptionGroup var videoOptions: VideoOptionGroup
 
     @OptionGroup var jobOptions: JobsOptionGroup
 
@@ -58,11 +64,14 @@ struct DetectCommand: AsyncParsableCommand {
     struct PhotoResult: DrawnPhotoResult {
         var size: ImageSize
         var detections: [Detection]
-        var drawing: Data?
+        var drawing: Data? = nil
     }
 
     func run() async throws {
-        let jobs = jobOptions.count(for: photos.images.count)
+        let videos = try videoOptions.videos(among: photos.images, outputs: [("--draw", draw, true)])
+        // A video's frames run one after the other, on one compiled copy with every core.
+        let jobs = videos == nil ? jobOptions.count(for: photos.images.count) : 1
+        if videos != nil { jobOptions.warnUnusedForVideos() }
         let (bundle, model) = try self.model.makeModel(
             images: imageOptions, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs)
         )
@@ -70,25 +79,41 @@ struct DetectCommand: AsyncParsableCommand {
             throw CLIError("\(self.model.bundle) describes no detection outputs: give a bundle whose model.json has a \"detection\" entry (tensorio init writes it for SSD models with metadata; tensorio init MODEL --detector NAME for MediaPipe's detectors)")
         }
         try RuntimeLog.capturing { try model.load() }
-        let drawing = try draw.map { try PhotoArguments.outputFolder($0, option: "--draw") }
         let options = DetectionOptions(
             maximumResults: maxResults, scoreThreshold: scoreThreshold, categoryAllowlist: Set(allowed),
             categoryDenylist: Set(denied), labelsLocale: locale
         )
+        if let videos {
+            return try await ClipTaskRunner(
+                paths: videos, sampling: videoOptions.sampling, json: photos.json, drawing: draw,
+                task: { frame, draws in try Self.answer(frame.image, model: model, options: options, draws: draws) },
+                element: Self.json, block: Self.printBlock
+            ).run()
+        }
+        let drawing = try draw.map { try PhotoArguments.outputFolder($0, option: "--draw") }
         let keepsPhotos = drawing != nil
         let results = model.results(for: photos.images, concurrency: jobs) { path -> PhotoResult in
             let url = try InputFileURL.checked(path, .image)
             // Full size: boxes are in the pixels of the photo as displayed, not of a reduced decode.
             let photo = try PixelBuffer(contentsOf: url, limits: model.configuration.limits)
-            let (width, height) = photo.uprightSize
-            let detections = try model.detect(photo, options: options)
             // Drawn here, on the photo's worker thread, so drawings overlap like detections do.
-            let drawing = keepsPhotos ? try DetectionDrawing.draw(detections, on: photo).jpegData(quality: 90) : nil
-            return PhotoResult(size: ImageSize(width: width, height: height), detections: detections, drawing: drawing)
+            var (result, drawn) = try Self.answer(photo, model: model, options: options, draws: keepsPhotos)
+            result.drawing = try drawn?.jpegData(quality: 90)
+            return result
         }
         try await PhotoResultPrinter.print(
             results, paths: photos.images, json: photos.json, drawingInto: drawing, element: Self.json, block: Self.printBlock
         )
+    }
+
+    /// What a photo or a video's frame gives: its detections, and the image drawn (upright) when `draws`.
+    static func answer(
+        _ image: PixelBuffer, model: any Model, options: DetectionOptions, draws: Bool
+    ) throws -> (value: PhotoResult, drawn: PixelBuffer?) {
+        let (width, height) = image.uprightSize
+        let detections = try model.detect(image, options: options)
+        let drawn = draws ? try DetectionDrawing.draw(detections, on: image) : nil
+        return (PhotoResult(size: ImageSize(width: width, height: height), detections: detections), drawn)
     }
 
     static func json(path: String, _ photo: PhotoResult) -> JSONText.Value {

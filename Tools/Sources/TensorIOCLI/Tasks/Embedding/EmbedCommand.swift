@@ -3,8 +3,10 @@ import Foundation
 @_spi(Internal) import TensorIO
 import TensorIOText
 import TensorIOToolSupport
+import TensorIOVideo
 
-/// `tensorio embed MODEL FILE... [--normalize] [--quantize] [--json] [--jobs N]`
+/// `tensorio embed MODEL FILE... [--normalize] [--quantize] [--json] [--jobs N]`, or `MODEL VIDEO...
+/// [--every N | --fps F] [--start S] [--end S] [--json]`
 struct EmbedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "embed",
@@ -18,6 +20,8 @@ struct EmbedCommand: AsyncParsableCommand {
 
             A model with a "text" entry (or tokenizer metadata) embeds texts instead: --text "..." \
             (repeatable) or --text-file F (one text a line); with --json {"embeddings":[{"text":T,"values":[…]}]}.
+
+            \(VideoOptionGroup.discussion(drawing: nil))
             """
     )
 
@@ -39,6 +43,8 @@ struct EmbedCommand: AsyncParsableCommand {
 
     @OptionGroup var jobOptions: JobsOptionGroup
 
+    @OptionGroup var videoOptions: VideoOptionGroup
+
     @OptionGroup var imageOptions: ImageOptionGroup
 
     mutating func validate() throws {
@@ -49,14 +55,30 @@ struct EmbedCommand: AsyncParsableCommand {
 
     func run() async throws {
         let options = EmbeddingOptions(normalizes: normalize ? true : nil, quantizes: quantize ? true : nil)
+        let videos = try videoOptions.videos(among: images)
         if !text.isEmpty { return try await embedTexts(options: options) }
+        if let videos {
+            // A video's frames run one after the other, on one compiled copy with every core.
+            jobOptions.warnUnusedForVideos()
+            let model = try PhotoEmbedder(model: model, images: imageOptions, jobs: jobOptions, count: 1).model
+            return try await ClipTaskRunner(
+                paths: videos, sampling: videoOptions.sampling, json: json, drawing: nil,
+                task: { frame, _ in (try model.embed(frame.image, options: options), nil) },
+                element: Self.json, block: { heading, embedding, _ in print(Self.summary(embedding, of: heading)) }
+            ).run()
+        }
         let embedder = try PhotoEmbedder(model: model, images: imageOptions, jobs: jobOptions, count: images.count)
         try await PhotoResultPrinter.print(
             embedder.embeddings(of: images.map { URL(fileURLWithPath: $0) }, options: options), paths: images,
             jsonKey: json ? "embeddings" : nil,
-            element: { path, embedding in .object([("path", .string(path)), ("values", Self.values(embedding))]) },
+            element: Self.json,
             block: { path, embedding, _ in print(Self.summary(embedding, of: path)) }
         )
+    }
+
+    /// A photo's JSON object (a video frame's too, with the frame's index and time added).
+    static func json(path: String, _ embedding: Embedding) -> JSONText.Value {
+        .object([("path", .string(path)), ("values", values(embedding))])
     }
 
     /// One line: the vector's size, length and first values.

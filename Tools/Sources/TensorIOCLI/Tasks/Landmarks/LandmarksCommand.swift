@@ -3,9 +3,11 @@ import Foundation
 import TensorIO
 import TensorIOVision
 import TensorIOToolSupport
+import TensorIOVideo
 
 /// `tensorio landmarks BUNDLE PHOTO... [--max-results N] [--min-detection-score S] [--min-presence-score S]
-/// [--json] [--draw DIR] [--jobs N]`
+/// [--json] [--draw DIR] [--jobs N]`, or `BUNDLE VIDEO... [--every N | --fps F] [--start S] [--end S]
+/// [--json] [--draw FILE.mp4]`
 struct LandmarksCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "landmarks",
@@ -23,6 +25,8 @@ struct LandmarksCommand: AsyncParsableCommand {
             none. --draw DIR writes each photo with the points and the bundle's connections drawn, as \
             DIR/NAME.jpg. Photos that cannot be read are reported at the end, one line each, and the exit \
             status is then 1.
+
+            \(VideoOptionGroup.discussion(drawing: "--draw FILE.mp4"))
             """
     )
 
@@ -39,8 +43,10 @@ struct LandmarksCommand: AsyncParsableCommand {
     @Option(name: .customLong("min-presence-score"), help: "Keep instances the landmark model gives a presence of at least S, 0 to 1 (default: the bundle's, 0.5).")
     var minPresenceScore: Double?
 
-    @Option(help: ArgumentHelp("Write each photo with its landmarks drawn as DIR/NAME.jpg (the folder is made if missing).", valueName: "DIR"))
+    @Option(help: ArgumentHelp("Write each photo with its landmarks drawn as DIR/NAME.jpg (the folder is made if missing); for a video, the video drawn as FILE.mp4.", valueName: "DIR|FILE.mp4"))
     var draw: String?
+
+    @OptionGroup var videoOptions: VideoOptionGroup
 
     @OptionGroup var jobOptions: JobsOptionGroup
 
@@ -57,11 +63,14 @@ struct LandmarksCommand: AsyncParsableCommand {
     struct PhotoResult: DrawnPhotoResult {
         var size: ImageSize
         var instances: [Landmarks]
-        var drawing: Data?
+        var drawing: Data? = nil
     }
 
     func run() async throws {
-        let jobs = jobOptions.count(for: photos.images.count)
+        let videos = try videoOptions.videos(among: photos.images, outputs: [("--draw", draw, true)])
+        // A video's frames run one after the other, on one compiled copy with every core.
+        let jobs = videos == nil ? jobOptions.count(for: photos.images.count) : 1
+        if videos != nil { jobOptions.warnUnusedForVideos() }
         let bundle = try self.model.openBundle()
         guard try bundle.landmarks != nil else {
             throw CLIError("\(self.model.bundle) has no \"landmarks\" entry: give a landmark bundle (tensorio init DETECTOR LANDMARKS --landmarker hand|face|pose writes one)")
@@ -71,23 +80,48 @@ struct LandmarksCommand: AsyncParsableCommand {
             configuration: self.model.configuration(concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs)),
             registry: .tool)
         try RuntimeLog.capturing { try landmarker.load() }
-        let drawing = try draw.map { try PhotoArguments.outputFolder($0, option: "--draw") }
         let options = LandmarkerOptions(
             maximumInstances: maxResults, minimumDetectionScore: minDetectionScore, minimumPresenceScore: minPresenceScore)
         let connections = landmarker.description.connections
+        if let videos {
+            return try await ClipTaskRunner(
+                paths: videos, sampling: videoOptions.sampling, json: photos.json, drawing: draw,
+                task: { frame, draws in
+                    let instances = try Self.frameAnswer(frame, landmarker: landmarker, options: options)
+                    return try Self.result(instances, on: frame.image, connections: connections, draws: draws)
+                },
+                element: Self.json, block: Self.printBlock
+            ).run()
+        }
+        let drawing = try draw.map { try PhotoArguments.outputFolder($0, option: "--draw") }
         let keepsPhotos = drawing != nil
         let results = landmarker.landmarkModel.results(for: photos.images, concurrency: jobs) { path -> PhotoResult in
             let url = try InputFileURL.checked(path, .image)
             let photo = try PixelBuffer(contentsOf: url, limits: landmarker.configuration.limits)
-            let (width, height) = photo.uprightSize
             let instances = try landmarker.landmarks(in: photo, options: options)
             // Drawn here, on the photo's worker thread, so drawings overlap like the runs do.
-            let drawing = keepsPhotos ? try LandmarksDrawing.draw(instances, connections: connections, on: photo).jpegData(quality: 90) : nil
-            return PhotoResult(size: ImageSize(width: width, height: height), instances: instances, drawing: drawing)
+            var (result, drawn) = try Self.result(instances, on: photo, connections: connections, draws: keepsPhotos)
+            result.drawing = try drawn?.jpegData(quality: 90)
+            return result
         }
         try await PhotoResultPrinter.print(
             results, paths: photos.images, json: photos.json, drawingInto: drawing, element: Self.json, block: Self.printBlock
         )
+    }
+
+    /// The instances on one frame of a video: every frame is a photo of its own for now. The one place a
+    /// tracker that carries each instance's region from frame to frame would take over.
+    static func frameAnswer(_ frame: VideoFrame, landmarker: Landmarker, options: LandmarkerOptions) throws -> [Landmarks] {
+        try landmarker.landmarks(in: frame.image, options: options)
+    }
+
+    /// A photo's or a frame's result, and the image drawn (upright) when `draws`: one drawing for both.
+    static func result(
+        _ instances: [Landmarks], on image: PixelBuffer, connections: [[Int]], draws: Bool
+    ) throws -> (value: PhotoResult, drawn: PixelBuffer?) {
+        let (width, height) = image.uprightSize
+        let drawn = draws ? try LandmarksDrawing.draw(instances, connections: connections, on: image) : nil
+        return (PhotoResult(size: ImageSize(width: width, height: height), instances: instances), drawn)
     }
 
     static func json(path: String, _ photo: PhotoResult) -> JSONText.Value {

@@ -3,8 +3,10 @@ import Foundation
 import TensorIO
 import TensorIOVision
 import TensorIOToolSupport
+import TensorIOVideo
 
-/// `tensorio segment MODEL IMAGE... [--json] [--mask DIR] [--overlay DIR] [--jobs N]`
+/// `tensorio segment MODEL IMAGE... [--json] [--mask DIR] [--overlay DIR] [--jobs N]`, or `MODEL VIDEO...
+/// [--every N | --fps F] [--start S] [--end S] [--json] [--overlay FILE.mp4]`
 struct SegmentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "segment",
@@ -20,6 +22,8 @@ struct SegmentCommand: AsyncParsableCommand {
             category indices (a one-category model: 1 foreground, 0 background). --overlay DIR writes \
             DIR/NAME.jpg, the photo upright with its categories tinted over it and a legend. Photos that cannot be \
             read are reported at the end, one line each, and the exit status is then 1.
+
+            \(VideoOptionGroup.discussion(drawing: "--overlay FILE.mp4")) --mask is for photos.
             """
     )
 
@@ -30,8 +34,10 @@ struct SegmentCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write each photo's category mask as DIR/NAME.png (the folder is made if missing).", valueName: "DIR"))
     var mask: String?
 
-    @Option(help: ArgumentHelp("Write each photo with its categories tinted over it and a legend as DIR/NAME.jpg.", valueName: "DIR"))
+    @Option(help: ArgumentHelp("Write each photo with its categories tinted over it and a legend as DIR/NAME.jpg; for a video, the video tinted as FILE.mp4.", valueName: "DIR|FILE.mp4"))
     var overlay: String?
+
+    @OptionGroup var videoOptions: VideoOptionGroup
 
     @OptionGroup var jobOptions: JobsOptionGroup
 
@@ -42,12 +48,15 @@ struct SegmentCommand: AsyncParsableCommand {
         var size: ImageSize
         var labels: [String?]
         var fractions: [Double]
-        var png: Data?
-        var overlay: Data?
+        var png: Data? = nil
+        var overlay: Data? = nil
     }
 
     func run() async throws {
-        let jobs = jobOptions.count(for: photos.images.count)
+        let videos = try videoOptions.videos(among: photos.images, outputs: [("--mask", mask, false), ("--overlay", overlay, true)])
+        // A video's frames run one after the other, on one compiled copy with every core.
+        let jobs = videos == nil ? jobOptions.count(for: photos.images.count) : 1
+        if videos != nil { jobOptions.warnUnusedForVideos() }
         let (bundle, model) = try self.model.makeModel(
             images: imageOptions, concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs)
         )
@@ -55,6 +64,17 @@ struct SegmentCommand: AsyncParsableCommand {
             throw CLIError("\(self.model.bundle) describes no segmentation output: give a bundle whose model.json has a \"segmentation\" entry (tensorio init writes it for segmenters whose metadata marks the mask)")
         }
         try RuntimeLog.capturing { try model.load() }
+        if let videos {
+            return try await ClipTaskRunner(
+                paths: videos, sampling: videoOptions.sampling, json: photos.json, drawing: overlay,
+                task: { frame, draws in
+                    let mask = try model.segment(frame.image)
+                    let result = Self.result(mask)
+                    return (result, draws ? try SegmentationOverlay.draw(mask, categories: Self.present(result), on: frame.image) : nil)
+                },
+                element: Self.json, block: Self.printBlock
+            ).run()
+        }
         let folder = try mask.map { try PhotoArguments.outputFolder($0, option: "--mask") }
         let overlayFolder = try overlay.map { try PhotoArguments.outputFolder($0, option: "--overlay") }
         var writtenNames = Set<String>()
@@ -67,7 +87,8 @@ struct SegmentCommand: AsyncParsableCommand {
             let photo = try PixelBuffer(contentsOf: url, limits: model.configuration.limits)
             let mask = try model.segment(photo)
             let png = writesMasks ? try mask.categoryImage().pngData() : nil
-            var result = PhotoResult(size: ImageSize(width: mask.width, height: mask.height), labels: mask.labels, fractions: mask.fractions, png: png)
+            var result = Self.result(mask)
+            result.png = png
             // Drawn here, on the photo's worker thread, so overlays overlap like the segmentations do.
             if drawsOverlays { result.overlay = try SegmentationOverlay.draw(mask, categories: Self.present(result), on: photo).jpegData(quality: 90) }
             return result
@@ -86,6 +107,11 @@ struct SegmentCommand: AsyncParsableCommand {
         )
     }
 
+
+    /// A photo's or a frame's result: its size and each category's share.
+    static func result(_ mask: SegmentationMask) -> PhotoResult {
+        PhotoResult(size: ImageSize(width: mask.width, height: mask.height), labels: mask.labels, fractions: mask.fractions)
+    }
 
     /// The categories present, largest share first (ties by index).
     static func present(_ photo: PhotoResult) -> [(index: Int, label: String?, fraction: Double)] {

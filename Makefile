@@ -163,13 +163,13 @@ fuzz-models: setup
 # Every performance goal, side by side with its alternative, in one run (docs/performance.md): inference
 # against a raw LiteRT C API loop and Python's ai_edge_litert Interpreter (bench-inference), throughput
 # across cores (bench-throughput), cold start (bench-coldstart), training speed (bench-training), detection,
-# segmentation, landmarks, audio and text classification against MediaPipe (bench-detection, bench-segmentation,
-# bench-landmarks, bench-audio, bench-text), training your own classifier against ai_edge_litert + scikit-learn
+# segmentation, landmarks, video, audio and text classification against MediaPipe (bench-detection, bench-segmentation,
+# bench-landmarks, bench-video, bench-audio, bench-text), training your own classifier against ai_edge_litert + scikit-learn
 # (bench-classifier-training); then every goal's PASS/FAIL together. Each goal is measured over alternating
 # rounds and decided on their median, printed with their range (Benchmarks/benchlib.py). Results in
 # bench-results/*.json. BENCH_ARGS go to the inference one.
 .PHONY: bench bench-inference bench-venv
-bench: bench-inference bench-throughput bench-coldstart bench-training bench-detection bench-segmentation bench-landmarks bench-audio bench-text bench-classifier-training
+bench: bench-inference bench-throughput bench-coldstart bench-training bench-detection bench-segmentation bench-landmarks bench-video bench-audio bench-text bench-classifier-training
 	@.venv-bench/bin/python Benchmarks/print-goals.py
 
 # Python's side of the benchmarks (ai_edge_litert, NumPy, Pillow, scikit-learn) in .venv-bench.
@@ -216,6 +216,16 @@ bench-segmentation: build-tool setup-zoo setup-mediapipe
 bench-landmarks: build-tool setup-zoo setup-mediapipe
 	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product landmarks-benchmark
 	.venv-mediapipe/bin/python Benchmarks/run-landmarks-benchmarks.py
+
+# Video (issue 41, point 5): on a 30-second 1280×720 H.264 clip with motion (scripts/make_benchmark_clip.sh, from
+# a gesture photo of the test data, into .build/video-bench/), decoding with pose landmarks tracked frame to
+# frame (LandmarkTracker) against MediaPipe 0.10.21's Pose in video mode fed by OpenCV's decoder, and decoding
+# alone against `ffmpeg -pix_fmt bgra -f null`; frames per second and real-time factors; writes
+# bench-results/video.json. MediaPipe runs in .venv-mediapipe (the reference fixtures' pins).
+.PHONY: bench-video
+bench-video: build-tool setup-zoo setup-mediapipe test-data
+	$(SWIFT) build $(RELEASE) $(BENCHMARKS) --product video-benchmark
+	.venv-mediapipe/bin/python Benchmarks/run-video-benchmarks.py
 
 # Audio classification (issue 29, point 6): YAMNet on a 10-minute 44.1 kHz stereo WAV (read, mix, resample,
 # all 616 windows; .build/audio/long-recording-44100-stereo.wav, made by scripts/fixtures/make_long_recording.py

@@ -97,6 +97,14 @@ let package = Package(
             path: "Landmarks",
             swiftSettings: upcomingFeatures
         ),
+        // Video decoding alone, and decoding with pose landmarks tracked frame to frame, for
+        // run-video-benchmarks.py.
+        .executableTarget(
+            name: "video-benchmark",
+            dependencies: ["BenchmarkStatistics", tensorIO("TensorIO"), tensorIO("TensorIOVideo"), tensorIO("TensorIOVision")],
+            path: "Video",
+            swiftSettings: upcomingFeatures
+        ),
         // Audio classification of a long recording (read, mix, resample, every window), and its parts, for
         // run-audio-benchmarks.py.
         .executableTarget(

@@ -2,7 +2,7 @@
 """Every goal of the last `make bench`, from the JSON files its benchmarks wrote in bench-results/:
 inference (benchmarks.json), throughput across cores (throughput.json), cold start (coldstart.json),
 training (training.json), detection (detection.json), segmentation and embeddings (segmentation.json),
-landmarks (landmarks.json), audio classification (audio.json), text classification (text.json) and training
+landmarks (landmarks.json), video (video.json), audio classification (audio.json), text classification (text.json) and training
 your own classifier (classifier-training.json). Prints one line per goal, as the benchmark printed it
 (benchlib.goal_line): PASS/FAIL, decided on the median of the goal's rounds, and that median with the rounds'
 range beside it; then a count. Exits 0 whatever the outcome."""
@@ -14,7 +14,7 @@ import benchlib
 FILES = [("inference", "benchmarks.json"), ("throughput", "throughput.json"),
          ("cold start", "coldstart.json"), ("training", "training.json"), ("detection", "detection.json"),
          ("segmentation", "segmentation.json"), ("landmarks", "landmarks.json"),
-         ("audio classification", "audio.json"), ("text classification", "text.json"),
+         ("video", "video.json"), ("audio classification", "audio.json"), ("text classification", "text.json"),
          ("classifier training", "classifier-training.json")]
 
 passed = total = 0

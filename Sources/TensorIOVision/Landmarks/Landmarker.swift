@@ -147,7 +147,7 @@ public final class Landmarker: Sendable {
     // MARK: - The stages
 
     /// The options with the bundle's defaults filled in, checked.
-    struct Settings {
+    struct Settings: Sendable, Hashable {
         var maximumInstances: Int
         var minimumDetectionScore: Double
         var minimumPresenceScore: Double
@@ -172,7 +172,9 @@ public final class Landmarker: Sendable {
     /// each turned by the rule into a region, in MediaPipe's single-precision arithmetic (see
     /// ``RegionOfInterest``), then the rule's association of overlapping regions. A detection the rule
     /// cannot turn into a region (a zero-size or not finite box, a missing keypoint) is left out.
-    private func regions(in outputs: Outputs, photo: PixelBuffer, settings: Settings) throws -> [(RegionOfInterest, score: Float)] {
+    private func regions(
+        in outputs: Outputs, photo: PixelBuffer, settings: Settings, associate: Bool = true
+    ) throws -> [(RegionOfInterest, score: Float)] {
         var options = DetectionOptions()
         options.scoreThreshold = Float(settings.minimumDetectionScore)
         let candidates = try detections.candidates(in: outputs, options: options).prefix(settings.maximumInstances)
@@ -190,7 +192,7 @@ public final class Landmarker: Sendable {
                 rule: description.region
             ).map { ($0, candidate.score) }
         }
-        guard let threshold = description.region.maximumOverlap else { return regions }
+        guard associate, let threshold = description.region.maximumOverlap else { return regions }
         return RegionOfInterest.associated(regions, threshold: threshold)
     }
 
@@ -227,6 +229,15 @@ public final class Landmarker: Sendable {
         _ outputs: Outputs, region: RegionOfInterest, letterbox: (left: Double, top: Double, right: Double, bottom: Double),
         score: Float, photo: PixelBuffer, settings: Settings
     ) throws -> Landmarks? {
+        try instanceAndPoints(outputs, region: region, letterbox: letterbox, score: score, photo: photo, settings: settings)?.instance
+    }
+
+    /// The instance and every point the model gave (auxiliary ones included, which a tracker follows), or
+    /// `nil` when its presence is below the least.
+    private func instanceAndPoints(
+        _ outputs: Outputs, region: RegionOfInterest, letterbox: (left: Double, top: Double, right: Double, bottom: Double),
+        score: Float, photo: PixelBuffer, settings: Settings
+    ) throws -> (instance: Landmarks, points: [Landmark])? {
         var presence: Double?
         if let score = description.presence {
             presence = score.activation(try Self.floats(outputs, score.output, atLeast: 1)[0])
@@ -238,10 +249,11 @@ public final class Landmarker: Sendable {
         if let map = description.heatmap {
             heatmap = (map, try Self.floats(outputs, map.output, atLeast: map.height * map.width * points.count))
         }
-        let landmarks = Array(decoding.landmarks(values, heatmap: heatmap, letterbox: letterbox, region: region).prefix(points.keep))
+        let all = decoding.landmarks(values, heatmap: heatmap, letterbox: letterbox, region: region)
+        let landmarks = Array(all.prefix(points.keep))
         // A model that answers NaN or infinity (a broken or crafted file) gives no instance rather than
         // points nobody can draw or print as JSON.
-        guard landmarks.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite && ($0.visibility ?? 0).isFinite && ($0.presence ?? 0).isFinite })
+        guard all.allSatisfy({ $0.x.isFinite && $0.y.isFinite }), landmarks.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite && ($0.visibility ?? 0).isFinite && ($0.presence ?? 0).isFinite })
         else { return nil }
         var handedness: Landmarks.Handedness?
         if let classes = description.handedness {
@@ -262,10 +274,42 @@ public final class Landmarker: Sendable {
             }
             guard world?.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) ?? true else { return nil }
         }
-        return Landmarks(
+        let instance = Landmarks(
             score: Double(score), presence: presence, handedness: handedness,
             box: Self.box(around: landmarks, width: photo.width, height: photo.height), landmarks: landmarks,
             worldLandmarks: world, region: region)
+        return (instance, all)
+    }
+
+    // MARK: - For the tracker
+
+    /// The detector's regions on a photo, before any association (a tracker associates them with its own).
+    func detectedRegions(in photo: PixelBuffer, settings: Settings) throws -> [(RegionOfInterest, score: Float)] {
+        try regions(in: detector.run(.image(photo)), photo: photo, settings: settings, associate: false)
+    }
+
+    /// ``detectedRegions(in:settings:)`` without blocking the calling task's thread.
+    func detectedRegions(in photo: PixelBuffer, settings: Settings) async throws -> [(RegionOfInterest, score: Float)] {
+        try regions(in: await detector.run(.image(photo), placeholders: [:]), photo: photo, settings: settings, associate: false)
+    }
+
+    /// The landmark model on one region of an upright photo: the instance and all its points, or `nil`.
+    func landmarks(
+        onUpright upright: PixelBuffer, region: RegionOfInterest, score: Float, settings: Settings
+    ) throws -> (instance: Landmarks, points: [Landmark])? {
+        let crop = try crop(upright, region: region)
+        return try instanceAndPoints(
+            landmarkModel.run(.image(crop.pixels)), region: region, letterbox: crop.letterbox, score: score, photo: upright,
+            settings: settings)
+    }
+
+    /// ``landmarks(onUpright:region:score:settings:)`` without blocking the calling task's thread.
+    func landmarks(
+        onUpright upright: PixelBuffer, region: RegionOfInterest, score: Float, settings: Settings
+    ) async throws -> (instance: Landmarks, points: [Landmark])? {
+        let crop = try crop(upright, region: region)
+        let outputs = try await landmarkModel.run(.image(crop.pixels), placeholders: [:])
+        return try instanceAndPoints(outputs, region: region, letterbox: crop.letterbox, score: score, photo: upright, settings: settings)
     }
 
     /// The smallest upright box holding every landmark, within the photo.

@@ -41,6 +41,7 @@ extension LandmarksDescription: TaskDescription {
             .init(key: "min_detection_score", value: .number(minimumDetectionScore)),
             .init(key: "min_presence_score", value: .number(minimumPresenceScore)),
         ])))
+        if let tracking { members.append(.init(key: "tracking", value: tracking.modelJSON)) }
         return .object(members)
     }
 }

@@ -3,7 +3,7 @@
 /// Reads `model.json`'s `landmarks` entry into a ``LandmarksDescription``, every problem with its JSON path.
 extension ModelJSONReader {
     static let landmarksKeys: Set<String> = [
-        "detector", "region", "points", "heatmap", "presence", "handedness", "world_points", "connections", "defaults",
+        "detector", "region", "points", "heatmap", "presence", "handedness", "world_points", "connections", "defaults", "tracking",
     ]
     static let landmarkPointsKeys: Set<String> = ["output", "count", "keep", "values", "normalize_z", "activation"]
     static let landmarkHeatmapKeys: Set<String> = ["output", "kernel", "min_confidence"]
@@ -48,11 +48,12 @@ extension ModelJSONReader {
                 }
             }
         }
+        let tracking = object["tracking"].flatMap { readTrackingRule($0, pointCount: points?.count, at: "\(path).tracking") }
         guard issues.count == issuesBefore, let detector, let region, let points else { return nil }
         return LandmarksDescription(
             detector: detector, region: region, points: points, presence: presence, handedness: handedness, heatmap: heatmap,
             worldPoints: worldPoints, connections: connections, maximumInstances: defaults.instances,
-            minimumDetectionScore: defaults.detection, minimumPresenceScore: defaults.presence)
+            minimumDetectionScore: defaults.detection, minimumPresenceScore: defaults.presence, tracking: tracking)
     }
 
     private mutating func readLandmarkPoints(

@@ -73,6 +73,9 @@ public struct LandmarksDescription: Sendable, Hashable {
     public var minimumDetectionScore: Double
     /// The least presence the landmark model must give an instance, by default.
     public var minimumPresenceScore: Double
+    /// How an instance is followed from frame to frame in a video (``LandmarkTracker``), or `nil` for a
+    /// pipeline that only runs photo by photo.
+    public var tracking: TrackingRule? = nil
 
     /// The most points a landmark model may declare (MediaPipe's face mesh with irises has 478).
     public static let maximumPoints = 1024

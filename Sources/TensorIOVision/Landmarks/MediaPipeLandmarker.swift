@@ -75,7 +75,7 @@ public enum MediaPipeLandmarker: String, Sendable, Hashable, CaseIterable {
                 presence: .init(output: names[1], activation: .none),
                 handedness: .init(output: names[2], labels: ["Left", "Right"]),
                 heatmap: nil, worldPoints: names[3], connections: Self.handConnections,
-                maximumInstances: 2, minimumDetectionScore: 0.5, minimumPresenceScore: 0.5)
+                maximumInstances: 2, minimumDetectionScore: 0.5, minimumPresenceScore: 0.5, tracking: tracking)
         case .face:
             return LandmarksDescription(
                 detector: Self.detectorFolder,
@@ -83,7 +83,7 @@ public enum MediaPipeLandmarker: String, Sendable, Hashable, CaseIterable {
                 points: .init(output: names[0], count: 468, keep: 468, values: 3, normalizeZ: 1, activation: .none),
                 presence: .init(output: names[1], activation: .sigmoid),
                 handedness: nil, heatmap: nil, worldPoints: nil, connections: Self.faceContours,
-                maximumInstances: 1, minimumDetectionScore: 0.5, minimumPresenceScore: 0.5)
+                maximumInstances: 1, minimumDetectionScore: 0.5, minimumPresenceScore: 0.5, tracking: tracking)
         case .pose:
             return LandmarksDescription(
                 detector: Self.detectorFolder,
@@ -95,7 +95,44 @@ public enum MediaPipeLandmarker: String, Sendable, Hashable, CaseIterable {
                 handedness: nil,
                 heatmap: .init(output: names[3], height: 64, width: 64, kernel: 7, minimumConfidence: 0.5),
                 worldPoints: names[4], connections: Self.poseConnections,
-                maximumInstances: 1, minimumDetectionScore: 0.5, minimumPresenceScore: 0.5)
+                maximumInstances: 1, minimumDetectionScore: 0.5, minimumPresenceScore: 0.5, tracking: tracking)
+        }
+    }
+
+    /// The video-mode graph's region from the previous frame's landmarks (its `…LandmarksToRoi` subgraph),
+    /// as MediaPipe 0.10.21's graphs set it (checked against its regions in
+    /// `Tests/Fixtures/Landmarks/tracking.json`).
+    var tracking: TrackingRule {
+        switch self {
+        case .hand:
+            // HandLandmarksToRectCalculator reads 12 of the 21 points — the wrist, the thumb's first three
+            // joints, and the knuckle and first joint of each finger — and turns the hand by the wrist and the
+            // mean of the index, middle and ring knuckles; RectTransformation 2.0, shift −0.1, square long.
+            // A new palm's region whose overlap with a tracked one exceeds 0.5 gives way to it
+            // (AssociationNormRectCalculator, min_similarity_threshold).
+            return TrackingRule(
+                points: [0, 1, 2, 3, 5, 6, 9, 10, 13, 14, 17, 18],
+                region: RegionRule(
+                    source: .rotatedBox, rotation: .init(startKeypoint: 0, endKeypoint: 6, targetDegrees: 90, endMidpointOf: [4, 8]),
+                    scaleX: 2, scaleY: 2, shiftY: -0.1, square: .long, maximumOverlap: 0.5))
+        case .face:
+            // LandmarksToDetection over the 468 points, then DetectionsToRects turned by the eyes' outer
+            // corners (33 and 263), RectTransformation 1.5, square long.
+            return TrackingRule(
+                region: RegionRule(
+                    rotation: .init(startKeypoint: 33, endKeypoint: 263, targetDegrees: 0), scaleX: 1.5, scaleY: 1.5,
+                    square: .long, maximumOverlap: 0.5))
+        case .pose:
+            // The two auxiliary points (33: the hips' centre, 34: the body's extent), smoothed by the graph's
+            // one-euro filter (PoseLandmarkFiltering: min_cutoff 0.01, beta 10, derivate_cutoff 1, at 30 Hz —
+            // outside the smooth_landmarks switch, so always), then AlignmentPointsRects and
+            // RectTransformation 1.25, square long, as the detection's region.
+            return TrackingRule(
+                points: [33, 34],
+                region: RegionRule(
+                    source: .keypoints, rotation: .init(startKeypoint: 0, endKeypoint: 1, targetDegrees: 90),
+                    scaleX: 1.25, scaleY: 1.25, square: .long),
+                smoothing: .init(minimumCutoff: 0.01, beta: 10, derivativeCutoff: 1, frequency: 30))
         }
     }
 }

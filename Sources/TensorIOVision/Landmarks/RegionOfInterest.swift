@@ -67,19 +67,32 @@ public struct RegionOfInterest: Sendable, Hashable {
         var width = box.width, height = box.height
         var rotation: Float = 0
         if let turn = rule.rotation {
-            guard keypoints.indices.contains(turn.startKeypoint), keypoints.indices.contains(turn.endKeypoint) else { return nil }
-            let start = keypoints[turn.startKeypoint], end = keypoints[turn.endKeypoint]
+            guard turn.keypoints.allSatisfy(keypoints.indices.contains) else { return nil }
+            let start = keypoints[turn.startKeypoint]
+            var end = keypoints[turn.endKeypoint]
+            if turn.endMidpointOf.count == 2 {
+                // HandLandmarksToRectCalculator: the end is ((a + c) / 2 + b) / 2, normalized, in floats.
+                let a = keypoints[turn.endMidpointOf[0]], c = keypoints[turn.endMidpointOf[1]]
+                end = (((a.x + c.x) / 2 + end.x) / 2, ((a.y + c.y) / 2 + end.y) / 2)
+            }
             let x0 = start.x * imageWidth, y0 = start.y * imageHeight, x1 = end.x * imageWidth, y1 = end.y * imageHeight
             guard [x0, y0, x1, y1].allSatisfy(\.isFinite) else { return nil }
             // target_angle_ = M_PI * degrees / 180.f, kept in a float.
             let target = Float(Double.pi * Double(Float(turn.targetDegrees)) / 180)
             rotation = normalized(target - atan2(-(y1 - y0), x1 - x0))
-            if rule.source == .keypoints {
+            switch rule.source {
+            case .box:
+                break
+            case .keypoints:
                 // AlignmentPointsRectsCalculator: centred on the first keypoint, twice the distance across.
                 let side = ((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)).squareRoot() * 2
                 (xCenter, yCenter, width, height) = (x0 / imageWidth, y0 / imageHeight, side / imageWidth, side / imageHeight)
+            case .rotatedBox:
+                guard let turned = rotatedBox(keypoints, rotation: rotation, imageWidth: imageWidth, imageHeight: imageHeight)
+                else { return nil }
+                (xCenter, yCenter, width, height) = turned
             }
-        } else if rule.source == .keypoints {
+        } else if rule.source != .box {
             return nil
         }
         guard [xCenter, yCenter, width, height].allSatisfy(\.isFinite), width > 0, height > 0 else { return nil }
@@ -111,6 +124,36 @@ public struct RegionOfInterest: Sendable, Hashable {
         let numbers = [region.centerX, region.centerY, region.width, region.height]
         guard numbers.allSatisfy(\.isFinite), region.width > 0, region.height > 0 else { return nil }
         return region
+    }
+
+    /// The smallest box holding every point in the frame turned by `rotation`, as MediaPipe's
+    /// `HandLandmarksToRectCalculator` finds it in single precision (its bounds start from `FLT_MIN`, the
+    /// smallest positive float, not from minus infinity: kept, so that points all left of or above the
+    /// photo give MediaPipe's answer). Normalized centre and size, or `nil` without a finite point.
+    static func rotatedBox(
+        _ points: [(x: Float, y: Float)], rotation: Float, imageWidth: Float, imageHeight: Float
+    ) -> (x: Float, y: Float, width: Float, height: Float)? {
+        guard !points.isEmpty, points.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return nil }
+        var (maxX, maxY) = (Float.leastNormalMagnitude, Float.leastNormalMagnitude)
+        var (minX, minY) = (Float.greatestFiniteMagnitude, Float.greatestFiniteMagnitude)
+        for point in points {
+            (maxX, maxY, minX, minY) = (max(maxX, point.x), max(maxY, point.y), min(minX, point.x), min(minY, point.y))
+        }
+        let alignedX = (maxX + minX) / 2, alignedY = (maxY + minY) / 2
+        let reverse = normalized(-rotation)
+        let reverseCosine = cos(reverse), reverseSine = sin(reverse)
+        (maxX, maxY) = (Float.leastNormalMagnitude, Float.leastNormalMagnitude)
+        (minX, minY) = (Float.greatestFiniteMagnitude, Float.greatestFiniteMagnitude)
+        for point in points {
+            let x = (point.x - alignedX) * imageWidth, y = (point.y - alignedY) * imageHeight
+            let turnedX = x * reverseCosine - y * reverseSine, turnedY = x * reverseSine + y * reverseCosine
+            (maxX, maxY, minX, minY) = (max(maxX, turnedX), max(maxY, turnedY), min(minX, turnedX), min(minY, turnedY))
+        }
+        let turnedCenterX = (maxX + minX) / 2, turnedCenterY = (maxY + minY) / 2
+        let cosine = cos(rotation), sine = sin(rotation)
+        let centerX = turnedCenterX * cosine - turnedCenterY * sine + imageWidth * alignedX
+        let centerY = turnedCenterX * sine + turnedCenterY * cosine + imageHeight * alignedY
+        return (centerX / imageWidth, centerY / imageHeight, (maxX - minX) / imageWidth, (maxY - minY) / imageHeight)
     }
 
     /// Where a point of the region's crop lands on the photo (LandmarkProjectionCalculator).

@@ -9,7 +9,7 @@
 /// ```
 extension ModelJSONReader {
     static let regionKeys: Set<String> = ["from", "rotation", "scale", "shift", "square", "max_overlap"]
-    static let regionRotationKeys: Set<String> = ["from_keypoint", "to_keypoint", "degrees"]
+    static let regionRotationKeys: Set<String> = ["from_keypoint", "to_keypoint", "to_midpoint_of", "degrees"]
 
     /// The region rule at `path`; `nil` (with issues) when it is missing or wrong.
     mutating func readRegionRule(_ value: JSONValue?, at path: String) -> RegionRule? {
@@ -22,8 +22,8 @@ extension ModelJSONReader {
         checkKeys(object, allowed: Self.regionKeys, at: path)
         let source = readEnumeration(object, "from", at: path, as: RegionRule.Source.self) ?? .box
         let rotation = object["rotation"].flatMap { readRegionRotation($0, at: "\(path).rotation") }
-        if source == .keypoints, object["rotation"] == nil {
-            issue("\(path).rotation", "required: a region \"from\": \"keypoints\" is sized and turned by the rotation's two keypoints")
+        if source != .box, object["rotation"] == nil {
+            issue("\(path).rotation", "required: a region \"from\": \"\(source.rawValue)\" is sized and turned by the rotation's keypoints")
         }
         let scale = numberPair(object, "scale", at: path, within: RegionRule.scaleRange) ?? (1, 1)
         let shift = numberPair(object, "shift", at: path, within: RegionRule.shiftRange) ?? (0, 0)
@@ -55,12 +55,23 @@ extension ModelJSONReader {
                 issue("\(path).degrees", "\(JSONValue.number(number).brief) is not an angle from -360 to 360")
             }
         }
+        var midpoint: [Int] = []
+        if let value = object["to_midpoint_of"] {
+            if case .array(let items) = value, items.count == 2,
+               case .number(let a) = items[0], case .number(let b) = items[1],
+               [a, b].allSatisfy({ $0 == $0.rounded() && (0...Double(RegionRule.maximumKeypointIndex)).contains($0) }) {
+                midpoint = [Int(a), Int(b)]
+            } else {
+                issue("\(path).to_midpoint_of", "expected two keypoint indices from 0 to \(RegionRule.maximumKeypointIndex), got \(value.brief)")
+                return nil
+            }
+        }
         guard let start, let end, let degrees else { return nil }
         guard start != end else {
             issue("\(path).to_keypoint", "is the from_keypoint: a rotation needs two keypoints")
             return nil
         }
-        return RegionRule.Rotation(startKeypoint: start, endKeypoint: end, targetDegrees: degrees)
+        return RegionRule.Rotation(startKeypoint: start, endKeypoint: end, targetDegrees: degrees, endMidpointOf: midpoint)
     }
 
     /// A required whole number from 0 to ``RegionRule/maximumKeypointIndex``.
@@ -113,6 +124,9 @@ extension RegionRule {
             members.append(.init(key: "rotation", value: .object([
                 .init(key: "from_keypoint", value: .integer(rotation.startKeypoint)),
                 .init(key: "to_keypoint", value: .integer(rotation.endKeypoint)),
+            ] + (rotation.endMidpointOf.isEmpty ? [] : [
+                .init(key: "to_midpoint_of", value: .array(rotation.endMidpointOf.map { .integer($0) })),
+            ]) + [
                 .init(key: "degrees", value: .number(rotation.targetDegrees)),
             ])))
         }

@@ -25,6 +25,9 @@ public struct RegionRule: Sendable, Hashable {
         /// (MediaPipe's `AlignmentPointsRectsCalculator`: bodies, whose detector's second keypoint encodes
         /// the body's extent).
         case keypoints
+        /// The smallest box holding every keypoint in the region's own turned frame (MediaPipe's
+        /// `HandLandmarksToRectCalculator`: a hand tracked from its landmarks); needs a rotation.
+        case rotatedBox = "rotated_box"
     }
 
     /// The rotation: the angle of the line from one keypoint to another, turned to a target angle.
@@ -33,6 +36,10 @@ public struct RegionRule: Sendable, Hashable {
         public var startKeypoint: Int
         /// The keypoint the line ends at (a palm's middle-finger knuckle).
         public var endKeypoint: Int
+        /// Empty, or two keypoints: the line then ends halfway between ``endKeypoint`` and the midpoint of
+        /// these two — MediaPipe's hand tracking turns a hand by the wrist and the mean of its index, middle
+        /// and ring knuckles, weighted so.
+        public var endMidpointOf: [Int]
         /// The angle the line is turned to, in degrees counter-clockwise from the positive x axis (90: up).
         public var targetDegrees: Double
 
@@ -42,17 +49,22 @@ public struct RegionRule: Sendable, Hashable {
         ///   - startKeypoint: The keypoint the line starts at.
         ///   - endKeypoint: The keypoint the line ends at.
         ///   - targetDegrees: The angle the line is turned to, in degrees (90: pointing up).
-        public init(startKeypoint: Int, endKeypoint: Int, targetDegrees: Double) {
+        ///   - endMidpointOf: Empty, or two keypoints whose midpoint the line's end is averaged with.
+        public init(startKeypoint: Int, endKeypoint: Int, targetDegrees: Double, endMidpointOf: [Int] = []) {
             self.startKeypoint = startKeypoint
             self.endKeypoint = endKeypoint
             self.targetDegrees = targetDegrees
+            self.endMidpointOf = endMidpointOf
         }
+
+        /// Every keypoint the rotation reads.
+        var keypoints: [Int] { [startKeypoint, endKeypoint] + endMidpointOf }
     }
 
     /// What gives the region its first size and centre.
     public var source: Source
     /// The rotation, or `nil` for a region that stays upright (required when ``source`` is
-    /// ``Source/keypoints``).
+    /// ``Source/keypoints`` or ``Source/rotatedBox``).
     public var rotation: Rotation?
     /// The region's width as a multiple of the detection's (after squaring).
     public var scaleX: Double

@@ -113,8 +113,10 @@ let package = Package(
                 tensorIO("TensorIO"),
                 tensorIO("tensorio-load-check"),
                 tensorIO("TensorIODelivery"),
-                // For making clips and reading the drawn videos back (the video commands' tests).
+                // For making clips and reading the drawn videos back (the video commands' tests), and the
+                // landmark tracker the landmarks command's answers on a clip are checked against.
                 tensorIO("TensorIOVideo"),
+                tensorIO("TensorIOVision"),
                 // For reading both programs' subcommands (RepositoryHandoverTests).
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

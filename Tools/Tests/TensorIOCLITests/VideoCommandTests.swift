@@ -8,6 +8,7 @@ import Testing
 import TensorIO
 import TensorIOTestSupport
 import TensorIOVideo
+import TensorIOVision
 
 /// The vision commands on video clips (issue 41, part 2): JSON lines and text blocks per frame, sampling,
 /// the drawn video, refusals and Ctrl-C. The clips are written by the test with `VideoWriter` from photos
@@ -192,23 +193,45 @@ struct VideoCommandTests {
         }
     }
 
-    @Test("landmarks on a clip with a pose bundle: a line per frame; --draw writes the video")
+    @Test("landmarks on a clip with a pose bundle: a line per frame, the body followed as LandmarkTracker follows it; --draw writes the video")
     func landmarks() async throws {
         try await withTemporaryDirectory { folder in
             let bundle = folder.appendingPathComponent("pose.tiobundle").path
             #expect(try await CLI.run("init", LandmarksCommandTests.poseDetector, LandmarksCommandTests.pose, "--landmarker", "pose", "-o", bundle).status == 0)
             let clip = folder.appendingPathComponent("walk.mp4")
-            try Self.clip(clip, frames: 3)
+            try Self.clip(clip, frames: 5)
             let drawn = folder.appendingPathComponent("pose.mp4")
             let result = try await CLI.run("landmarks", bundle, clip.path, "--json", "--draw", drawn.path)
             #expect(result.status == 0, "\(result)")
             let lines = try Self.lines(result)
-            #expect(lines.map { $0["frame"] as? Int } == [0, 1, 2])
+            #expect(lines.map { $0["frame"] as? Int } == [0, 1, 2, 3, 4])
             #expect(lines.allSatisfy { $0["instances"] is [Any] && $0["width"] as? Int == 320 })
             let decoder = try VideoReader(contentsOf: drawn).makeDecoder()
             var count = 0
             while try decoder.nextFrame() != nil { count += 1 }
-            #expect(count == 3)
+            #expect(count == 5)
+
+            // The tool follows the body from frame to frame (MediaPipe's video mode): its points are the
+            // library's tracker's on the same decoded frames, the detector having run on the first frame only.
+            let landmarker = try Landmarker(bundle: ModelBundle(at: URL(fileURLWithPath: bundle), registry: .vision))
+            var tracker = try landmarker.tracker()
+            let frames = try VideoReader(contentsOf: clip).makeDecoder()
+            var detectorRuns: [Bool] = []
+            for line in lines {
+                let frame = try #require(try frames.nextFrame())
+                let tracked = try await tracker.landmarks(in: frame.image, timestamp: frame.timestamp)
+                detectorRuns.append(tracked.detectorRan)
+                let printed = try #require(line["instances"] as? [[String: Any]])
+                #expect(printed.count == tracked.instances.count)
+                for (instance, expected) in zip(printed, tracked.instances) {
+                    let points = try #require(instance["landmarks"] as? [[String: Any]])
+                    let largest = zip(points, expected.landmarks).map { point, landmark in
+                        max(abs((point["x"] as? Double ?? .nan) - landmark.x), abs((point["y"] as? Double ?? .nan) - landmark.y))
+                    }.max() ?? .nan
+                    #expect(points.count == 33 && largest < 1e-6, "frame \(frame.index): off by \(largest) px")
+                }
+            }
+            #expect(detectorRuns == [true, false, false, false, false], "the detector ran on frames \(detectorRuns)")
         }
     }
 

@@ -39,6 +39,8 @@ struct ClipTaskRunner<Value: Sendable>: Sendable {
     var element: @Sendable (_ path: String, Value) -> JSONText.Value
     /// Prints the command's text block for a photo's result under `heading` (`first` for the first block).
     var block: @Sendable (_ heading: String, Value, _ first: Bool) -> Void
+    /// Called before each clip's first frame: a task that follows instances from frame to frame starts afresh.
+    var startClip: (@Sendable () -> Void)? = nil
 
     /// Answers every clip, stopping cleanly on Ctrl-C.
     ///
@@ -71,6 +73,7 @@ struct ClipTaskRunner<Value: Sendable>: Sendable {
 
     /// Answers one clip's frames; `blocks` counts the text blocks printed so far.
     private func answer(_ path: String, blocks: inout Int) async throws {
+        startClip?()
         if VideoOptionGroup.isLive(path) { return try await answerLive(path, blocks: &blocks) }
         let reader = try VideoReader(contentsOf: try InputFileURL.checked(path, .video))
         var progress = ProgressBar(total: Self.millisecondsToAnswer(reader.info, sampling), label: path, format: Self.seconds)

@@ -84,13 +84,13 @@ struct LandmarksCommand: AsyncParsableCommand {
             maximumInstances: maxResults, minimumDetectionScore: minDetectionScore, minimumPresenceScore: minPresenceScore)
         let connections = landmarker.description.connections
         if let videos {
+            let tracking = try FrameTracking(landmarker: landmarker, options: options)
             return try await ClipTaskRunner(
                 paths: videos, sampling: videoOptions.sampling, json: photos.json, drawing: draw,
                 task: { frame, draws in
-                    let instances = try Self.frameAnswer(frame, landmarker: landmarker, options: options)
-                    return try Self.result(instances, on: frame.image, connections: connections, draws: draws)
+                    try Self.result(tracking.landmarks(on: frame), on: frame.image, connections: connections, draws: draws)
                 },
-                element: Self.json, block: Self.printBlock
+                element: Self.json, block: Self.printBlock, startClip: tracking.reset
             ).run()
         }
         let drawing = try draw.map { try PhotoArguments.outputFolder($0, option: "--draw") }
@@ -107,12 +107,6 @@ struct LandmarksCommand: AsyncParsableCommand {
         try await PhotoResultPrinter.print(
             results, paths: photos.images, json: photos.json, drawingInto: drawing, element: Self.json, block: Self.printBlock
         )
-    }
-
-    /// The instances on one frame of a video: every frame is a photo of its own for now. The one place a
-    /// tracker that carries each instance's region from frame to frame would take over.
-    static func frameAnswer(_ frame: VideoFrame, landmarker: Landmarker, options: LandmarkerOptions) throws -> [Landmarks] {
-        try landmarker.landmarks(in: frame.image, options: options)
     }
 
     /// A photo's or a frame's result, and the image drawn (upright) when `draws`: one drawing for both.

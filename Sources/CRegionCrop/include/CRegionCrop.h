@@ -13,7 +13,8 @@
 ///
 /// - pixels: width × height × 4 bytes; width, height ≥ 1.
 /// - output: outputWidth × outputHeight × 4 bytes; column_x and column_y: outputWidth doubles of scratch.
-/// - allow_vector: zero to take the portable path even where AVX2 is available (the tests check both).
+/// - allow_vector: the widest path allowed where the processor has it: 0 the portable one, 1 AVX2, 2 AVX-512
+///   (the tests check each).
 void tio_region_crop(const uint8_t *pixels, int64_t width, int64_t height,
                      double origin_x, double origin_y, double across_x, double across_y, double down_x, double down_y,
                      int64_t output_width, int64_t output_height, uint8_t *output,

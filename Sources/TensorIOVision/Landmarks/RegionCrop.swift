@@ -19,6 +19,13 @@ internal import CRegionCrop
 /// `Tests/TensorIOTests/Landmarks/RegionCropTests.swift` holds the same steps written plainly in Swift, and
 /// checks the C kernel (both its paths) against them on random regions and against OpenCV's own bytes.
 enum RegionCrop {
+    /// The widest of the kernel's paths it may take where the processor has it (the tests check each).
+    enum Path: Int32, CaseIterable {
+        case portable = 0
+        case avx2 = 1
+        case avx512 = 2
+    }
+
     /// OpenCV's `INTER_TAB_SIZE`: source positions are kept to 1/32 of a pixel.
     static let subpixelSteps = 32
 
@@ -57,8 +64,8 @@ enum RegionCrop {
     }
 
     /// The crop, `outputWidth × outputHeight` pixels of 4 bytes (BGRA or RGBA: every byte is interpolated
-    /// alike), in the photo's channel order: `tio_region_crop` (the C target `CRegionCrop`, four or eight pixels
-    /// at a time with AVX2 where the processor has it) given the affine map from the region's corners.
+    /// alike), in the photo's channel order: `tio_region_crop` (the C target `CRegionCrop`, four, eight or sixteen
+    /// pixels at a time with AVX2 or AVX-512 where the processor has them) given the affine map from the region's corners.
     ///
     /// - Parameters:
     ///   - pixels: The photo, `width × height` pixels of 4 bytes, rows without padding.
@@ -67,11 +74,11 @@ enum RegionCrop {
     ///   - region: The region, in the photo's pixels.
     ///   - outputWidth: The crop's width (at least 1).
     ///   - outputHeight: The crop's height (at least 1).
-    ///   - vectorized: Whether the kernel may take its AVX2 path (the tests also check the portable one).
+    ///   - widest: The widest path the kernel may take (the tests check the narrower ones too).
     /// - Returns: The crop's bytes.
     static func crop(
         _ pixels: [UInt8], width: Int, height: Int, region: RegionOfInterest, outputWidth: Int, outputHeight: Int,
-        vectorized: Bool = true
+        widest: Path = .avx512
     ) -> [UInt8] {
         // Checked here, before C sees them: the sizes match the bytes, and the output is the model's input.
         let (area, overflow) = width.multipliedReportingOverflow(by: height)
@@ -92,7 +99,7 @@ enum RegionCrop {
                         tio_region_crop(
                             source.baseAddress, Int64(width), Int64(height), origin.x, origin.y, across.x, across.y, down.x, down.y,
                             Int64(outputWidth), Int64(outputHeight), target.baseAddress, columnX.baseAddress, columnY.baseAddress,
-                            vectorized ? 1 : 0)
+                            widest.rawValue)
                     }
                 }
             }

@@ -90,14 +90,14 @@ struct FastCropTests {
                 rotation: Double.random(in: -4...4, using: &generator))
             let size = (Int.random(in: 1...24, using: &generator), Int.random(in: 1...24, using: &generator))
             let plain = PlainCrop.crop(photo, width: width, height: height, region: region, outputWidth: size.0, outputHeight: size.1)
-            for vectorized in [true, false] {
-                let fast = RegionCrop.crop(photo, width: width, height: height, region: region, outputWidth: size.0, outputHeight: size.1, vectorized: vectorized)
-                #expect(fast == plain, "region \(region) into \(size), vectorized: \(vectorized)")
+            for path in RegionCrop.Path.allCases {
+                let fast = RegionCrop.crop(photo, width: width, height: height, region: region, outputWidth: size.0, outputHeight: size.1, widest: path)
+                #expect(fast == plain, "region \(region) into \(size), path: \(path)")
             }
         }
     }
 
-    @Test("200 regions inside the photo (rows of eight pixels at a time, any remainder) and at its edges: the same bytes")
+    @Test("200 regions inside the photo (rows of eight or sixteen pixels at a time, any remainder) and at its edges: the same bytes")
     func insideRegions() {
         var generator = SeededGenerator(seed: 41)
         let (width, height) = (97, 71)
@@ -109,10 +109,12 @@ struct FastCropTests {
                 centerX: Double.random(in: 35...62, using: &generator), centerY: Double.random(in: 25...46, using: &generator),
                 width: Double.random(in: 1...reach, using: &generator), height: Double.random(in: 1...reach, using: &generator),
                 rotation: Double.random(in: -4...4, using: &generator))
-            let size = (Int.random(in: 1...41, using: &generator), Int.random(in: 1...20, using: &generator))
+            let size = (Int.random(in: 1...57, using: &generator), Int.random(in: 1...20, using: &generator))
             let plain = PlainCrop.crop(photo, width: width, height: height, region: region, outputWidth: size.0, outputHeight: size.1)
-            let fast = RegionCrop.crop(photo, width: width, height: height, region: region, outputWidth: size.0, outputHeight: size.1)
-            #expect(fast == plain, "region \(region) into \(size)")
+            for path in [RegionCrop.Path.avx2, .avx512] {
+                let fast = RegionCrop.crop(photo, width: width, height: height, region: region, outputWidth: size.0, outputHeight: size.1, widest: path)
+                #expect(fast == plain, "region \(region) into \(size), path: \(path)")
+            }
         }
     }
 
@@ -120,10 +122,10 @@ struct FastCropTests {
     func notANumber() {
         let photo = (0..<(16 * 12 * 4)).map { UInt8(truncatingIfNeeded: $0 &* 37) }
         let region = RegionOfInterest(centerX: .nan, centerY: .nan, width: 8, height: 8, rotation: 0.3)
-        for vectorized in [true, false] {
-            let crop = RegionCrop.crop(photo, width: 16, height: 12, region: region, outputWidth: 16, outputHeight: 4, vectorized: vectorized)
+        for path in RegionCrop.Path.allCases {
+            let crop = RegionCrop.crop(photo, width: 16, height: 12, region: region, outputWidth: 16, outputHeight: 4, widest: path)
             #expect(crop.count == 16 * 4 * 4)
-            #expect(stride(from: 0, to: crop.count, by: 4).allSatisfy { Array(crop[$0..<($0 + 4)]) == Array(photo[0..<4]) }, "vectorized: \(vectorized)")
+            #expect(stride(from: 0, to: crop.count, by: 4).allSatisfy { Array(crop[$0..<($0 + 4)]) == Array(photo[0..<4]) }, "path: \(path)")
         }
     }
 }

@@ -32,35 +32,15 @@ enum VideoClips {
     ]
 
     /// The folder holding the clips, made by the first test that asks.
-    static let folder: Result<URL, any Error> = Result { try make() }
+    static let folder: Result<URL, any Error> = Result {
+        try ScriptOutput.folder(script: "scripts/fixtures/make_video_clips.sh", cache: "video-clips", marker: "h264.mp4")
+    }
 
     /// The clip called `name`.
     static func url(_ name: String) throws -> URL { try folder.get().appendingPathComponent(name) }
 
     /// The bytes of the clip called `name`.
     static func data(_ name: String) throws -> Data { try Data(contentsOf: url(name)) }
-
-    /// Runs the script into `.build/video-clips/SCRIPT-CRC` unless that folder is there already: a change
-    /// to the script makes the clips again. Written beside and renamed, so a run cut short leaves nothing
-    /// half made.
-    private static func make() throws -> URL {
-        let script = Fixtures.repositoryURL("scripts/fixtures/make_video_clips.sh")
-        let version = String(CRC32.checksum(try Data(contentsOf: script)), radix: 16)
-        let cache = Fixtures.repositoryURL(".build/video-clips")
-        let folder = cache.appendingPathComponent(version)
-        if FileManager.default.fileExists(atPath: folder.appendingPathComponent("h264.mp4").path) { return folder }
-        let scratch = cache.appendingPathComponent(".making-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let result = try ChildProcess.run(URL(fileURLWithPath: "/bin/bash"), [script.path, scratch.path], timeLimit: .seconds(120))
-        guard result.exited, result.status == 0 else { throw TestFailure("make_video_clips.sh failed: \(result)") }
-        do {
-            try FileManager.default.moveItem(at: scratch, to: folder)
-        } catch where FileManager.default.fileExists(atPath: folder.path) {
-            // Another test process made them meanwhile.
-        }
-        return folder
-    }
 
     /// Decodes every frame `options` keeps with a decoder on this thread.
     static func decodeAll(_ reader: VideoReader, options: VideoSampling = .all) throws -> [VideoFrame] {

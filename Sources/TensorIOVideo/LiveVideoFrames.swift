@@ -85,6 +85,8 @@ public struct LiveVideoFrames: AsyncSequence, Sendable {
         private func startThread() {
             let thread = Thread { [video, sampling, channel, interrupt] in
                 ThreadName.setCurrent(LiveVideoFrames.threadName)
+                // The timeout counts from the connection, not from when the iterator was made.
+                interrupt.progressed()
                 do {
                     let decoder = try video.open(sampling: sampling, interrupt: interrupt)
                     while !channel.isCancelled, let frame = try decoder.nextFrame() {

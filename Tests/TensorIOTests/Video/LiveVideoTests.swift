@@ -115,6 +115,27 @@ struct LiveVideoTests {
         }
     }
 
+    @Test("the timeout counts from the first frame asked for, not from when the iterator was made")
+    func timeoutStartsWithTheStream() async throws {
+        let stream = try makeTemporaryDirectory().appendingPathComponent("motion.ts")
+        let muxed = try ChildProcess.run(
+            Self.ffmpeg, ["-hide_banner", "-loglevel", "error", "-nostdin", "-i", try VideoClips.url(Self.clip).path, "-c", "copy", "-f", "mpegts", stream.path])
+        #expect(muxed.status == 0, "\(muxed)")
+        let bytes = try Data(contentsOf: stream)
+        let pipe = Pipe()
+        let video = try LiveVideo(source: .descriptor(pipe.fileHandleForReading.fileDescriptor), limits: VideoLimits(), timeout: .milliseconds(400))
+        var iterator = video.frames(maximumQueued: 30).makeAsyncIterator()
+        try await Task.sleep(for: .milliseconds(700))
+        let writing = Task.detached {
+            try? pipe.fileHandleForWriting.write(contentsOf: bytes)
+            try? pipe.fileHandleForWriting.close()
+        }
+        var count = 0
+        while try await iterator.next() != nil { count += 1 }
+        #expect(count == 30)
+        await writing.value
+    }
+
     @Test("cancelling the consuming task gives a wait on a silent stream up at once")
     func cancellation() async throws {
         let silent = Pipe()

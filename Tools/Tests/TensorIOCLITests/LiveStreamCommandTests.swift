@@ -37,7 +37,7 @@ struct LiveStreamCommandTests {
         throw TestFailure("the stream's server never listened")
     }
 
-    @Test("detect --json on an HTTP stream: a line per frame as it arrives, with latency_ms and dropped; every frame answered or dropped")
+    @Test("detect --json --draw on an HTTP stream: a line per frame as it arrives, with latency_ms and dropped; every frame answered or dropped; the answered frames drawn")
     func http() async throws {
         try await withTemporaryDirectory { folder in
             let bundle = try await VideoCommandTests.faceBundle(in: folder)
@@ -45,7 +45,8 @@ struct LiveStreamCommandTests {
             try VideoCommandTests.clip(clip, frames: 30, rate: 15)
             let (server, url) = try Self.serve(clip)
             defer { server.process.terminate() }
-            let result = try await Self.start(["detect", bundle, url, "--json"]).result()
+            let drawn = folder.appendingPathComponent("drawn.mp4")
+            let result = try await Self.start(["detect", bundle, url, "--json", "--draw", drawn.path]).result()
             #expect(result.exited && result.status == 0 && result.stderr.isEmpty, "\(result)")
             let lines = try VideoCommandTests.lines(result)
             let frames = lines.compactMap { $0["frame"] as? Int }
@@ -56,6 +57,11 @@ struct LiveStreamCommandTests {
             #expect(lines.allSatisfy { ($0["latency_ms"] as? Double).map { $0 >= 0 && $0 < 5000 } ?? false })
             #expect(lines.allSatisfy { $0["path"] as? String == url && $0["timestamp_ms"] is Int })
             #expect(lines.allSatisfy { ($0["detections"] as? [Any])?.count == 1 }, "a face on every frame: \(result.stdout)")
+            // --draw: each answered frame drawn, at the stream's size.
+            let decoder = try VideoReader(contentsOf: drawn).makeDecoder()
+            var sizes: [Int] = []
+            while let frame = try decoder.nextFrame() { sizes.append(frame.image.width) }
+            #expect(sizes.count == lines.count && sizes.allSatisfy { $0 == 320 }, "\(sizes.count) frames drawn, \(lines.count) lines")
         }
     }
 

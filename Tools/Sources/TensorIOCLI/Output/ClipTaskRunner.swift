@@ -78,26 +78,17 @@ struct ClipTaskRunner<Value: Sendable>: Sendable {
         let reader = try VideoReader(contentsOf: try InputFileURL.checked(path, .video))
         var progress = ProgressBar(total: Self.millisecondsToAnswer(reader.info, sampling), label: path, format: Self.seconds)
         let firstMilliseconds = sampling.start.map(Self.milliseconds) ?? 0
-        let drawing = self.drawing
         let task = self.task
-        let video = DrawnVideo()
+        let video = drawing.map(DrawnVideo.init)
+        let draws = video != nil
         // A closed output pipe ends the tool inside a print: the video is finished then, so that it plays.
-        let cleanup = drawing == nil ? nil : ExitCleanup.shared.add { try? video.writer?.finish() }
+        let cleanup = video.map { video in ExitCleanup.shared.add { try? video.writer?.finish() } }
         defer { cleanup.map(ExitCleanup.shared.remove) }
-        var firstIndex: Int?
         do {
-            for try await answered in reader.results(options: sampling, { frame in try task(frame, drawing != nil) }) {
+            for try await answered in reader.results(options: sampling, { frame in try task(frame, draws) }) {
                 let frame = answered.frame
-                if let drawing, let drawn = answered.result.drawn {
-                    let first = firstIndex ?? frame.index
-                    firstIndex = first
-                    if video.writer == nil {
-                        video.writer = try VideoWriter(
-                            url: URL(fileURLWithPath: drawing), width: drawn.width, height: drawn.height,
-                            frameRate: reader.info.exactFrameRate ?? VideoFrameRate(30)!
-                        )
-                    }
-                    try video.writer?.write(drawn, position: frame.index - first)
+                if let drawn = answered.result.drawn {
+                    try video?.write(drawn, frameIndex: frame.index, frameRate: reader.info.exactFrameRate)
                 }
                 progress.clear()
                 if json {
@@ -110,13 +101,13 @@ struct ClipTaskRunner<Value: Sendable>: Sendable {
                 progress.update(min(max(0, Int(clamping: frame.timestampMilliseconds) - firstMilliseconds), progress.total))
             }
             progress.finish()
-            try video.writer?.finish()
+            try video?.writer?.finish()
         } catch {
             progress.finish()
             // The frames drawn so far make a video that plays.
-            try? video.writer?.finish()
-            if error is CancellationError, let drawing, video.writer != nil {
-                ToolStandardError.write("cancelled: \(drawing) holds the frames drawn before the interruption\n")
+            try? video?.writer?.finish()
+            if error is CancellationError, let video, video.writer != nil {
+                ToolStandardError.write("cancelled: \(video.path) holds the frames drawn before the interruption\n")
             }
             throw error
         }
@@ -131,47 +122,37 @@ struct ClipTaskRunner<Value: Sendable>: Sendable {
             error.location = path
             throw error
         }
-        let drawing = self.drawing
-        let drawn = DrawnVideo()
-        let cleanup = drawing == nil ? nil : ExitCleanup.shared.add { try? drawn.writer?.finish() }
+        let drawn = drawing.map(DrawnVideo.init)
+        let cleanup = drawn.map { drawn in ExitCleanup.shared.add { try? drawn.writer?.finish() } }
         defer { cleanup.map(ExitCleanup.shared.remove) }
         var (answered, dropped) = (0, 0)
-        var firstIndex: Int?
         do {
             for try await live in video.frames(options: sampling) {
                 let frame = live.frame
-                let answer = try task(frame, drawing != nil)
+                let answer = try task(frame, drawn != nil)
                 // The latency is the answer's: from the frame's arrival until now, when it is printed.
                 let latency = live.latency
                 dropped += live.droppedBefore
                 answered += 1
-                if let drawing, let image = answer.drawn {
-                    let first = firstIndex ?? frame.index
-                    firstIndex = first
-                    if drawn.writer == nil {
-                        drawn.writer = try VideoWriter(
-                            url: URL(fileURLWithPath: drawing), width: image.width, height: image.height,
-                            frameRate: live.info.exactFrameRate ?? VideoFrameRate(30)!)
-                    }
+                if let image = answer.drawn {
                     // At the frame's own position: dropped frames leave the drawn one on screen longer.
-                    try drawn.writer?.write(image, position: frame.index - first)
+                    try drawn?.write(image, frameIndex: frame.index, frameRate: live.info.exactFrameRate)
                 }
                 let milliseconds = Double(latency.components.seconds) * 1000 + Double(latency.components.attoseconds) / 1e15
                 if json {
                     let added: [(String, JSONText.Value)] = [
                         ("latency_ms", .double((milliseconds * 10).rounded() / 10)), ("dropped", .integer(Int64(live.droppedBefore))),
                     ]
-                    guard case .object(let members) = Self.line(element(path, answer.value), frame: frame) else { continue }
-                    print(JSONText.render(.object(members + added)))
+                    print(JSONText.render(Self.line(element(path, answer.value), frame: frame, adding: added)))
                 } else {
                     let note = String(format: " (latency %.1f ms, %d dropped before)", milliseconds, live.droppedBefore)
                     block(Self.heading(path, frame) + note, answer.value, blocks == 0)
                     blocks += 1
                 }
             }
-            try drawn.writer?.finish()
+            try drawn?.writer?.finish()
         } catch {
-            try? drawn.writer?.finish()
+            try? drawn?.writer?.finish()
             if error is CancellationError {
                 ToolStandardError.write("stopped: \(path): \(answered) frames answered, \(dropped) dropped\n")
             }
@@ -180,8 +161,8 @@ struct ClipTaskRunner<Value: Sendable>: Sendable {
     }
 
     /// A frame's JSON line: the photo's object with the frame's index and time added.
-    static func line(_ object: JSONText.Value, frame: VideoFrame) -> JSONText.Value {
-        let added: [(String, JSONText.Value)] = [("frame", .integer(Int64(frame.index))), ("timestamp_ms", .integer(frame.timestampMilliseconds))]
+    static func line(_ object: JSONText.Value, frame: VideoFrame, adding more: [(String, JSONText.Value)] = []) -> JSONText.Value {
+        let added: [(String, JSONText.Value)] = [("frame", .integer(Int64(frame.index))), ("timestamp_ms", .integer(frame.timestampMilliseconds))] + more
         guard case .object(let members) = object else { return .object([("result", object)] + added) }
         return .object(members + added)
     }
@@ -211,8 +192,27 @@ struct ClipTaskRunner<Value: Sendable>: Sendable {
     }
 }
 
-/// The drawn video of one clip, once its first frame is drawn; a class, so that ``ExitCleanup``'s action
-/// sees the writer made after it was added.
+/// The drawn video of one clip: its writer made at the first frame drawn (at that frame's size), each frame
+/// written at its position counted from that first one (so sampled or dropped frames keep their timing). A
+/// class, so that ``ExitCleanup``'s action sees the writer made after it was added.
 private final class DrawnVideo {
-    var writer: VideoWriter?
+    /// The MP4 file.
+    let path: String
+    private(set) var writer: VideoWriter?
+    private var firstIndex = 0
+
+    init(_ path: String) {
+        self.path = path
+    }
+
+    /// Writes `image`, the drawn frame `frameIndex` of the source, whose frame rate is `frameRate` (30 a
+    /// second when the container does not say).
+    func write(_ image: PixelBuffer, frameIndex: Int, frameRate: VideoFrameRate?) throws {
+        if writer == nil {
+            firstIndex = frameIndex
+            writer = try VideoWriter(
+                url: URL(fileURLWithPath: path), width: image.width, height: image.height, frameRate: frameRate ?? VideoFrameRate(30)!)
+        }
+        try writer?.write(image, position: frameIndex - firstIndex)
+    }
 }

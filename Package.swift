@@ -97,9 +97,11 @@ let package = Package(
         .target(name: "CAtomics"),
         // pipe2 and prctl for isolated load checks (not imported by Swift's Glibc module).
         .target(name: "CLoadCheck"),
-        // A landmark region's crop, bit for bit OpenCV's warp, four pixels at a time with AVX2 where the
-        // processor has it (chosen at run time; the portable path otherwise).
+        // A landmark region's crop, bit for bit OpenCV's warp, eight or sixteen pixels at a time with AVX2 or
+        // AVX-512 where the processor has them (chosen at run time; the portable path otherwise).
         .target(name: "CRegionCrop"),
+        // Image pixels into a float tensor, eight at a time with AVX2 where the processor has it.
+        .target(name: "CPixelTensor"),
         // Image codecs and SIMD pixel work, from Debian's -dev packages (scripts/setup.sh installs them).
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
@@ -157,6 +159,7 @@ let package = Package(
                 "CCrashReport",
                 "CAtomics",
                 "CLoadCheck",
+                "CPixelTensor",
                 "CTurboJPEG",
                 "CSPNG",
                 "CYUV",

@@ -26,6 +26,12 @@ public func microseconds(from start: UInt64, to end: UInt64) -> Double {
     Double(end - start) / 1000
 }
 
+/// A duration (a profile's part), in microseconds.
+public func microseconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    return Double(seconds) * 1e6 + Double(attoseconds) / 1e12
+}
+
 /// How long `body` takes, in microseconds.
 public func microseconds(_ body: () throws -> Void) rethrows -> Double {
     let start = now()

@@ -22,11 +22,12 @@ public struct RunProfile: Sendable, Hashable {
     public var overhead: Duration { preparation + inputs + outputs }
 }
 
-/// A monotonic nanosecond clock cheap enough to read around every step of a run.
-enum Stopwatch {
+/// A monotonic nanosecond clock cheap enough to read around every step of a run (the tasks' profiles
+/// read it too).
+@_spi(Internal) public enum Stopwatch {
     @inline(__always)
-    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+    public static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     @inline(__always)
-    static func since(_ start: UInt64) -> Duration { .nanoseconds(Int64(now() &- start)) }
+    public static func since(_ start: UInt64) -> Duration { .nanoseconds(Int64(now() &- start)) }
 }

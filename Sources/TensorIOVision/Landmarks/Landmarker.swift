@@ -84,18 +84,72 @@ public final class Landmarker: Sendable {
     ///   `TensorIOError/Code/outputMismatch` when a model's outputs disagree with the bundle; what
     ///   `Model.run(_:)` throws.
     public func landmarks(in photo: PixelBuffer, options: LandmarkerOptions = LandmarkerOptions()) throws -> [Landmarks] {
+        var profile: LandmarksProfile?
+        return try landmarks(in: photo, options: options, profile: &profile)
+    }
+
+    /// Finds the instances on a photo like ``landmarks(in:options:)-(PixelBuffer,_)`` and measures where
+    /// the time went: each model's run as ``RunProfile`` splits it, the crops and the point mapping.
+    ///
+    /// Both models must be ``ProfilingModel``s (every backend's models are) for their runs to be split;
+    /// a run of another model counts whole as its invoke.
+    ///
+    /// - Parameters:
+    ///   - photo: The photo, in any format and orientation.
+    ///   - options: At most how many instances, and the least scores.
+    /// - Returns: The instances, best first, and the call's profile.
+    /// - Throws: As ``landmarks(in:options:)-(PixelBuffer,_)`` does.
+    public func profiledLandmarks(
+        in photo: PixelBuffer, options: LandmarkerOptions = LandmarkerOptions()
+    ) throws -> (landmarks: [Landmarks], profile: LandmarksProfile) {
+        var profile: LandmarksProfile? = LandmarksProfile()
+        let found = try landmarks(in: photo, options: options, profile: &profile)
+        return (found, profile ?? LandmarksProfile())
+    }
+
+    /// The synchronous pipeline, measured step by step when `profile` is not `nil` (the clock is not read
+    /// otherwise).
+    private func landmarks(in photo: PixelBuffer, options: LandmarkerOptions, profile: inout LandmarksProfile?) throws -> [Landmarks] {
         let settings = try Settings(options, description: description)
-        let regions = try regions(in: detector.run(.image(photo)), photo: photo, settings: settings)
+        let outputs = try Self.run(detector, .image(photo), profile: &profile) { $0.detector = $1 }
+        var start = profile == nil ? 0 : Stopwatch.now()
+        let regions = try regions(in: outputs, photo: photo, settings: settings)
+        profile?.regions = Stopwatch.since(start)
         guard !regions.isEmpty else { return [] }
+        if profile != nil { start = Stopwatch.now() }
         let upright = photo.orientedUpright()
+        profile?.cutting = Stopwatch.since(start)
         var found: [Landmarks] = []
         for (region, score) in regions {
+            if profile != nil { start = Stopwatch.now() }
             let crop = try crop(upright, region: region)
-            if let instance = try instance(landmarkModel.run(.image(crop.pixels)), region: region, letterbox: crop.letterbox, score: score, photo: upright, settings: settings) {
-                found.append(instance)
-            }
+            profile?.cutting += Stopwatch.since(start)
+            let outputs = try Self.run(landmarkModel, .image(crop.pixels), profile: &profile) { $0.landmarkRuns.append($1) }
+            if profile != nil { start = Stopwatch.now() }
+            let instance = try instance(outputs, region: region, letterbox: crop.letterbox, score: score, photo: upright, settings: settings)
+            profile?.pointMapping += Stopwatch.since(start)
+            if let instance { found.append(instance) }
         }
         return Self.bestFirst(found)
+    }
+
+    /// Runs a model, profiled into `profile` by `record` when there is a profile to fill.
+    private static func run(
+        _ model: any Model, _ input: InputValue, profile: inout LandmarksProfile?,
+        record: (inout LandmarksProfile, RunProfile) -> Void
+    ) throws -> Outputs {
+        guard profile != nil else { return try model.run(input) }
+        var run = RunProfile()
+        let outputs: Outputs
+        if let profiling = model as? any ProfilingModel {
+            (outputs, run) = try profiling.runProfiled(input)
+        } else {
+            let start = Stopwatch.now()
+            outputs = try model.run(input)
+            run.invoke = Stopwatch.since(start)
+        }
+        record(&profile!, run)
+        return outputs
     }
 
     /// Finds the instances on a photo without blocking the calling task's thread; see
@@ -142,6 +196,22 @@ public final class Landmarker: Sendable {
     public func load() throws {
         try detector.load()
         try landmarkModel.load()
+    }
+
+    /// Loads both models now, at once (each on a thread of TensorIO's own, as async runs use), without
+    /// blocking the calling task's thread: a caller that will run several photos at once starts sooner.
+    ///
+    /// - Throws: What `Model.load()` throws (the detector's error first when both fail);
+    ///   `CancellationError` when the task is cancelled before the loads start.
+    public func load() async throws {
+        let (detector, landmarkModel) = (detector, landmarkModel)
+        async let detectorLoaded: Void = RunThreads.shared.perform { _ in try detector.load() }
+        async let landmarkModelLoaded: Void = RunThreads.shared.perform { _ in try landmarkModel.load() }
+        // Both awaited before either error is thrown: a load is not left running past the call.
+        var failure: (any Error)?
+        do { try await detectorLoaded } catch { failure = error }
+        do { try await landmarkModelLoaded } catch { failure = failure ?? error }
+        if let failure { throw failure }
     }
 
     // MARK: - The stages

@@ -32,6 +32,26 @@ struct LandmarkerTests {
         }
     }
 
+    @Test("loaded at once (async), a profiled call gives the same hands and accounts for its parts", TestData.required(twoHands))
+    func profiled() async throws {
+        let landmarker = try LandmarkBundles.landmarker("hand-full")
+        try await landmarker.load()
+        let photo = try PixelBuffer(contentsOf: TestData.url(Self.twoHands))
+        let (hands, profile) = try Self.profiledLandmarks(landmarker, photo)
+        #expect(hands == (try Self.landmarks(landmarker, photo)) && hands.count == 2)
+        // One landmark run per region, each split by the core; every part measured, the sums consistent.
+        #expect(profile.landmarkRuns.count == 2)
+        #expect(profile.detector.invoke > .zero && profile.landmarkRuns.allSatisfy { $0.invoke > .zero && $0.inputs > .zero })
+        #expect(profile.regions > .zero && profile.cutting > .zero && profile.pointMapping > .zero)
+        #expect(profile.invokes == profile.detector.invoke + profile.landmarkRuns[0].invoke + profile.landmarkRuns[1].invoke)
+        #expect(profile.cropAndMapping == profile.crops + profile.mapping && profile.crops > profile.cutting)
+        #expect(profile.total > profile.invokes + profile.cropAndMapping)
+    }
+
+    static func profiledLandmarks(_ landmarker: Landmarker, _ photo: PixelBuffer) throws -> (landmarks: [Landmarks], profile: LandmarksProfile) {
+        try landmarker.profiledLandmarks(in: photo)
+    }
+
     /// The synchronous call, from an async test.
     static func landmarks(_ landmarker: Landmarker, _ photo: PixelBuffer) throws -> [Landmarks] {
         try landmarker.landmarks(in: photo)

@@ -79,7 +79,13 @@ struct LandmarksCommand: AsyncParsableCommand {
             bundle: bundle,
             configuration: self.model.configuration(concurrentRuns: jobs, defaultThreads: ModelOptionGroup.threadsSharingCores(among: jobs)),
             registry: .tool)
-        try RuntimeLog.capturing { try landmarker.load() }
+        if jobs > 1 {
+            // Several photos at once: the two models load at once too (each job loads its own copies
+            // later, beside the others' runs), so the first runs start sooner.
+            try await RuntimeLog.capturing { try await landmarker.load() }
+        } else {
+            try RuntimeLog.capturing { try landmarker.load() }
+        }
         let options = LandmarkerOptions(
             maximumInstances: maxResults, minimumDetectionScore: minDetectionScore, minimumPresenceScore: minPresenceScore)
         let connections = landmarker.description.connections

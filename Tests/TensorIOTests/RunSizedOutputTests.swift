@@ -42,10 +42,10 @@ struct RunSizedOutputTests {
         return InputValue.bytes(Data(bytes))
     }()
 
-    /// A bundle in a temporary folder around a copy of `detector`: the input as raw uint8 bytes, the
-    /// outputs with `outputShape` (the shapes Python reports when `nil`).
-    static func bundle(_ detector: String, outputShape: (Int) -> [Int]? = { _ in nil }) throws -> ModelBundle {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("run-sized-\(UUID().uuidString).tiobundle")
+    /// A bundle in `parent` (a test's temporary folder) around a copy of `detector`: the input as raw uint8
+    /// bytes, the outputs with `outputShape` (the shapes Python reports when `nil`).
+    static func bundle(_ detector: String, in parent: URL, outputShape: (Int) -> [Int]? = { _ in nil }) throws -> ModelBundle {
+        let folder = parent.appendingPathComponent("run-sized-\(UUID().uuidString).tiobundle")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: detectorURL(detector), to: folder.appendingPathComponent("model.tflite"))
         let reference = try reference(detector)
@@ -93,42 +93,48 @@ struct RunSizedOutputTests {
 
     @Test("from a bundle, sync and in a batch, the same arrays", detectorsFetched, arguments: detectors)
     func bundlePaths(_ detector: String) throws {
-        let model = try Self.bundle(detector).makeModel()
-        try Self.expectPython(model.run(Self.input), detector)
-        let results = try model.run(Self.batch)
-        #expect(results.count == 2)
-        for outputs in results { try Self.expectPython(outputs, detector) }
+        try withTemporaryDirectory { folder in
+            let model = try Self.bundle(detector, in: folder).makeModel()
+            try Self.expectPython(model.run(Self.input), detector)
+            let results = try model.run(Self.batch)
+            #expect(results.count == 2)
+            for outputs in results { try Self.expectPython(outputs, detector) }
+        }
     }
 
     @Test("from a bundle, async and in an async batch, the same arrays", detectorsFetched, arguments: detectors)
     func asyncPaths(_ detector: String) async throws {
-        let model = try Self.bundle(detector).makeModel()
-        try await Self.expectPython(model.run(Self.input), detector)
-        let results = try await model.run(Self.batch)
-        #expect(results.count == 2)
-        for outputs in results { try Self.expectPython(outputs, detector) }
+        try await withTemporaryDirectory { folder in
+            let model = try Self.bundle(detector, in: folder).makeModel()
+            try await Self.expectPython(model.run(Self.input), detector)
+            let results = try await model.run(Self.batch)
+            #expect(results.count == 2)
+            for outputs in results { try Self.expectPython(outputs, detector) }
+        }
     }
 
     @Test("the isolated load check loads and runs the detector", detectorsFetched, arguments: detectors)
     func isolatedLoadCheck(_ detector: String) throws {
-        let report = try Self.bundle(detector).checkLoading(.isolated)
+        let report = try withTemporaryDirectory { folder in try Self.bundle(detector, in: folder).checkLoading(.isolated) }
         #expect(report.runDuration != nil)
     }
 
     @Test("-1 takes the size LiteRT gives; a declared size LiteRT does not give is refused at load, naming both shapes", detectorsFetched)
     func declaredShapes() throws {
         let detector = Self.detectors[0]
-        let open = try Self.bundle(detector) { (index: Int) -> [Int]? in index == 0 ? [1, -1, 4] : nil }.makeModel()
-        try Self.expectPython(open.run(Self.input), detector)
-        let wrong = try Self.bundle(detector) { (index: Int) -> [Int]? in index == 0 ? [1, 10, 5] : nil }.makeModel()
-        let error = try #require(throws: TensorIOError.self) { try wrong.run(Self.input) }
-        #expect(error.code == .layerMismatch)
-        #expect(error.location == "layer \"TFLite_Detection_PostProcess\"")
-        #expect(error.message.contains("[1, 10, 5]"))
-        #expect(error.message.contains("[1, 10, 4]"))
-        // The old inference's [1]: one number where the model writes 40.
-        let one = try Self.bundle(detector) { (index: Int) -> [Int]? in index == 0 ? [1] : nil }.makeModel()
-        #expect(throws: TensorIOError.self) { try one.run(Self.input) }
+        try withTemporaryDirectory { folder in
+            let open = try Self.bundle(detector, in: folder) { (index: Int) -> [Int]? in index == 0 ? [1, -1, 4] : nil }.makeModel()
+            try Self.expectPython(open.run(Self.input), detector)
+            let wrong = try Self.bundle(detector, in: folder) { (index: Int) -> [Int]? in index == 0 ? [1, 10, 5] : nil }.makeModel()
+            let error = try #require(throws: TensorIOError.self) { try wrong.run(Self.input) }
+            #expect(error.code == .layerMismatch)
+            #expect(error.location == "layer \"TFLite_Detection_PostProcess\"")
+            #expect(error.message.contains("[1, 10, 5]"))
+            #expect(error.message.contains("[1, 10, 4]"))
+            // The old inference's [1]: one number where the model writes 40.
+            let one = try Self.bundle(detector, in: folder) { (index: Int) -> [Int]? in index == 0 ? [1] : nil }.makeModel()
+            #expect(throws: TensorIOError.self) { try one.run(Self.input) }
+        }
     }
 
     @Test("an output LiteRT sizes only while running is refused at load, named, instead of failing each run")

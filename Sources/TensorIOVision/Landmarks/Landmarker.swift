@@ -88,17 +88,17 @@ public final class Landmarker: Sendable {
         return try landmarks(in: photo, options: options, profile: &profile)
     }
 
-    /// Finds the instances on a photo like ``landmarks(in:options:)-(PixelBuffer,_)`` and measures where
-    /// the time went: each model's run as ``RunProfile`` splits it, the crops and the point mapping.
+    /// Finds the instances on a photo like `landmarks(in:options:)` and measures where
+    /// the time went: each model's run as `RunProfile` splits it, the crops and the point mapping.
     ///
-    /// Both models must be ``ProfilingModel``s (every backend's models are) for their runs to be split;
+    /// Both models must be `ProfilingModel`s (every backend's models are) for their runs to be split;
     /// a run of another model counts whole as its invoke.
     ///
     /// - Parameters:
     ///   - photo: The photo, in any format and orientation.
     ///   - options: At most how many instances, and the least scores.
     /// - Returns: The instances, best first, and the call's profile.
-    /// - Throws: As ``landmarks(in:options:)-(PixelBuffer,_)`` does.
+    /// - Throws: As `landmarks(in:options:)` does.
     public func profiledLandmarks(
         in photo: PixelBuffer, options: LandmarkerOptions = LandmarkerOptions()
     ) throws -> (landmarks: [Landmarks], profile: LandmarksProfile) {

@@ -1,7 +1,7 @@
 public import TensorIO
 
 /// Where the time of one ``Landmarker/profiledLandmarks(in:options:)`` call went: the two models' runs,
-/// each split as ``RunProfile`` splits a run, and the landmarker's own steps between them.
+/// each split as `RunProfile` splits a run, and the landmarker's own steps between them.
 ///
 /// The landmarker's own work besides the two invokes is ``regions`` (the detector's answer decoded),
 /// ``crops`` (each region cut from the photo and written into the landmark model's input) and

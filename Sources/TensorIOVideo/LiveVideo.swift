@@ -1,5 +1,5 @@
 public import Foundation
-public import TensorIO
+import TensorIO
 
 /// A live video — a network stream libavformat opens (`rtsp://`, `http://`, `https://`, `udp://`, `tcp://`,
 /// `rtp://`) or a stream on standard input — decoded as its frames arrive, as MediaPipe's LIVE_STREAM mode

@@ -13,7 +13,8 @@ struct IsolatedLoadingTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Examples/efficientnet-lite0-float32.tiobundle")
 
-    /// A substitute helper: a shell script in a fresh temporary folder.
+    /// A substitute helper: a shell script in a fresh temporary folder, which ``verifyError(_:_:sourceLocation:)``
+    /// removes once the check has run it.
     static func helper(_ body: String) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("load-check-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -26,6 +27,11 @@ struct IsolatedLoadingTests {
     static func verifyError(
         _ bundle: ModelBundle, _ options: IsolatedLoading, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> TensorIOError {
+        defer {
+            if let folder = options.helper?.deletingLastPathComponent(), folder.lastPathComponent.hasPrefix("load-check-") {
+                try? FileManager.default.removeItem(at: folder)
+            }
+        }
         do {
             try bundle.checkLoading(.isolated(options))
         } catch let error as TensorIOError {

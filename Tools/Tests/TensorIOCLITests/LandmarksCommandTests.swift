@@ -78,6 +78,9 @@ struct LandmarksCommandTests {
             let drawn = try PixelBuffer(contentsOf: drawings.appendingPathComponent("astronaut.jpg"))
             #expect(drawn.uprightSize == (512, 512))
             #expect(FileManager.default.fileExists(atPath: drawings.appendingPathComponent("cat.jpg").path))
+            // Two jobs (the models loaded at once, a copy each): the same answers, in the same order.
+            let parallel = try await CLI.run("landmarks", bundle, Self.astronaut, "Examples/photos/cat.jpg", "--json", "--jobs", "2")
+            #expect(parallel.status == 0 && parallel.stdout == result.stdout, "\(parallel)")
         }
     }
 

@@ -77,8 +77,8 @@ extension TensorBinding {
             let (b0, b1, b2) = (biases[0], biases[1], biases[2])
             let (s0, s1, s2) = (scales[0], scales[1], scales[2])
             if dataType == .float32 {
-                // Eight pixels at a time where the processor can (the bits of this loop, per pixel:
-                // `Float(byte) * scale + bias`, as the uint8 branch below computes it).
+                // Eight pixels at a time where the processor can; per value `byte × scale + bias` rounded
+                // once, as the uint8 branch below computes it (PixelNormalizer).
                 destination.elements(Float.self, count: pixelCount * 3).withUnsafeMutableBufferPointer { out in
                     PixelTensorConversion.floats(
                         from: UnsafeBufferPointer(rebasing: bgra[0..<pixelCount * 4]), offsets: (o0, o1, o2),

@@ -1,7 +1,7 @@
 internal import CPixelTensor
 
-/// Four-byte pixels into a float tensor of three normalized channels, through `CPixelTensor` (AVX2 where
-/// the processor has it): the pass every float image model's input takes, once per run.
+/// Four-byte pixels into a float tensor of three normalized channels, through `CPixelTensor` (AVX2 and FMA
+/// where the processor has them): the pass every float image model's input takes, once per run.
 enum PixelTensorConversion {
     /// The conversion's paths, for the tests that check they agree.
     enum Path: Int32 {
@@ -9,7 +9,8 @@ enum PixelTensorConversion {
         case avx2 = 1
     }
 
-    /// Writes `output[3 i + c] = Float(pixels[4 i + offsets.c]) * scales.c + biases.c` for every pixel.
+    /// Writes `output[3 i + c] = biases.c + Float(pixels[4 i + offsets.c]) × scales.c`, rounded once (a fused
+    /// multiply-add, ``PixelNormalizer``'s arithmetic), for every pixel.
     ///
     /// - Parameters:
     ///   - pixels: Four bytes a pixel; its count decides how many pixels.

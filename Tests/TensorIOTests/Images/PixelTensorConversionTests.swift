@@ -5,10 +5,10 @@ import TensorIOTestSupport
 /// The pass that writes an image into a float tensor: every path gives the portable loop's bits.
 @Suite("Images: pixels into a float tensor, the same bits on every path")
 struct PixelTensorConversionTests {
-    /// What the portable path must give: the definition, written out in Swift.
+    /// What every path must give: the definition, written out in Swift (a fused multiply-add).
     static func expected(_ pixels: [UInt8], offsets: [Int], scales: [Float], biases: [Float]) -> [Float] {
         (0..<pixels.count / 4).flatMap { pixel in
-            (0..<3).map { channel in Float(pixels[pixel * 4 + offsets[channel]]) * scales[channel] + biases[channel] }
+            (0..<3).map { channel in biases[channel].addingProduct(Float(pixels[pixel * 4 + offsets[channel]]), scales[channel]) }
         }
     }
 

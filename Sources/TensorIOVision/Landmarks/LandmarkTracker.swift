@@ -5,6 +5,8 @@ public import TensorIO
 /// landmarks an instance has on one frame give the region its landmark model sees on the next (the
 /// bundle's `landmarks.tracking` rule), and the detector runs only on frames where fewer than the most
 /// instances are being followed — so most frames cost one landmark model run per instance and no detection.
+/// Where the bundle declares `output_smoothing` (a body's, as MediaPipe's `smooth_landmarks`), the landmarks
+/// returned are smoothed over the instance's frames; ``smoothsLandmarks`` says whether.
 ///
 /// A tracker is a value whose calls change it: each frame's answer depends on the frames before, in order,
 /// so the calls are `mutating` and Swift's exclusivity rules (not a lock) keep two frames from being

@@ -2,12 +2,15 @@
 /// size both smoothings scale the speed by.
 extension LandmarkTracker {
     /// The instance as returned: smoothed by the rule's output smoothing when the tracker smooths, with the
-    /// track's filters (or a lost instance's, see `lostSmoother`).
-    mutating func smoothed(_ instance: Landmarks, of track: inout Track, points: [Landmark], at time: Duration, width: Int, height: Int) -> Landmarks {
+    /// track's filters (a new track takes `lost`, a lost instance's, when there is one: see `lostSmoother`).
+    func smoothed(
+        _ instance: Landmarks, of track: inout Track, lost: inout LandmarkSmoother?, points: [Landmark], at time: Duration,
+        width: Int, height: Int
+    ) -> Landmarks {
         guard smoothsLandmarks, let output = rule.outputSmoothing else { return instance }
         if track.smoother == nil {
-            track.smoother = lostSmoother ?? LandmarkSmoother(output)
-            lostSmoother = nil
+            track.smoother = lost ?? LandmarkSmoother(output)
+            lost = nil
         }
         var instance = instance
         let scale = trackingPoints(points, width: width, height: height).flatMap {
@@ -20,10 +23,10 @@ extension LandmarkTracker {
     /// Keeps the output smoothing of a lost instance for the next one found, when at most one instance is
     /// followed (MediaPipe's body graph, see `LandmarkSmoother/forgetLandmarks()`); with more, which lost
     /// instance a new one would continue is unknown, and each starts afresh.
-    mutating func lose(_ track: Track) {
+    func lose(_ track: Track, keeping lost: inout LandmarkSmoother?) {
         guard settings.maximumInstances == 1, var smoother = track.smoother else { return }
         smoother.forgetLandmarks()
-        lostSmoother = smoother
+        lost = smoother
     }
 
     /// The rule's tracking points, normalized to the frame; `nil` when the model gave too few.

@@ -95,17 +95,23 @@ public struct LandmarkTracker: Sendable {
         let detectorRuns = tracks.count < settings.maximumInstances
         let detected = detectorRuns ? try landmarker.detectedRegions(in: frame, settings: settings) : []
         let upright = frame.orientedUpright()
-        var found: [Landmarks] = [], next: [Track] = []
+        // Changed on a copy, so that a frame that throws leaves the tracker as it was.
+        var found: [Landmarks] = [], next: [Track] = [], lost = lostSmoother
         for var track in candidates(detected) {
             guard let result = try landmarker.landmarks(onUpright: upright, region: track.region, score: track.score, settings: settings)
             else {
-                lose(track)
+                lose(track, keeping: &lost)
                 continue
             }
-            found.append(smoothed(result.instance, of: &track, points: result.points, at: timestamp, width: upright.width, height: upright.height))
-            if follow(&track, points: result.points, at: timestamp, width: upright.width, height: upright.height) { next.append(track) } else { lose(track) }
+            found.append(smoothed(result.instance, of: &track, lost: &lost, points: result.points, at: timestamp, width: upright.width, height: upright.height))
+            if follow(&track, points: result.points, at: timestamp, width: upright.width, height: upright.height) {
+                next.append(track)
+            } else {
+                lose(track, keeping: &lost)
+            }
         }
         tracks = next
+        lostSmoother = lost
         lastTimestamp = timestamp
         return TrackedLandmarks(instances: found, detectorRan: detectorRuns, timestamp: timestamp)
     }
@@ -123,18 +129,24 @@ public struct LandmarkTracker: Sendable {
         let detectorRuns = tracks.count < settings.maximumInstances
         let detected = detectorRuns ? try await landmarker.detectedRegions(in: frame, settings: settings) : []
         let upright = frame.orientedUpright()
-        var found: [Landmarks] = [], next: [Track] = []
+        // Changed on a copy, so that a frame that throws leaves the tracker as it was.
+        var found: [Landmarks] = [], next: [Track] = [], lost = lostSmoother
         for var track in candidates(detected) {
             try Task.checkCancellation()
             guard let result = try await landmarker.landmarks(onUpright: upright, region: track.region, score: track.score, settings: settings)
             else {
-                lose(track)
+                lose(track, keeping: &lost)
                 continue
             }
-            found.append(smoothed(result.instance, of: &track, points: result.points, at: timestamp, width: upright.width, height: upright.height))
-            if follow(&track, points: result.points, at: timestamp, width: upright.width, height: upright.height) { next.append(track) } else { lose(track) }
+            found.append(smoothed(result.instance, of: &track, lost: &lost, points: result.points, at: timestamp, width: upright.width, height: upright.height))
+            if follow(&track, points: result.points, at: timestamp, width: upright.width, height: upright.height) {
+                next.append(track)
+            } else {
+                lose(track, keeping: &lost)
+            }
         }
         tracks = next
+        lostSmoother = lost
         lastTimestamp = timestamp
         return TrackedLandmarks(instances: found, detectorRan: detectorRuns, timestamp: timestamp)
     }

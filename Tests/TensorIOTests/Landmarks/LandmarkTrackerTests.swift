@@ -125,7 +125,7 @@ struct LandmarkTrackerTests {
         zip(a.landmarks, b.landmarks).allSatisfy { abs(($0.visibility ?? -1) - ($1.visibility ?? -1)) <= 1e-6 }
     }
 
-    @Test("output smoothing changes the landmarks returned, never the regions followed; off, each frame's own; reset() and a loss start it afresh",
+    @Test("output smoothing changes the landmarks returned, never the regions followed; off, each frame's own; reset() starts it afresh, a loss the positions alone",
           TestData.required(TrackingClips.gesture))
     func outputSmoothing() throws {
         let landmarker = try LandmarkBundles.landmarker("pose")

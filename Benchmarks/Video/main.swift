@@ -36,7 +36,8 @@ do {
         if let first = try VideoReader(contentsOf: URL(fileURLWithPath: arguments[2])).makeDecoder().nextFrame() {
             _ = try await landmarker.landmarks(in: first.image)
         }
-        tracker = try landmarker.tracker()
+        // MediaPipe's side runs with smooth_landmarks=False: the same work, no output smoothing.
+        tracker = try landmarker.tracker(smoothsLandmarks: false)
     }
     let clip = URL(fileURLWithPath: arguments[mode == "pose" ? 2 : 1])
     let start = now()

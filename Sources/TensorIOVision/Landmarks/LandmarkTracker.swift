@@ -5,6 +5,8 @@ public import TensorIO
 /// landmarks an instance has on one frame give the region its landmark model sees on the next (the
 /// bundle's `landmarks.tracking` rule), and the detector runs only on frames where fewer than the most
 /// instances are being followed — so most frames cost one landmark model run per instance and no detection.
+/// Where the bundle declares `output_smoothing` (a body's, as MediaPipe's `smooth_landmarks`), the landmarks
+/// returned are smoothed over the instance's frames; ``smoothsLandmarks`` says whether.
 ///
 /// A tracker is a value whose calls change it: each frame's answer depends on the frames before, in order,
 /// so the calls are `mutating` and Swift's exclusivity rules (not a lock) keep two frames from being
@@ -24,10 +26,17 @@ public struct LandmarkTracker: Sendable {
     /// At most how many instances, and the least scores (the least presence is also the least for an
     /// instance to stay tracked: MediaPipe's `min_tracking_confidence`).
     public let options: LandmarkerOptions
-    private let settings: Landmarker.Settings
-    private let rule: TrackingRule
+    /// Whether the landmarks returned are smoothed by the bundle's `output_smoothing` (MediaPipe's
+    /// `smooth_landmarks`, on by default there too); `false` returns each frame's landmarks as the model gives
+    /// them. The smoothing of the points the next region is made of is part of tracking and stays on.
+    public let smoothsLandmarks: Bool
+    let settings: Landmarker.Settings
+    let rule: TrackingRule
     private var tracks: [Track] = []
     private var lastTimestamp: Duration?
+    /// A lost instance's output smoothing, its landmark filter forgotten, for the next instance found when at
+    /// most one is followed: MediaPipe's body graph keeps its visibility and world filters across a loss.
+    var lostSmoother: LandmarkSmoother?
 
     /// An instance being followed: the region its landmarks gave for the next frame.
     struct Track: Sendable {
@@ -35,6 +44,8 @@ public struct LandmarkTracker: Sendable {
         var score: Float
         /// The smoothing filters of the tracking points, x and y of each in turn (empty before the first).
         var filters: [OneEuroFilter] = []
+        /// The smoothing of the landmarks returned (`nil` before the first frame, or without output smoothing).
+        var smoother: LandmarkSmoother?
     }
 
     /// Creates a tracker over a landmarker whose bundle declares how to track (`landmarks.tracking`).
@@ -42,9 +53,11 @@ public struct LandmarkTracker: Sendable {
     /// - Parameters:
     ///   - landmarker: The landmarker.
     ///   - options: At most how many instances, and the least scores; the bundle's defaults where `nil`.
+    ///   - smoothsLandmarks: Whether the landmarks returned are smoothed as the bundle's `output_smoothing`
+    ///     says (MediaPipe's `smooth_landmarks`); no effect when it declares none.
     /// - Throws: `TensorIOError`: `TensorIOError/Code/unsupported` (at `landmarks.tracking`) when the bundle
     ///   has no tracking rule; `TensorIOError/Code/invalidInput` for options out of range.
-    public init(landmarker: Landmarker, options: LandmarkerOptions = LandmarkerOptions()) throws {
+    public init(landmarker: Landmarker, options: LandmarkerOptions = LandmarkerOptions(), smoothsLandmarks: Bool = true) throws {
         guard let rule = landmarker.description.tracking else {
             throw TensorIOError(
                 .unsupported, "\(landmarker.bundle.url.lastPathComponent) has no tracking rule (`tensorio init --landmarker` writes one)",
@@ -52,6 +65,7 @@ public struct LandmarkTracker: Sendable {
         }
         self.landmarker = landmarker
         self.options = options
+        self.smoothsLandmarks = smoothsLandmarks
         self.rule = rule
         settings = try Landmarker.Settings(options, description: landmarker.description)
     }
@@ -63,6 +77,7 @@ public struct LandmarkTracker: Sendable {
     public mutating func reset() {
         tracks = []
         lastTimestamp = nil
+        lostSmoother = nil
     }
 
     /// The instances on the next frame of the video.
@@ -80,14 +95,23 @@ public struct LandmarkTracker: Sendable {
         let detectorRuns = tracks.count < settings.maximumInstances
         let detected = detectorRuns ? try landmarker.detectedRegions(in: frame, settings: settings) : []
         let upright = frame.orientedUpright()
-        var found: [Landmarks] = [], next: [Track] = []
+        // Changed on a copy, so that a frame that throws leaves the tracker as it was.
+        var found: [Landmarks] = [], next: [Track] = [], lost = lostSmoother
         for var track in candidates(detected) {
             guard let result = try landmarker.landmarks(onUpright: upright, region: track.region, score: track.score, settings: settings)
-            else { continue }
-            found.append(result.instance)
-            if follow(&track, points: result.points, at: timestamp, width: upright.width, height: upright.height) { next.append(track) }
+            else {
+                lose(track, keeping: &lost)
+                continue
+            }
+            found.append(smoothed(result.instance, of: &track, lost: &lost, points: result.points, at: timestamp, width: upright.width, height: upright.height))
+            if follow(&track, points: result.points, at: timestamp, width: upright.width, height: upright.height) {
+                next.append(track)
+            } else {
+                lose(track, keeping: &lost)
+            }
         }
         tracks = next
+        lostSmoother = lost
         lastTimestamp = timestamp
         return TrackedLandmarks(instances: found, detectorRan: detectorRuns, timestamp: timestamp)
     }
@@ -105,15 +129,24 @@ public struct LandmarkTracker: Sendable {
         let detectorRuns = tracks.count < settings.maximumInstances
         let detected = detectorRuns ? try await landmarker.detectedRegions(in: frame, settings: settings) : []
         let upright = frame.orientedUpright()
-        var found: [Landmarks] = [], next: [Track] = []
+        // Changed on a copy, so that a frame that throws leaves the tracker as it was.
+        var found: [Landmarks] = [], next: [Track] = [], lost = lostSmoother
         for var track in candidates(detected) {
             try Task.checkCancellation()
             guard let result = try await landmarker.landmarks(onUpright: upright, region: track.region, score: track.score, settings: settings)
-            else { continue }
-            found.append(result.instance)
-            if follow(&track, points: result.points, at: timestamp, width: upright.width, height: upright.height) { next.append(track) }
+            else {
+                lose(track, keeping: &lost)
+                continue
+            }
+            found.append(smoothed(result.instance, of: &track, lost: &lost, points: result.points, at: timestamp, width: upright.width, height: upright.height))
+            if follow(&track, points: result.points, at: timestamp, width: upright.width, height: upright.height) {
+                next.append(track)
+            } else {
+                lose(track, keeping: &lost)
+            }
         }
         tracks = next
+        lostSmoother = lost
         lastTimestamp = timestamp
         return TrackedLandmarks(instances: found, detectorRan: detectorRuns, timestamp: timestamp)
     }
@@ -141,25 +174,21 @@ public struct LandmarkTracker: Sendable {
     /// point missing, not finite, or a region far outside any sensible size), and the instance is lost.
     func follow(_ track: inout Track, points: [Landmark], at time: Duration, width: Int, height: Int) -> Bool {
         let imageWidth = Double(max(1, width)), imageHeight = Double(max(1, height))
-        guard rule.points.allSatisfy(points.indices.contains) else { return false }
-        let chosen = rule.points.isEmpty ? points : rule.points.map { points[$0] }
-        var normalized = chosen.map { (x: Float($0.x / imageWidth), y: Float($0.y / imageHeight)) }
+        guard var normalized = trackingPoints(points, width: width, height: height) else { return false }
         if let smoothing = rule.smoothing {
-            // PoseLandmarkFiltering: the instance's size is the plain region of the unsmoothed points (no
-            // shift, square or scale); the points are smoothed in pixels, their speed divided by that size.
-            var plain = rule.region
-            (plain.scaleX, plain.scaleY, plain.shiftX, plain.shiftY, plain.square) = (1, 1, 0, 0, .none)
-            guard let bare = Self.region(normalized, rule: plain, width: width, height: height) else { return false }
-            let size = (bare.width + bare.height) / 2
-            if track.filters.count != chosen.count * 2 {
-                track.filters = Array(repeating: OneEuroFilter(smoothing), count: chosen.count * 2)
+            // PoseLandmarkFiltering: the points are smoothed in pixels (x·W, y·H in floats), their speed divided
+            // by the instance's size, and normalized back in floats.
+            guard let size = Self.objectScale(normalized, rule: rule.region, width: width, height: height) else { return false }
+            if track.filters.count != normalized.count * 2 {
+                track.filters = Array(repeating: OneEuroFilter(smoothing), count: normalized.count * 2)
             }
             // MediaPipe's min_allowed_object_scale: a smaller instance passes through unsmoothed.
-            if size >= 1e-6 {
-                for index in chosen.indices {
-                    let x = track.filters[2 * index](chosen[index].x, at: time, valueScale: 1 / size)
-                    let y = track.filters[2 * index + 1](chosen[index].y, at: time, valueScale: 1 / size)
-                    normalized[index] = (Float(x / imageWidth), Float(y / imageHeight))
+            if Float(size) >= Float(1e-6) {
+                let valueScale = 1 / Float(size), width = Float(imageWidth), height = Float(imageHeight)
+                for index in normalized.indices {
+                    let x = track.filters[2 * index](normalized[index].x * width, at: time, valueScale: valueScale)
+                    let y = track.filters[2 * index + 1](normalized[index].y * height, at: time, valueScale: valueScale)
+                    normalized[index] = (x / width, y / height)
                 }
             }
         }
@@ -190,10 +219,13 @@ public struct LandmarkTracker: Sendable {
 extension Landmarker {
     /// A tracker that follows instances from frame to frame with this landmarker (see ``LandmarkTracker``).
     ///
-    /// - Parameter options: At most how many instances, and the least scores.
+    /// - Parameters:
+    ///   - options: At most how many instances, and the least scores.
+    ///   - smoothsLandmarks: Whether the landmarks returned are smoothed as the bundle's `output_smoothing`
+    ///     says (MediaPipe's `smooth_landmarks`).
     /// - Returns: A tracker with nothing tracked yet.
-    /// - Throws: What ``LandmarkTracker/init(landmarker:options:)`` throws.
-    public func tracker(options: LandmarkerOptions = LandmarkerOptions()) throws -> LandmarkTracker {
-        try LandmarkTracker(landmarker: self, options: options)
+    /// - Throws: What ``LandmarkTracker/init(landmarker:options:smoothsLandmarks:)`` throws.
+    public func tracker(options: LandmarkerOptions = LandmarkerOptions(), smoothsLandmarks: Bool = true) throws -> LandmarkTracker {
+        try LandmarkTracker(landmarker: self, options: options, smoothsLandmarks: smoothsLandmarks)
     }
 }

@@ -383,7 +383,7 @@ public final class Landmarker: Sendable {
     }
 
     /// The smallest upright box holding every landmark, within the photo.
-    private static func box(around landmarks: [Landmark], width: Int, height: Int) -> Detection.Box {
+    static func box(around landmarks: [Landmark], width: Int, height: Int) -> Detection.Box {
         var (left, top, right, bottom) = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
         for point in landmarks {
             (left, right) = (min(left, point.x), max(right, point.x))

@@ -126,13 +126,20 @@ public enum MediaPipeLandmarker: String, Sendable, Hashable, CaseIterable {
             // The two auxiliary points (33: the hips' centre, 34: the body's extent), smoothed by the graph's
             // one-euro filter (PoseLandmarkFiltering: min_cutoff 0.01, beta 10, derivate_cutoff 1, at 30 Hz —
             // outside the smooth_landmarks switch, so always), then AlignmentPointsRects and
-            // RectTransformation 1.25, square long, as the detection's region.
+            // RectTransformation 1.25, square long, as the detection's region. The landmarks returned are
+            // smoothed behind the graph's smooth_landmarks switch (on by default): visibility low-pass 0.1,
+            // landmarks one-euro 0.05, 80, 1 scaled by the auxiliary points' region, world landmarks one-euro
+            // 0.1, 40, 1 unscaled (the proto's default frequency, 30 Hz, for all).
             return TrackingRule(
                 points: [33, 34],
                 region: RegionRule(
                     source: .keypoints, rotation: .init(startKeypoint: 0, endKeypoint: 1, targetDegrees: 90),
                     scaleX: 1.25, scaleY: 1.25, square: .long),
-                smoothing: .init(minimumCutoff: 0.01, beta: 10, derivativeCutoff: 1, frequency: 30))
+                smoothing: .init(minimumCutoff: 0.01, beta: 10, derivativeCutoff: 1, frequency: 30),
+                outputSmoothing: .init(
+                    landmarks: .init(minimumCutoff: 0.05, beta: 80, derivativeCutoff: 1, frequency: 30),
+                    worldLandmarks: .init(minimumCutoff: 0.1, beta: 40, derivativeCutoff: 1, frequency: 30),
+                    visibilityAlpha: 0.1))
         }
     }
 }

@@ -1,14 +1,15 @@
 /// How a ``LandmarkTracker`` turns an instance's landmarks on one frame into the region its landmark model
 /// sees on the next — MediaPipe's `…LandmarksToRoi` subgraphs of its video-mode graphs (a hand's
 /// `HandLandmarkLandmarksToRoi`, a face's `FaceLandmarkLandmarksToRoi`, a body's `PoseLandmarksToRoi` with
-/// the smoothing of `PoseLandmarkFiltering` before it).
+/// the smoothing of `PoseLandmarkFiltering` before it), and the smoothing of the landmarks it returns.
 ///
 /// Like ``RegionRule``, nothing of this is in a model file: MediaPipe compiles it into its graphs, and a
 /// bundle declares it in its `landmarks` entry's `tracking` (docs/model-json.md, "Landmarks").
 public struct TrackingRule: Sendable, Hashable {
-    /// MediaPipe's one-euro filter (`LandmarksSmoothingCalculator`'s `one_euro_filter`), applied to the
-    /// tracking points before the region is made of them: a body's region follows its smoothed auxiliary
-    /// points. Positions are filtered in pixels, their speed scaled by the instance's size.
+    /// The settings of MediaPipe's one-euro filter (`LandmarksSmoothingCalculator`'s `one_euro_filter`): as
+    /// ``TrackingRule/smoothing``, applied to the tracking points before the region is made of them (a body's
+    /// region follows its smoothed auxiliary points; positions in pixels, their speed scaled by the instance's
+    /// size), and in ``OutputSmoothing``. MediaPipe holds them as floats; so do the filters.
     public struct Smoothing: Sendable, Hashable {
         /// The least cutoff frequency, in hertz: lower smooths slow motion more.
         public var minimumCutoff: Double
@@ -44,6 +45,8 @@ public struct TrackingRule: Sendable, Hashable {
     public var region: RegionRule
     /// The smoothing of the points before the region is made, or `nil`.
     public var smoothing: Smoothing?
+    /// The smoothing of the landmarks the tracker returns, or `nil` (a ``LandmarkTracker`` can turn it off).
+    public var outputSmoothing: OutputSmoothing?
 
     /// Creates a tracking rule.
     ///
@@ -51,9 +54,11 @@ public struct TrackingRule: Sendable, Hashable {
     ///   - points: The points the region is made of, or empty for every point.
     ///   - region: How the points become the region.
     ///   - smoothing: The smoothing of the points, or `nil`.
-    public init(points: [Int] = [], region: RegionRule, smoothing: Smoothing? = nil) {
+    ///   - outputSmoothing: The smoothing of the landmarks the tracker returns, or `nil`.
+    public init(points: [Int] = [], region: RegionRule, smoothing: Smoothing? = nil, outputSmoothing: OutputSmoothing? = nil) {
         self.points = points
         self.region = region
         self.smoothing = smoothing
+        self.outputSmoothing = outputSmoothing
     }
 }

@@ -14,7 +14,9 @@ import TensorIOVideo
 /// stage MediaPipe's landmarks (within 2% of the box) on MediaPipe's regions. In the closed loop — each
 /// frame's landmarks making the next frame's region — rounding differences grow on the points the models are
 /// least sure of, in MediaPipe against itself as well, so there the share of points within 2% of the box must
-/// be MediaPipe's own against a one-pixel change of the first frame.
+/// be MediaPipe's own against a one-pixel change of the first frame. The body is compared unsmoothed (`pose`,
+/// `smooth_landmarks=False`, the tracker's smoothing off) and smoothed (`pose-smoothed`, MediaPipe's default);
+/// the smoothing's arithmetic is checked alone on MediaPipe's own unsmoothed landmarks.
 @Suite("Landmarks: tracking as MediaPipe's video mode")
 struct LandmarkTrackerReferenceTests {
     struct Document: Decodable {
@@ -43,6 +45,9 @@ struct LandmarkTrackerReferenceTests {
             var within_2_percent: Double
             var visible_within_2_percent: Double
             var largest_percent_of_box: Double
+            /// The smoothed body's world points within 2% of the world box, and visibilities within 0.05.
+            var world_within_2_percent: Double?
+            var visibility_within_0_05: Double?
         }
 
         struct Frame: Decodable {
@@ -57,6 +62,25 @@ struct LandmarkTrackerReferenceTests {
             var roi_from_landmarks: Region
             var auxiliary_landmarks: [[Double]]?
             var auxiliary_landmarks_smoothed: [[Double]]?
+            var world_landmarks: [[Double]]?
+            var filter: Filter?
+
+            /// The landmarks before the output smoothing, in pixels ([x, y, z, visibility]): the landmark
+            /// stage's own.
+            func unsmoothed(width: Int, height: Int) -> [[Double]] {
+                guard let filter else { return landmarks }
+                return filter.landmarks_in.map { [$0[0] * Double(width), $0[1] * Double(height), $0[2] * Double(width), $0[3]] }
+            }
+        }
+
+        /// The output smoothing's input and output, MediaPipe's float32 numbers: landmarks normalized
+        /// [x, y, z, visibility], world landmarks [x, y, z], and the unsmoothed auxiliary points [x, y].
+        struct Filter: Decodable {
+            var landmarks_in: [[Double]]
+            var landmarks_out: [[Double]]
+            var world_in: [[Double]]
+            var world_out: [[Double]]
+            var auxiliary_in: [[Double]]
         }
 
         struct Region: Decodable {
@@ -84,7 +108,7 @@ struct LandmarkTrackerReferenceTests {
         }
     }
 
-    static let pipelines = ["hand-1", "hand-2", "face", "pose"]
+    static let pipelines = ["hand-1", "hand-2", "face", "pose", "pose-smoothed"]
 
     static let document: Document? = try? JSONDecoder().decode(
         Document.self, from: Data(contentsOf: Fixtures.repositoryURL("Tests/Fixtures/Landmarks/tracking.json")))
@@ -107,10 +131,13 @@ struct LandmarkTrackerReferenceTests {
     func sameTracking(_ name: String) throws {
         let document = try #require(Self.document)
         let pipeline = try #require(document.pipelines[name])
-        var tracker = try LandmarkBundles.landmarker(pipeline.bundle).tracker(options: LandmarkerOptions(maximumInstances: pipeline.max_instances))
+        // `pose` is MediaPipe's smooth_landmarks=False: the tracker's output smoothing off.
+        var tracker = try LandmarkBundles.landmarker(pipeline.bundle).tracker(
+            options: LandmarkerOptions(maximumInstances: pipeline.max_instances), smoothsLandmarks: name != "pose")
         let frames = try TrackingClips.frames(pipeline.clip)
         try #require(frames.count == pipeline.frames.count)
         var differences: [Double] = [], visible: [Double] = [], instances = 0, countsAgree = 0, detectorAgrees = 0
+        var world: [Double] = [], visibility: [Double] = []
         var firstApart: Int?
         var detectorFrames: [Int] = []
         for (index, (frame, reference)) in zip(frames, pipeline.frames).enumerated() {
@@ -128,6 +155,12 @@ struct LandmarkTrackerReferenceTests {
                 if firstApart == nil, apart.contains(where: { $0 > 0.02 }) { firstApart = index }
                 if let handedness = expected.handedness {
                     #expect(instance.handedness?.label == handedness, "\(name) frame \(index): handedness")
+                }
+                if let expectedWorld = expected.world_landmarks, let found = instance.worldLandmarks {
+                    world += Self.worldDifferences(found, expectedWorld)
+                }
+                if expected.filter != nil {
+                    visibility += zip(instance.landmarks, expected.landmarks).map { abs(($0.visibility ?? -1) - $1[3]) }
                 }
             }
         }
@@ -147,6 +180,26 @@ struct LandmarkTrackerReferenceTests {
         print("landmark-tracking | \(name) | MediaPipe against itself, one pixel of frame 0 one level off: \(String(format: "%.1f", yardstick.within_2_percent * 100))% of points within 2% (visible \(String(format: "%.1f", yardstick.visible_within_2_percent * 100))%), largest \(yardstick.largest_percent_of_box)% of the box")
         #expect(within >= yardstick.within_2_percent - 0.03, "\(name): \(within * 100)% of points within 2% of the box")
         #expect(visibleWithin >= yardstick.visible_within_2_percent - 0.03, "\(name): \(visibleWithin * 100)% of visible points within 2% of the box")
+        if let worldYardstick = yardstick.world_within_2_percent, let visibilityYardstick = yardstick.visibility_within_0_05 {
+            // The smoothed world landmarks and visibility drift with the loop as the points do: measured as the
+            // points are (world points against 2% of the world box; visibility within 0.05), held to MediaPipe's
+            // own share against the one-pixel change, less 3 points.
+            let worldWithin = Double(world.filter { $0 <= 0.02 }.count) / Double(max(1, world.count))
+            let visibilityWithin = Double(visibility.filter { $0 <= 0.05 }.count) / Double(max(1, visibility.count))
+            print("landmark-tracking | \(name) | world landmarks within 2% of the world box: \(String(format: "%.1f", worldWithin * 100))% of \(world.count) (largest \(String(format: "%.2f", (world.max() ?? 0) * 100))%) | visibility within 0.05: \(String(format: "%.1f", visibilityWithin * 100))% of \(visibility.count) (largest \(String(format: "%.3f", visibility.max() ?? 0)))")
+            print("landmark-tracking | \(name) | MediaPipe against itself: world landmarks \(String(format: "%.1f", worldYardstick * 100))%, visibility \(String(format: "%.1f", visibilityYardstick * 100))%")
+            #expect(world.count == differences.count && visibility.count == differences.count)
+            #expect(worldWithin >= worldYardstick - 0.03, "\(name): \(worldWithin * 100)% of world points within 2% of the world box")
+            #expect(visibilityWithin >= visibilityYardstick - 0.03, "\(name): \(visibilityWithin * 100)% of visibilities within 0.05")
+        }
+    }
+
+    /// How far each world point is from the reference's, in x, y or z, as a fraction of the reference's world
+    /// box (its largest side).
+    static func worldDifferences(_ points: [Landmarks.WorldLandmark], _ reference: [[Double]]) -> [Double] {
+        let sides = (0..<3).map { axis in (reference.map { $0[axis] }.max() ?? 0) - (reference.map { $0[axis] }.min() ?? 0) }
+        let side = max(sides.max() ?? 0, 1e-9)
+        return zip(points, reference).map { max(abs($0.x - $1[0]), abs($0.y - $1[1]), abs($0.z - $1[2])) / side }
     }
 
     @Test("the landmark model on MediaPipe's own regions, frame by frame, gives MediaPipe's landmarks",
@@ -156,6 +209,7 @@ struct LandmarkTrackerReferenceTests {
         let pipeline = try #require(document.pipelines[name])
         let landmarker = try LandmarkBundles.landmarker(pipeline.bundle)
         let settings = try Landmarker.Settings(LandmarkerOptions(), description: landmarker.description)
+        let clip = try #require(document.clips[pipeline.clip])
         let frames = try TrackingClips.frames(pipeline.clip)
         var differences: [Double] = []
         for (index, (frame, reference)) in zip(frames, pipeline.frames).enumerated() {
@@ -166,7 +220,8 @@ struct LandmarkTrackerReferenceTests {
             }
             #expect(found.count == reference.instances.count, "\(name) frame \(index): \(found.count) instances, MediaPipe \(reference.instances.count)")
             for (instance, expected) in Self.paired(found, reference.instances) {
-                let apart = Self.differences(instance.landmarks, expected.landmarks)
+                // The landmark stage alone: MediaPipe's landmarks before its output smoothing.
+                let apart = Self.differences(instance.landmarks, expected.unsmoothed(width: clip.width, height: clip.height))
                 differences += apart
                 #expect(apart.allSatisfy { $0 <= 0.02 }, "\(name) frame \(index): a point \((apart.max() ?? 0) * 100)% of the box off")
             }
@@ -253,16 +308,13 @@ struct LandmarkTrackerReferenceTests {
                 continue
             }
             if filters.isEmpty { filters = Array(repeating: OneEuroFilter(smoothing), count: 4) }
-            var plain = rule.region
-            (plain.scaleX, plain.scaleY, plain.square) = (1, 1, .none)
             let normalized = raw.map { (x: Float($0[0] / Double(clip.width)), y: Float($0[1] / Double(clip.height))) }
-            let bare = try #require(LandmarkTracker.region(normalized, rule: plain, width: clip.width, height: clip.height))
-            let size = (bare.width + bare.height) / 2
+            let size = try #require(LandmarkTracker.objectScale(normalized, rule: rule.region, width: clip.width, height: clip.height))
             // MediaPipe's Python solutions stamp frame n at (n + 1) × 33,333 µs.
             let time = Duration.microseconds(33_333 * (index + 1))
             for point in 0..<2 {
-                let x = filters[2 * point](raw[point][0], at: time, valueScale: 1 / size)
-                let y = filters[2 * point + 1](raw[point][1], at: time, valueScale: 1 / size)
+                let x = Double(filters[2 * point](Float(raw[point][0]), at: time, valueScale: 1 / Float(size)))
+                let y = Double(filters[2 * point + 1](Float(raw[point][1]), at: time, valueScale: 1 / Float(size)))
                 let difference = max(abs(x - smoothed[point][0]), abs(y - smoothed[point][1]))
                 largest = max(largest, difference)
                 compared += 1
@@ -271,5 +323,66 @@ struct LandmarkTrackerReferenceTests {
         }
         #expect(compared > 0)
         print("landmark-tracking-smoothing | pose | \(compared) points | ≤ \(largest) px")
+    }
+
+    @Test("the output smoothing fed MediaPipe's unsmoothed landmarks gives MediaPipe's smoothed ones, to the float")
+    func sameOutputSmoothing() throws {
+        let document = try #require(Self.document)
+        let pipeline = try #require(document.pipelines["pose-smoothed"])
+        let clip = try #require(document.clips[pipeline.clip])
+        let rule = MediaPipeLandmarker.pose.tracking
+        var smoother = LandmarkSmoother(try #require(rule.outputSmoothing))
+        let width = Float(clip.width), height = Float(clip.height)
+        var largest = (pixels: 0.0, visibility: 0.0, metres: 0.0), numbers = 0, exact = 0, frames = 0, lost = 0
+        var mismatches: [String] = []
+        for (index, frame) in pipeline.frames.enumerated() {
+            guard let filter = frame.instances.first?.filter else {
+                // As the tracker does when its one instance is lost.
+                smoother.forgetLandmarks()
+                lost += 1
+                continue
+            }
+            // MediaPipe's filter sees x·W, y·H, z·W in floats.
+            let points = filter.landmarks_in.map {
+                Landmark(x: Double(Float($0[0]) * width), y: Double(Float($0[1]) * height), z: Double(Float($0[2]) * width),
+                         visibility: Double(Float($0[3])))
+            }
+            var instance = Landmarks(
+                score: 1, box: Detection.Box(x: 0, y: 0, width: 0, height: 0), landmarks: points,
+                worldLandmarks: filter.world_in.map { Landmarks.WorldLandmark(x: $0[0], y: $0[1], z: $0[2]) },
+                region: RegionOfInterest(centerX: 0, centerY: 0, width: 1, height: 1, rotation: 0))
+            let auxiliary = filter.auxiliary_in.map { (x: Float($0[0]), y: Float($0[1])) }
+            let scale = LandmarkTracker.objectScale(auxiliary, rule: rule.region, width: clip.width, height: clip.height)
+            // MediaPipe's Python solutions stamp frame n at (n + 1) × 33,333 µs.
+            smoother.smooth(&instance, at: .microseconds(33_333 * (index + 1)), objectScale: scale, width: clip.width, height: clip.height)
+            frames += 1
+            for (point, expected) in zip(instance.landmarks, filter.landmarks_out) {
+                // Normalized back as MediaPipe does (floats divided by the size), compared as floats.
+                let found = [Float(point.x) / width, Float(point.y) / height, Float(point.z) / width]
+                for axis in 0..<3 {
+                    let apart = Double(abs(found[axis] - Float(expected[axis])) * (axis == 1 ? height : width))
+                    largest.pixels = max(largest.pixels, apart)
+                    numbers += 1
+                    if found[axis] == Float(expected[axis]) { exact += 1 } else { mismatches.append("frame \(index): axis \(axis) \(found[axis]), MediaPipe \(expected[axis])") }
+                }
+                let visibility = abs(Float(point.visibility ?? -1) - Float(expected[3]))
+                largest.visibility = max(largest.visibility, Double(visibility))
+                numbers += 1
+                if visibility == 0 { exact += 1 } else { mismatches.append("frame \(index): visibility \(point.visibility ?? -1), MediaPipe \(expected[3])") }
+            }
+            for (point, expected) in zip(try #require(instance.worldLandmarks), filter.world_out) {
+                for (value, reference) in zip([point.x, point.y, point.z], expected) {
+                    let apart = Double(abs(Float(value) - Float(reference)))
+                    largest.metres = max(largest.metres, apart)
+                    numbers += 1
+                    if apart == 0 { exact += 1 } else { mismatches.append("frame \(index): world \(value), MediaPipe \(reference)") }
+                }
+            }
+        }
+        #expect(frames > 0 && lost > 0, "the clip has tracked frames and a loss")
+        // MediaPipe's arithmetic, float for float: computing the low-pass filter in floats alone, or forgetting
+        // the visibility filter with the body, already changes thousands of these numbers.
+        #expect(mismatches.count == 0, "\(mismatches.count) of \(numbers) numbers differ; first: \(mismatches.prefix(3))")
+        print("landmark-tracking-output-smoothing | pose | \(frames) frames, \(numbers) numbers, \(exact) identical floats | landmarks ≤ \(largest.pixels) px, visibility ≤ \(largest.visibility), world ≤ \(largest.metres) m")
     }
 }

@@ -6,7 +6,7 @@ import TensorIOTestSupport
 import TensorIOVideo
 
 /// The tracker's own rules: times that must increase, `reset()`, a lost instance bringing the detector
-/// back, a bundle without a tracking rule, and landmarks no region can be made of.
+/// back, a bundle without a tracking rule, landmarks no region can be made of, and the output smoothing.
 @Suite("Landmarks: the tracker")
 struct LandmarkTrackerTests {
     static func black(width: Int = 480, height: Int = 360) throws -> PixelBuffer {
@@ -113,5 +113,56 @@ struct LandmarkTrackerTests {
             let spread = (0..<count).map { Landmark(x: 40 + Double($0 % 7) * 3, y: 30 + Double($0 % 5) * 4, z: 0) }
             #expect(tracker.follow(&track, points: spread, at: .seconds(1), width: 100, height: 80), "\(name): a spread of points")
         }
+    }
+
+    /// Whether two instances have the same points, within `tolerance` pixels (the smoothing computes in floats).
+    static func samePoints(_ a: Landmarks, _ b: Landmarks, tolerance: Double = 1e-3) -> Bool {
+        a.landmarks.count == b.landmarks.count
+            && zip(a.landmarks, b.landmarks).allSatisfy { abs($0.x - $1.x) <= tolerance && abs($0.y - $1.y) <= tolerance && abs($0.z - $1.z) <= tolerance }
+    }
+
+    static func sameVisibility(_ a: Landmarks, _ b: Landmarks) -> Bool {
+        zip(a.landmarks, b.landmarks).allSatisfy { abs(($0.visibility ?? -1) - ($1.visibility ?? -1)) <= 1e-6 }
+    }
+
+    @Test("output smoothing changes the landmarks returned, never the regions followed; off, each frame's own; reset() starts it afresh, a loss the positions alone",
+          TestData.required(TrackingClips.gesture))
+    func outputSmoothing() throws {
+        let landmarker = try LandmarkBundles.landmarker("pose")
+        var smoothed = try landmarker.tracker()
+        var plain = try landmarker.tracker(smoothsLandmarks: false)
+        #expect(smoothed.smoothsLandmarks && !plain.smoothsLandmarks)
+        let frames = try TrackingClips.frames("pose.mp4")
+        try #require(frames.count == 40)
+        var moved = 0, tracked = 0
+        for (index, frame) in frames.enumerated() {
+            let a = try smoothed.landmarks(in: frame.image, timestamp: frame.timestamp)
+            let b = try plain.landmarks(in: frame.image, timestamp: frame.timestamp)
+            #expect(a.detectorRan == b.detectorRan && a.instances.count == b.instances.count, "frame \(index)")
+            for (s, p) in zip(a.instances, b.instances) {
+                // The smoothing never reaches the region the landmark model sees.
+                #expect(s.region == p.region, "frame \(index): the same region")
+                if a.detectorRan {
+                    // A new instance's first frame: its positions as the model gives them (frame 24, after the
+                    // clip's black frames, keeps the lost body's visibility filter, as MediaPipe does).
+                    #expect(Self.samePoints(s, p), "frame \(index): the first frame passes through")
+                    #expect(Self.sameVisibility(s, p) == (index == 0), "frame \(index): visibility")
+                } else {
+                    tracked += 1
+                    if !Self.samePoints(s, p, tolerance: 0.01) { moved += 1 }
+                }
+            }
+        }
+        #expect(tracked > 30 && moved > tracked / 2, "\(moved) of \(tracked) tracked frames smoothed")
+        // reset() forgets every filter: the next frame is the model's own again.
+        smoothed.reset()
+        plain.reset()
+        let a = try smoothed.landmarks(in: frames[10].image, timestamp: .zero)
+        let b = try plain.landmarks(in: frames[10].image, timestamp: .zero)
+        let (s, p) = (try #require(a.instances.first), try #require(b.instances.first))
+        #expect(Self.samePoints(s, p) && Self.sameVisibility(s, p))
+        // A still photo is never smoothed.
+        let still = try #require(landmarker.landmarks(in: frames[10].image).first)
+        #expect(Self.samePoints(still, p, tolerance: 0))
     }
 }

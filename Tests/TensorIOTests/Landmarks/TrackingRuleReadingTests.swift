@@ -39,10 +39,44 @@ struct TrackingRuleReadingTests {
          "landmarks.tracking.smoothing.min_cutoff: -1 is outside"),
         (#"{"region": {}, "smoothing": {"min_cutoff": 0.01, "beta": 10, "derivative_cutoff": 1, "frequency": 0}}"#,
          "landmarks.tracking.smoothing.frequency: 0 is outside"),
+        (#"{"region": {}, "output_smoothing": []}"#, "landmarks.tracking.output_smoothing: expected an object"),
+        (#"{"region": {}, "output_smoothing": {}}"#, "landmarks.tracking.output_smoothing: expected at least one of"),
+        (#"{"region": {}, "output_smoothing": {"visibility": {"alpha": 0.1}, "points": 1}}"#,
+         "landmarks.tracking.output_smoothing.points: unknown key"),
+        (#"{"region": {}, "output_smoothing": {"landmarks": {"min_cutoff": -0.05, "beta": 80, "derivative_cutoff": 1, "frequency": 30}}}"#,
+         "landmarks.tracking.output_smoothing.landmarks.min_cutoff: -0.05 is outside"),
+        (#"{"region": {}, "output_smoothing": {"landmarks": {"min_cutoff": 0.05, "beta": "NaN", "derivative_cutoff": 1, "frequency": 30}}}"#,
+         "landmarks.tracking.output_smoothing.landmarks.beta: expected a number"),
+        (#"{"region": {}, "output_smoothing": {"world_landmarks": {"min_cutoff": 0.1, "beta": 40, "derivative_cutoff": 1}}}"#,
+         "landmarks.tracking.output_smoothing.world_landmarks.frequency: required"),
+        (#"{"region": {}, "output_smoothing": {"world_landmarks": true}}"#,
+         "landmarks.tracking.output_smoothing.world_landmarks: expected an object"),
+        (#"{"region": {}, "output_smoothing": {"visibility": 0.1}}"#, "landmarks.tracking.output_smoothing.visibility: expected an object"),
+        (#"{"region": {}, "output_smoothing": {"visibility": {}}}"#, "landmarks.tracking.output_smoothing.visibility.alpha: required"),
+        (#"{"region": {}, "output_smoothing": {"visibility": {"alpha": -0.1}}}"#,
+         "landmarks.tracking.output_smoothing.visibility.alpha: -0.1 is outside 0 to 1"),
+        (#"{"region": {}, "output_smoothing": {"visibility": {"alpha": 1.5}}}"#,
+         "landmarks.tracking.output_smoothing.visibility.alpha: 1.5 is outside 0 to 1"),
+        (#"{"region": {}, "output_smoothing": {"visibility": {"alpha": "NaN"}}}"#,
+         "landmarks.tracking.output_smoothing.visibility.alpha: expected a number"),
+        (#"{"region": {}, "output_smoothing": {"visibility": {"alpha": 0.1, "beta": 1}}}"#,
+         "landmarks.tracking.output_smoothing.visibility.beta: unknown key"),
     ])
     func problems(json: String, expected: String) throws {
         let (rule, issues) = try Self.read(json)
         #expect(rule == nil)
         #expect(issues.contains { $0.hasPrefix(expected) }, "\(issues)")
+    }
+
+    @Test("output smoothing reads member by member, and writes back as it was given")
+    func outputSmoothing() throws {
+        let (rule, issues) = try Self.read(#"{"region": {}, "output_smoothing": {"visibility": {"alpha": 0.25}}}"#)
+        #expect(issues.isEmpty)
+        let output = try #require(rule?.outputSmoothing)
+        #expect(output == TrackingRule.OutputSmoothing(visibilityAlpha: 0.25))
+        let (again, _) = try Self.read(RegionRuleReadingTests.text(try #require(rule).modelJSON))
+        #expect(again == rule)
+        #expect(MediaPipeLandmarker.pose.tracking.outputSmoothing?.landmarks?.beta == 80)
+        #expect(MediaPipeLandmarker.hand.tracking.outputSmoothing == nil)
     }
 }

@@ -65,6 +65,13 @@ struct LandmarksCommandTests {
         try await withTemporaryDirectory { folder in
             let bundle = folder.appendingPathComponent("pose.tiobundle").path
             #expect(try await CLI.run("init", Self.poseDetector, Self.pose, "--landmarker", "pose", "-o", bundle).status == 0)
+            // The video mode's output smoothing, MediaPipe's PoseLandmarkFiltering settings.
+            let model = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: bundle).appendingPathComponent("model.json")))
+            let tracking = try #require(((model as? [String: Any])?["landmarks"] as? [String: Any])?["tracking"] as? [String: Any])
+            let output = try #require(tracking["output_smoothing"] as? [String: [String: Double]])
+            #expect(output["landmarks"] == ["min_cutoff": 0.05, "beta": 80, "derivative_cutoff": 1, "frequency": 30])
+            #expect(output["world_landmarks"] == ["min_cutoff": 0.1, "beta": 40, "derivative_cutoff": 1, "frequency": 30])
+            #expect(output["visibility"] == ["alpha": 0.1])
             let drawings = folder.appendingPathComponent("drawn")
             let result = try await CLI.run("landmarks", bundle, Self.astronaut, "Examples/photos/cat.jpg", "--json", "--draw", drawings.path)
             #expect(result.status == 0, "\(result)")

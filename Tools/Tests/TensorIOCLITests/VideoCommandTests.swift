@@ -225,8 +225,10 @@ struct VideoCommandTests {
                 #expect(printed.count == tracked.instances.count)
                 for (instance, expected) in zip(printed, tracked.instances) {
                     let points = try #require(instance["landmarks"] as? [[String: Any]])
+                    // Compared as floats: the smoothed landmarks are floats (MediaPipe's filters), which the JSON
+                    // prints as the shortest float decimal, not the double's.
                     let largest = zip(points, expected.landmarks).map { point, landmark in
-                        max(abs((point["x"] as? Double ?? .nan) - landmark.x), abs((point["y"] as? Double ?? .nan) - landmark.y))
+                        max(abs(Float(point["x"] as? Double ?? .nan) - Float(landmark.x)), abs(Float(point["y"] as? Double ?? .nan) - Float(landmark.y)))
                     }.max() ?? .nan
                     #expect(points.count == 33 && largest < 1e-6, "frame \(frame.index): off by \(largest) px")
                 }

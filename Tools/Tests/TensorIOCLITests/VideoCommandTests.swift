@@ -234,6 +234,29 @@ struct VideoCommandTests {
                 }
             }
             #expect(detectorRuns == [true, false, false, false, false], "the detector ran on frames \(detectorRuns)")
+
+            // --no-smoothing: the tracker's points without the output smoothing (smooth_landmarks=False).
+            let raw = try Self.lines(try await CLI.run("landmarks", bundle, clip.path, "--json", "--no-smoothing"))
+            var unsmoothed = try landmarker.tracker(smoothsLandmarks: false)
+            let again = try VideoReader(contentsOf: clip).makeDecoder()
+            var differs = false
+            for (line, smoothedLine) in zip(raw, lines) {
+                let frame = try #require(try again.nextFrame())
+                let expected = try await unsmoothed.landmarks(in: frame.image, timestamp: frame.timestamp).instances
+                let printed = try #require(line["instances"] as? [[String: Any]])
+                let smoothed = try #require(smoothedLine["instances"] as? [[String: Any]])
+                #expect(printed.count == expected.count)
+                for (index, (instance, landmarks)) in zip(printed, expected).enumerated() {
+                    let points = try #require(instance["landmarks"] as? [[String: Any]])
+                    let largest = zip(points, landmarks.landmarks).map { point, landmark in
+                        max(abs((point["x"] as? Double ?? .nan) - landmark.x), abs((point["y"] as? Double ?? .nan) - landmark.y))
+                    }.max() ?? .nan
+                    #expect(largest < 1e-6, "frame \(frame.index) unsmoothed: off by \(largest) px")
+                    let other = try #require(smoothed[index]["landmarks"] as? [[String: Any]])
+                    differs = differs || zip(points, other).contains { ($0["x"] as? Double) != ($1["x"] as? Double) }
+                }
+            }
+            #expect(differs, "--no-smoothing printed the smoothed points")
         }
     }
 

@@ -14,10 +14,12 @@ final class FrameTracking: @unchecked Sendable {
     /// Guarded by `lock`; `nil` when the bundle declares no tracking.
     private var tracker: LandmarkTracker?
 
-    init(landmarker: Landmarker, options: LandmarkerOptions) throws {
+    /// - Parameter smoothsLandmarks: Whether the bundle's output smoothing applies (`--no-smoothing` turns it off).
+    init(landmarker: Landmarker, options: LandmarkerOptions, smoothsLandmarks: Bool = true) throws {
         self.landmarker = landmarker
         self.options = options
-        tracker = landmarker.description.tracking == nil ? nil : try landmarker.tracker(options: options)
+        tracker = landmarker.description.tracking == nil
+            ? nil : try landmarker.tracker(options: options, smoothsLandmarks: smoothsLandmarks)
     }
 
     /// Forgets the instances followed: the next frame is a new video's first.

@@ -48,6 +48,9 @@ struct LandmarksCommand: AsyncParsableCommand {
 
     @OptionGroup var videoOptions: VideoOptionGroup
 
+    @Flag(name: .customLong("no-smoothing"), help: "On a video, give the landmark model's points as they are, without the output smoothing the bundle declares (MediaPipe's smooth_landmarks=False).")
+    var noSmoothing = false
+
     @OptionGroup var jobOptions: JobsOptionGroup
 
     mutating func validate() throws {
@@ -70,7 +73,9 @@ struct LandmarksCommand: AsyncParsableCommand {
         let videos = try videoOptions.videos(among: photos.images, outputs: [("--draw", draw, true)])
         // A video's frames run one after the other, on one compiled copy with every core.
         let jobs = videos == nil ? jobOptions.count(for: photos.images.count) : 1
-        if videos != nil { jobOptions.warnUnusedForVideos() }
+        if videos != nil { jobOptions.warnUnusedForVideos() } else if noSmoothing {
+            warn("--no-smoothing has no effect on photos: only a video's tracked landmarks are smoothed")
+        }
         let bundle = try self.model.openBundle()
         guard try bundle.landmarks != nil else {
             throw CLIError("\(self.model.bundle) has no \"landmarks\" entry: give a landmark bundle (tensorio init DETECTOR LANDMARKS --landmarker hand|face|pose writes one)")
@@ -90,7 +95,7 @@ struct LandmarksCommand: AsyncParsableCommand {
             maximumInstances: maxResults, minimumDetectionScore: minDetectionScore, minimumPresenceScore: minPresenceScore)
         let connections = landmarker.description.connections
         if let videos {
-            let tracking = try FrameTracking(landmarker: landmarker, options: options)
+            let tracking = try FrameTracking(landmarker: landmarker, options: options, smoothsLandmarks: !noSmoothing)
             return try await ClipTaskRunner(
                 paths: videos, sampling: videoOptions.sampling, json: photos.json, drawing: draw,
                 task: { frame, draws in

@@ -223,34 +223,120 @@ static void crop_row_inside_avx512(const uint8_t *pixels, int64_t width, int64_t
 }
 #endif
 
-// Whether every position of a row rounds to a pixel with a neighbour to its right and below: its two ends
-// decide it, since the positions along a row are monotonic (each step — the double sums, the scaling, rint —
-// is). NaN is outside.
-static int row_inside(int64_t width, int64_t height, const double *column_x, const double *column_y,
-                      double row_x, double row_y, int64_t count) {
-    const double right = (double)((width - 1) * 32 - 1), bottom = (double)((height - 1) * 32 - 1);
-    const int64_t ends[2] = {0, count - 1};
-    for (int end = 0; end < 2; end++) {
-        double x = column_x[ends[end]] + row_x, y = column_y[ends[end]] + row_y;
-        if (!(x >= 0.0 && x <= right && y >= 0.0 && y <= bottom)) return 0;
+// The map OpenCV's warpPerspective samples with, for MediaPipe's crop: cv::getPerspectiveTransform of the
+// region's four corners (cv::boxPoints order: bottom-left, top-left, top-right, bottom-right) onto the output's
+// (0, h), (0, 0), (w, 0), (w, h) — the 8 × 8 system built from the Float corners (each product -x·u a Float
+// product, as Point2f's members multiply), solved by OpenCV's LU (hal::LU64f: partial pivoting, eps
+// DBL_EPSILON × 100) — then inverted by cv::invert's closed form for a 3 × 3 matrix (warpPerspective inverts
+// the map unless WARP_INVERSE_MAP). A system OpenCV cannot solve or invert gives the zero matrix (every
+// position 0), as OpenCV's does.
+void tio_region_matrix(const float corners[8], int64_t output_width, int64_t output_height, double matrix[9]) {
+    const float targets[8] = {0.0f, (float)output_height, 0.0f, 0.0f, (float)output_width, 0.0f,
+                              (float)output_width, (float)output_height};
+    double a[8][8], b[8];
+    for (int i = 0; i < 4; i++) {
+        float x = corners[2 * i], y = corners[2 * i + 1], u = targets[2 * i], v = targets[2 * i + 1];
+        a[i][0] = a[i + 4][3] = x;
+        a[i][1] = a[i + 4][4] = y;
+        a[i][2] = a[i + 4][5] = 1;
+        a[i][3] = a[i][4] = a[i][5] = a[i + 4][0] = a[i + 4][1] = a[i + 4][2] = 0;
+        a[i][6] = -(x * u);
+        a[i][7] = -(y * u);
+        a[i + 4][6] = -(x * v);
+        a[i + 4][7] = -(y * v);
+        b[i] = u;
+        b[i + 4] = v;
     }
-    return 1;
+    for (int k = 0; k < 9; k++) matrix[k] = 0;
+    // hal::LU64f (modules/core/src/matrix_decomp.cpp, LUImpl), with one right-hand side.
+    for (int i = 0; i < 8; i++) {
+        int pivot = i;
+        for (int j = i + 1; j < 8; j++)
+            if (fabs(a[j][i]) > fabs(a[pivot][i])) pivot = j;
+        if (fabs(a[pivot][i]) < 2.2204460492503131e-16 * 100) return;
+        if (pivot != i) {
+            for (int j = i; j < 8; j++) {
+                double swap = a[i][j];
+                a[i][j] = a[pivot][j];
+                a[pivot][j] = swap;
+            }
+            double swap = b[i];
+            b[i] = b[pivot];
+            b[pivot] = swap;
+        }
+        double d = -1 / a[i][i];
+        for (int j = i + 1; j < 8; j++) {
+            double alpha = a[j][i] * d;
+            for (int k = i + 1; k < 8; k++) a[j][k] += alpha * a[i][k];
+            b[j] += alpha * b[i];
+        }
+    }
+    for (int i = 7; i >= 0; i--) {
+        double s = b[i];
+        for (int k = i + 1; k < 8; k++) s -= a[i][k] * b[k];
+        b[i] = s / a[i][i];
+    }
+    // cv::invert, DECOMP_LU, n == 3 (modules/core/src/lapack.cpp): det3, then the adjugate times 1 / det.
+    const double m[9] = {b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], 1.0};
+#define S(r, c) m[(r) * 3 + (c)]
+    double det = S(0, 0) * (S(1, 1) * S(2, 2) - S(1, 2) * S(2, 1)) - S(0, 1) * (S(1, 0) * S(2, 2) - S(1, 2) * S(2, 0))
+        + S(0, 2) * (S(1, 0) * S(2, 1) - S(1, 1) * S(2, 0));
+    if (det == 0.) return;
+    det = 1. / det;
+    matrix[0] = (S(1, 1) * S(2, 2) - S(1, 2) * S(2, 1)) * det;
+    matrix[1] = (S(0, 2) * S(2, 1) - S(0, 1) * S(2, 2)) * det;
+    matrix[2] = (S(0, 1) * S(1, 2) - S(0, 2) * S(1, 1)) * det;
+    matrix[3] = (S(1, 2) * S(2, 0) - S(1, 0) * S(2, 2)) * det;
+    matrix[4] = (S(0, 0) * S(2, 2) - S(0, 2) * S(2, 0)) * det;
+    matrix[5] = (S(0, 2) * S(1, 0) - S(0, 0) * S(1, 2)) * det;
+    matrix[6] = (S(1, 0) * S(2, 1) - S(1, 1) * S(2, 0)) * det;
+    matrix[7] = (S(0, 1) * S(2, 0) - S(0, 0) * S(2, 1)) * det;
+    matrix[8] = (S(0, 0) * S(1, 1) - S(0, 1) * S(1, 0)) * det;
+#undef S
+}
+
+// One output row's source positions in 1/32 pixels, as WarpPerspectiveInvoker (modules/imgproc/src/imgwarp.cpp)
+// computes them before rounding: the output in blocks of bw0 columns (BLOCK_SZ 32: bh0 = min(16, h),
+// bw0 = min(1024 / bh0, w)), each block's row start X0 = M0·x + M1·y + M2 (and Y0, W0 alike), then per column
+// x1 of the block W = W0 + M6·x1, W = W ? 32 / W : 0, X = (X0 + M0·x1)·W, clamped to the int range. (The SSE4.1
+// line of OpenCV does the same double operations.) Returns whether every position of the row is a number
+// that rounds to a pixel with a neighbour to its right and below (the vector paths' condition).
+static int row_positions(const double m[9], int64_t width, int64_t height, int64_t output_width, int64_t output_height,
+                         int64_t y, double *position_x, double *position_y) {
+    int64_t block_height = output_height < 16 ? output_height : 16;
+    int64_t block_width = 1024 / block_height < output_width ? 1024 / block_height : output_width;
+    const double right = (double)((width - 1) * 32 - 1), bottom = (double)((height - 1) * 32 - 1);
+    int inside = 1;
+    for (int64_t start = 0; start < output_width; start += block_width) {
+        int64_t count = output_width - start < block_width ? output_width - start : block_width;
+        double x0 = m[0] * (double)start + m[1] * (double)y + m[2];
+        double y0 = m[3] * (double)start + m[4] * (double)y + m[5];
+        double w0 = m[6] * (double)start + m[7] * (double)y + m[8];
+        for (int64_t x1 = 0; x1 < count; x1++) {
+            double w = w0 + m[6] * (double)x1;
+            w = w != 0 ? 32.0 / w : 0;
+            double fx = clamp_position((x0 + m[0] * (double)x1) * w);
+            double fy = clamp_position((y0 + m[3] * (double)x1) * w);
+            position_x[start + x1] = fx;
+            position_y[start + x1] = fy;
+            inside &= fx >= 0.0 && fx <= right && fy >= 0.0 && fy <= bottom;
+        }
+    }
+    return inside;
 }
 
 // Asks for the photo's pixels under the region before the rows need them: the rows' reads depend on
 // computed addresses, one after another, and a photo that other work pushed out of the cache would make each
 // wait for memory in turn; prefetches of the region's bounding box (when it is at most 1 MiB of the photo)
 // let the memory fetch them all at once.
-static void prefetch_region(const uint8_t *pixels, int64_t width, int64_t height, double origin_x, double origin_y,
-                            double span_x, double span_y, double down_x, double down_y) {
-    double xs[4] = {origin_x, origin_x + span_x, origin_x + down_x, origin_x + span_x + down_x};
-    double ys[4] = {origin_y, origin_y + span_y, origin_y + down_y, origin_y + span_y + down_y};
-    double left = xs[0], right = xs[0], top = ys[0], bottom = ys[0];
+static void prefetch_region(const uint8_t *pixels, int64_t width, int64_t height, const float corners[8]) {
+    double left = corners[0], right = corners[0], top = corners[1], bottom = corners[1];
     for (int corner = 1; corner < 4; corner++) {
-        left = xs[corner] < left ? xs[corner] : left;
-        right = xs[corner] > right ? xs[corner] : right;
-        top = ys[corner] < top ? ys[corner] : top;
-        bottom = ys[corner] > bottom ? ys[corner] : bottom;
+        double x = corners[2 * corner], y = corners[2 * corner + 1];
+        left = x < left ? x : left;
+        right = x > right ? x : right;
+        top = y < top ? y : top;
+        bottom = y > bottom ? y : bottom;
     }
     if (!(left <= right && top <= bottom)) return;  // NaN
     left = left < 0 ? 0 : left;
@@ -269,14 +355,11 @@ static void prefetch_region(const uint8_t *pixels, int64_t width, int64_t height
     }
 }
 
-void tio_region_crop(const uint8_t *pixels, int64_t width, int64_t height,
-                     double origin_x, double origin_y, double across_x, double across_y, double down_x, double down_y,
+void tio_region_crop(const uint8_t *pixels, int64_t width, int64_t height, const float corners[8],
                      int64_t output_width, int64_t output_height, uint8_t *output,
-                     double *column_x, double *column_y, int allow_vector) {
-    for (int64_t x = 0; x < output_width; x++) {
-        column_x[x] = (origin_x + (double)x * across_x) * 32.0;
-        column_y[x] = (origin_y + (double)x * across_y) * 32.0;
-    }
+                     double *position_x, double *position_y, int allow_vector) {
+    double m[9];
+    tio_region_matrix(corners, output_width, output_height, m);
     int vector = 0, wide = 0;
 #if defined(__x86_64__)
     // The pair reads need two columns and two rows; the 32-bit lanes need the positions ((side - 1) × 32) and
@@ -285,25 +368,25 @@ void tio_region_crop(const uint8_t *pixels, int64_t width, int64_t height,
         && __builtin_cpu_supports("avx2");
     wide = vector && allow_vector >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
 #endif
-    prefetch_region(pixels, width, height, origin_x, origin_y, across_x * (double)output_width, across_y * (double)output_width,
-                    down_x * (double)output_height, down_y * (double)output_height);
+    prefetch_region(pixels, width, height, corners);
     for (int64_t y = 0; y < output_height; y++) {
         uint8_t *row = output + y * output_width * 4;
-        double row_x = (double)y * down_x * 32.0, row_y = (double)y * down_y * 32.0;
+        int inside = row_positions(m, width, height, output_width, output_height, y, position_x, position_y);
 #if defined(__x86_64__)
-        if (vector && row_inside(width, height, column_x, column_y, row_x, row_y, output_width)) {
+        if (vector && inside) {
             if (wide) {
-                crop_row_inside_avx512(pixels, width, height, column_x, column_y, row_x, row_y, output_width, row);
+                crop_row_inside_avx512(pixels, width, height, position_x, position_y, 0.0, 0.0, output_width, row);
             } else {
-                crop_row_inside_avx2(pixels, width, height, column_x, column_y, row_x, row_y, output_width, row);
+                crop_row_inside_avx2(pixels, width, height, position_x, position_y, 0.0, 0.0, output_width, row);
             }
             continue;
         }
         if (vector) {
-            crop_row_avx2(pixels, width, height, column_x, column_y, row_x, row_y, output_width, row);
+            crop_row_avx2(pixels, width, height, position_x, position_y, 0.0, 0.0, output_width, row);
             continue;
         }
 #endif
-        crop_row_portable(pixels, width, height, column_x, column_y, row_x, row_y, 0, output_width, row);
+        (void)inside;
+        crop_row_portable(pixels, width, height, position_x, position_y, 0.0, 0.0, 0, output_width, row);
     }
 }

@@ -150,16 +150,20 @@ public struct LandmarkTracker: Sendable {
             var plain = rule.region
             (plain.scaleX, plain.scaleY, plain.shiftX, plain.shiftY, plain.square) = (1, 1, 0, 0, .none)
             guard let bare = Self.region(normalized, rule: plain, width: width, height: height) else { return false }
-            let size = (bare.width + bare.height) / 2
+            // GetObjectScale and value_scale = 1.0f / object_scale, in floats.
+            let size = (Float(bare.width) + Float(bare.height)) / 2
             if track.filters.count != chosen.count * 2 {
                 track.filters = Array(repeating: OneEuroFilter(smoothing), count: chosen.count * 2)
             }
             // MediaPipe's min_allowed_object_scale: a smaller instance passes through unsmoothed.
             if size >= 1e-6 {
+                let scale = Double(1 / size), floatWidth = Float(imageWidth), floatHeight = Float(imageHeight)
                 for index in chosen.indices {
-                    let x = track.filters[2 * index](chosen[index].x, at: time, valueScale: 1 / size)
-                    let y = track.filters[2 * index + 1](chosen[index].y, at: time, valueScale: 1 / size)
-                    normalized[index] = (Float(x / imageWidth), Float(y / imageHeight))
+                    // LandmarksSmoothingCalculator: the normalized point times the size in floats, filtered in
+                    // doubles, kept as a float, divided back in floats.
+                    let x = Float(track.filters[2 * index](Double(normalized[index].x * floatWidth), at: time, valueScale: scale))
+                    let y = Float(track.filters[2 * index + 1](Double(normalized[index].y * floatHeight), at: time, valueScale: scale))
+                    normalized[index] = (x / floatWidth, y / floatHeight)
                 }
             }
         }

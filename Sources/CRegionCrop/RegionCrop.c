@@ -325,6 +325,59 @@ static int row_positions(const double m[9], int64_t width, int64_t height, int64
     return inside;
 }
 
+#if defined(__x86_64__)
+// row_positions four columns at a time with AVX2: the same double operations in the same order (no FMA), the
+// division done for every lane and zeroed where W is 0, as OpenCV's SSE4.1 line does; NaN to the low end as
+// clamp_position sends it. About three times as fast as the scalar loop, whose division dominates the crop.
+__attribute__((target("avx2")))
+static int row_positions_avx2(const double m[9], int64_t width, int64_t height, int64_t output_width, int64_t output_height,
+                              int64_t y, double *position_x, double *position_y) {
+    int64_t block_height = output_height < 16 ? output_height : 16;
+    int64_t block_width = 1024 / block_height < output_width ? 1024 / block_height : output_width;
+    const double right = (double)((width - 1) * 32 - 1), bottom = (double)((height - 1) * 32 - 1);
+    const __m256d limit = _mm256_set1_pd(position_limit), negative_limit = _mm256_set1_pd(-position_limit);
+    const __m256d zero = _mm256_setzero_pd(), thirty_two = _mm256_set1_pd(32.0), four = _mm256_set1_pd(4.0);
+    const __m256d m0 = _mm256_set1_pd(m[0]), m3 = _mm256_set1_pd(m[3]), m6 = _mm256_set1_pd(m[6]);
+    const __m256d right_v = _mm256_set1_pd(right), bottom_v = _mm256_set1_pd(bottom);
+    __m256d inside_v = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+    int inside = 1;
+    for (int64_t start = 0; start < output_width; start += block_width) {
+        int64_t count = output_width - start < block_width ? output_width - start : block_width;
+        double x0 = m[0] * (double)start + m[1] * (double)y + m[2];
+        double y0 = m[3] * (double)start + m[4] * (double)y + m[5];
+        double w0 = m[6] * (double)start + m[7] * (double)y + m[8];
+        const __m256d x0_v = _mm256_set1_pd(x0), y0_v = _mm256_set1_pd(y0), w0_v = _mm256_set1_pd(w0);
+        __m256d column = _mm256_setr_pd(0, 1, 2, 3);
+        int64_t x1 = 0;
+        for (; x1 + 4 <= count; x1 += 4) {
+            __m256d w = _mm256_add_pd(w0_v, _mm256_mul_pd(m6, column));
+            w = _mm256_andnot_pd(_mm256_cmp_pd(w, zero, _CMP_EQ_OQ), _mm256_div_pd(thirty_two, w));
+            __m256d fx = _mm256_mul_pd(_mm256_add_pd(x0_v, _mm256_mul_pd(m0, column)), w);
+            __m256d fy = _mm256_mul_pd(_mm256_add_pd(y0_v, _mm256_mul_pd(m3, column)), w);
+            // value >= -limit ? min(value, limit) : -limit (NaN fails the comparison: -limit).
+            fx = _mm256_blendv_pd(negative_limit, _mm256_min_pd(fx, limit), _mm256_cmp_pd(fx, negative_limit, _CMP_GE_OQ));
+            fy = _mm256_blendv_pd(negative_limit, _mm256_min_pd(fy, limit), _mm256_cmp_pd(fy, negative_limit, _CMP_GE_OQ));
+            _mm256_storeu_pd(position_x + start + x1, fx);
+            _mm256_storeu_pd(position_y + start + x1, fy);
+            __m256d ok = _mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(fx, zero, _CMP_GE_OQ), _mm256_cmp_pd(fx, right_v, _CMP_LE_OQ)),
+                                       _mm256_and_pd(_mm256_cmp_pd(fy, zero, _CMP_GE_OQ), _mm256_cmp_pd(fy, bottom_v, _CMP_LE_OQ)));
+            inside_v = _mm256_and_pd(inside_v, ok);
+            column = _mm256_add_pd(column, four);
+        }
+        for (; x1 < count; x1++) {
+            double w = w0 + m[6] * (double)x1;
+            w = w != 0 ? 32.0 / w : 0;
+            double fx = clamp_position((x0 + m[0] * (double)x1) * w);
+            double fy = clamp_position((y0 + m[3] * (double)x1) * w);
+            position_x[start + x1] = fx;
+            position_y[start + x1] = fy;
+            inside &= fx >= 0.0 && fx <= right && fy >= 0.0 && fy <= bottom;
+        }
+    }
+    return inside && _mm256_movemask_pd(inside_v) == 0xF;
+}
+#endif
+
 // Asks for the photo's pixels under the region before the rows need them: the rows' reads depend on
 // computed addresses, one after another, and a photo that other work pushed out of the cache would make each
 // wait for memory in turn; prefetches of the region's bounding box (when it is at most 1 MiB of the photo)
@@ -371,7 +424,12 @@ void tio_region_crop(const uint8_t *pixels, int64_t width, int64_t height, const
     prefetch_region(pixels, width, height, corners);
     for (int64_t y = 0; y < output_height; y++) {
         uint8_t *row = output + y * output_width * 4;
+#if defined(__x86_64__)
+        int inside = vector ? row_positions_avx2(m, width, height, output_width, output_height, y, position_x, position_y)
+                            : row_positions(m, width, height, output_width, output_height, y, position_x, position_y);
+#else
         int inside = row_positions(m, width, height, output_width, output_height, y, position_x, position_y);
+#endif
 #if defined(__x86_64__)
         if (vector && inside) {
             if (wide) {

@@ -3,11 +3,11 @@
 // eight, or sixteen with AVX-512 — the same integers in all (checked by the tests against a plain Swift transcription of the steps,
 // on random regions, and against OpenCV's own bytes).
 //
-// Exactness: the positions are the same double sums as OpenCV's, never fused into multiply-adds (the pragma;
-// the AVX2 functions do not enable FMA either), rounded half to even (rint and cvtpd2dq both use the default
-// rounding mode); the blend is integer arithmetic. The positions are kept in 1/32 pixels from the start
-// (each column's and row's term times 32): scaling by a power of two is exact, so the sum of the scaled
-// terms is the scaled sum, to the bit, and the loops save a multiplication. The sum of the four products splits exactly into a
+// Exactness: the map is OpenCV's own matrix (tio_region_matrix: getPerspectiveTransform's LU, invert's 3 × 3
+// form) and each row's positions its WarpPerspectiveInvoker's double operations, in 1/32 pixels (times 32 / W),
+// computed once per row (row_positions: scalar, or four or eight columns at a time), never fused into
+// multiply-adds (the pragma; the vector functions do not enable FMA either), rounded half to even (rint and
+// cvtpd2dq both use the default rounding mode); the blend is integer arithmetic. The sum of the four products splits exactly into a
 // horizontal then a vertical weighting: (32 - fy)((32 - fx)a + fx b) + fy((32 - fx)c + fx d), and
 // ((that × 32) + 2^14) >> 15 is (that + 512) >> 10.
 #include "CRegionCrop.h"
@@ -376,6 +376,53 @@ static int row_positions_avx2(const double m[9], int64_t width, int64_t height, 
     }
     return inside && _mm256_movemask_pd(inside_v) == 0xF;
 }
+
+// row_positions_avx2 eight columns at a time with AVX-512F.
+__attribute__((target("avx512f,avx2")))
+static int row_positions_avx512(const double m[9], int64_t width, int64_t height, int64_t output_width, int64_t output_height,
+                                int64_t y, double *position_x, double *position_y) {
+    int64_t block_height = output_height < 16 ? output_height : 16;
+    int64_t block_width = 1024 / block_height < output_width ? 1024 / block_height : output_width;
+    const double right = (double)((width - 1) * 32 - 1), bottom = (double)((height - 1) * 32 - 1);
+    const __m512d limit = _mm512_set1_pd(position_limit), negative_limit = _mm512_set1_pd(-position_limit);
+    const __m512d zero = _mm512_setzero_pd(), thirty_two = _mm512_set1_pd(32.0), eight = _mm512_set1_pd(8.0);
+    const __m512d m0 = _mm512_set1_pd(m[0]), m3 = _mm512_set1_pd(m[3]), m6 = _mm512_set1_pd(m[6]);
+    const __m512d right_v = _mm512_set1_pd(right), bottom_v = _mm512_set1_pd(bottom);
+    __mmask8 inside_mask = 0xFF;
+    int inside = 1;
+    for (int64_t start = 0; start < output_width; start += block_width) {
+        int64_t count = output_width - start < block_width ? output_width - start : block_width;
+        double x0 = m[0] * (double)start + m[1] * (double)y + m[2];
+        double y0 = m[3] * (double)start + m[4] * (double)y + m[5];
+        double w0 = m[6] * (double)start + m[7] * (double)y + m[8];
+        const __m512d x0_v = _mm512_set1_pd(x0), y0_v = _mm512_set1_pd(y0), w0_v = _mm512_set1_pd(w0);
+        __m512d column = _mm512_setr_pd(0, 1, 2, 3, 4, 5, 6, 7);
+        int64_t x1 = 0;
+        for (; x1 + 8 <= count; x1 += 8) {
+            __m512d w = _mm512_add_pd(w0_v, _mm512_mul_pd(m6, column));
+            w = _mm512_maskz_div_pd(_mm512_cmp_pd_mask(w, zero, _CMP_NEQ_UQ), thirty_two, w);
+            __m512d fx = _mm512_mul_pd(_mm512_add_pd(x0_v, _mm512_mul_pd(m0, column)), w);
+            __m512d fy = _mm512_mul_pd(_mm512_add_pd(y0_v, _mm512_mul_pd(m3, column)), w);
+            fx = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(fx, negative_limit, _CMP_GE_OQ), negative_limit, _mm512_min_pd(fx, limit));
+            fy = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(fy, negative_limit, _CMP_GE_OQ), negative_limit, _mm512_min_pd(fy, limit));
+            _mm512_storeu_pd(position_x + start + x1, fx);
+            _mm512_storeu_pd(position_y + start + x1, fy);
+            inside_mask &= _mm512_cmp_pd_mask(fx, zero, _CMP_GE_OQ) & _mm512_cmp_pd_mask(fx, right_v, _CMP_LE_OQ)
+                & _mm512_cmp_pd_mask(fy, zero, _CMP_GE_OQ) & _mm512_cmp_pd_mask(fy, bottom_v, _CMP_LE_OQ);
+            column = _mm512_add_pd(column, eight);
+        }
+        for (; x1 < count; x1++) {
+            double w = w0 + m[6] * (double)x1;
+            w = w != 0 ? 32.0 / w : 0;
+            double fx = clamp_position((x0 + m[0] * (double)x1) * w);
+            double fy = clamp_position((y0 + m[3] * (double)x1) * w);
+            position_x[start + x1] = fx;
+            position_y[start + x1] = fy;
+            inside &= fx >= 0.0 && fx <= right && fy >= 0.0 && fy <= bottom;
+        }
+    }
+    return inside && inside_mask == 0xFF;
+}
 #endif
 
 // Asks for the photo's pixels under the region before the rows need them: the rows' reads depend on
@@ -425,8 +472,9 @@ void tio_region_crop(const uint8_t *pixels, int64_t width, int64_t height, const
     for (int64_t y = 0; y < output_height; y++) {
         uint8_t *row = output + y * output_width * 4;
 #if defined(__x86_64__)
-        int inside = vector ? row_positions_avx2(m, width, height, output_width, output_height, y, position_x, position_y)
-                            : row_positions(m, width, height, output_width, output_height, y, position_x, position_y);
+        int inside = wide ? row_positions_avx512(m, width, height, output_width, output_height, y, position_x, position_y)
+            : vector ? row_positions_avx2(m, width, height, output_width, output_height, y, position_x, position_y)
+                     : row_positions(m, width, height, output_width, output_height, y, position_x, position_y);
 #else
         int inside = row_positions(m, width, height, output_width, output_height, y, position_x, position_y);
 #endif

@@ -3,11 +3,11 @@
 // eight, or sixteen with AVX-512 — the same integers in all (checked by the tests against a plain Swift transcription of the steps,
 // on random regions, and against OpenCV's own bytes).
 //
-// Exactness: the positions are the same double sums as OpenCV's, never fused into multiply-adds (the pragma;
-// the AVX2 functions do not enable FMA either), rounded half to even (rint and cvtpd2dq both use the default
-// rounding mode); the blend is integer arithmetic. The positions are kept in 1/32 pixels from the start
-// (each column's and row's term times 32): scaling by a power of two is exact, so the sum of the scaled
-// terms is the scaled sum, to the bit, and the loops save a multiplication. The sum of the four products splits exactly into a
+// Exactness: the map is OpenCV's own matrix (tio_region_matrix: getPerspectiveTransform's LU, invert's 3 × 3
+// form) and each row's positions its WarpPerspectiveInvoker's double operations, in 1/32 pixels (times 32 / W),
+// computed once per row (row_positions: scalar, or four or eight columns at a time), never fused into
+// multiply-adds (the pragma; the vector functions do not enable FMA either), rounded half to even (rint and
+// cvtpd2dq both use the default rounding mode); the blend is integer arithmetic. The sum of the four products splits exactly into a
 // horizontal then a vertical weighting: (32 - fy)((32 - fx)a + fx b) + fy((32 - fx)c + fx d), and
 // ((that × 32) + 2^14) >> 15 is (that + 512) >> 10.
 #include "CRegionCrop.h"
@@ -223,34 +223,220 @@ static void crop_row_inside_avx512(const uint8_t *pixels, int64_t width, int64_t
 }
 #endif
 
-// Whether every position of a row rounds to a pixel with a neighbour to its right and below: its two ends
-// decide it, since the positions along a row are monotonic (each step — the double sums, the scaling, rint —
-// is). NaN is outside.
-static int row_inside(int64_t width, int64_t height, const double *column_x, const double *column_y,
-                      double row_x, double row_y, int64_t count) {
-    const double right = (double)((width - 1) * 32 - 1), bottom = (double)((height - 1) * 32 - 1);
-    const int64_t ends[2] = {0, count - 1};
-    for (int end = 0; end < 2; end++) {
-        double x = column_x[ends[end]] + row_x, y = column_y[ends[end]] + row_y;
-        if (!(x >= 0.0 && x <= right && y >= 0.0 && y <= bottom)) return 0;
+// The map OpenCV's warpPerspective samples with, for MediaPipe's crop: cv::getPerspectiveTransform of the
+// region's four corners (cv::boxPoints order: bottom-left, top-left, top-right, bottom-right) onto the output's
+// (0, h), (0, 0), (w, 0), (w, h) — the 8 × 8 system built from the Float corners (each product -x·u a Float
+// product, as Point2f's members multiply), solved by OpenCV's LU (hal::LU64f: partial pivoting, eps
+// DBL_EPSILON × 100) — then inverted by cv::invert's closed form for a 3 × 3 matrix (warpPerspective inverts
+// the map unless WARP_INVERSE_MAP). A system OpenCV cannot solve or invert gives the zero matrix (every
+// position 0), as OpenCV's does.
+void tio_region_matrix(const float corners[8], int64_t output_width, int64_t output_height, double matrix[9]) {
+    const float targets[8] = {0.0f, (float)output_height, 0.0f, 0.0f, (float)output_width, 0.0f,
+                              (float)output_width, (float)output_height};
+    double a[8][8], b[8];
+    for (int i = 0; i < 4; i++) {
+        float x = corners[2 * i], y = corners[2 * i + 1], u = targets[2 * i], v = targets[2 * i + 1];
+        a[i][0] = a[i + 4][3] = x;
+        a[i][1] = a[i + 4][4] = y;
+        a[i][2] = a[i + 4][5] = 1;
+        a[i][3] = a[i][4] = a[i][5] = a[i + 4][0] = a[i + 4][1] = a[i + 4][2] = 0;
+        a[i][6] = -(x * u);
+        a[i][7] = -(y * u);
+        a[i + 4][6] = -(x * v);
+        a[i + 4][7] = -(y * v);
+        b[i] = u;
+        b[i + 4] = v;
     }
-    return 1;
+    for (int k = 0; k < 9; k++) matrix[k] = 0;
+    // hal::LU64f (modules/core/src/matrix_decomp.cpp, LUImpl), with one right-hand side.
+    for (int i = 0; i < 8; i++) {
+        int pivot = i;
+        for (int j = i + 1; j < 8; j++)
+            if (fabs(a[j][i]) > fabs(a[pivot][i])) pivot = j;
+        if (fabs(a[pivot][i]) < 2.2204460492503131e-16 * 100) return;
+        if (pivot != i) {
+            for (int j = i; j < 8; j++) {
+                double swap = a[i][j];
+                a[i][j] = a[pivot][j];
+                a[pivot][j] = swap;
+            }
+            double swap = b[i];
+            b[i] = b[pivot];
+            b[pivot] = swap;
+        }
+        double d = -1 / a[i][i];
+        for (int j = i + 1; j < 8; j++) {
+            double alpha = a[j][i] * d;
+            for (int k = i + 1; k < 8; k++) a[j][k] += alpha * a[i][k];
+            b[j] += alpha * b[i];
+        }
+    }
+    for (int i = 7; i >= 0; i--) {
+        double s = b[i];
+        for (int k = i + 1; k < 8; k++) s -= a[i][k] * b[k];
+        b[i] = s / a[i][i];
+    }
+    // cv::invert, DECOMP_LU, n == 3 (modules/core/src/lapack.cpp): det3, then the adjugate times 1 / det.
+    const double m[9] = {b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], 1.0};
+#define S(r, c) m[(r) * 3 + (c)]
+    double det = S(0, 0) * (S(1, 1) * S(2, 2) - S(1, 2) * S(2, 1)) - S(0, 1) * (S(1, 0) * S(2, 2) - S(1, 2) * S(2, 0))
+        + S(0, 2) * (S(1, 0) * S(2, 1) - S(1, 1) * S(2, 0));
+    if (det == 0.) return;
+    det = 1. / det;
+    matrix[0] = (S(1, 1) * S(2, 2) - S(1, 2) * S(2, 1)) * det;
+    matrix[1] = (S(0, 2) * S(2, 1) - S(0, 1) * S(2, 2)) * det;
+    matrix[2] = (S(0, 1) * S(1, 2) - S(0, 2) * S(1, 1)) * det;
+    matrix[3] = (S(1, 2) * S(2, 0) - S(1, 0) * S(2, 2)) * det;
+    matrix[4] = (S(0, 0) * S(2, 2) - S(0, 2) * S(2, 0)) * det;
+    matrix[5] = (S(0, 2) * S(1, 0) - S(0, 0) * S(1, 2)) * det;
+    matrix[6] = (S(1, 0) * S(2, 1) - S(1, 1) * S(2, 0)) * det;
+    matrix[7] = (S(0, 1) * S(2, 0) - S(0, 0) * S(2, 1)) * det;
+    matrix[8] = (S(0, 0) * S(1, 1) - S(0, 1) * S(1, 0)) * det;
+#undef S
 }
+
+// One output row's source positions in 1/32 pixels, as WarpPerspectiveInvoker (modules/imgproc/src/imgwarp.cpp)
+// computes them before rounding: the output in blocks of bw0 columns (BLOCK_SZ 32: bh0 = min(16, h),
+// bw0 = min(1024 / bh0, w)), each block's row start X0 = M0·x + M1·y + M2 (and Y0, W0 alike), then per column
+// x1 of the block W = W0 + M6·x1, W = W ? 32 / W : 0, X = (X0 + M0·x1)·W, clamped to the int range. (The SSE4.1
+// line of OpenCV does the same double operations.) Returns whether every position of the row is a number
+// that rounds to a pixel with a neighbour to its right and below (the vector paths' condition).
+static int row_positions(const double m[9], int64_t width, int64_t height, int64_t output_width, int64_t output_height,
+                         int64_t y, double *position_x, double *position_y) {
+    int64_t block_height = output_height < 16 ? output_height : 16;
+    int64_t block_width = 1024 / block_height < output_width ? 1024 / block_height : output_width;
+    const double right = (double)((width - 1) * 32 - 1), bottom = (double)((height - 1) * 32 - 1);
+    int inside = 1;
+    for (int64_t start = 0; start < output_width; start += block_width) {
+        int64_t count = output_width - start < block_width ? output_width - start : block_width;
+        double x0 = m[0] * (double)start + m[1] * (double)y + m[2];
+        double y0 = m[3] * (double)start + m[4] * (double)y + m[5];
+        double w0 = m[6] * (double)start + m[7] * (double)y + m[8];
+        for (int64_t x1 = 0; x1 < count; x1++) {
+            double w = w0 + m[6] * (double)x1;
+            w = w != 0 ? 32.0 / w : 0;
+            double fx = clamp_position((x0 + m[0] * (double)x1) * w);
+            double fy = clamp_position((y0 + m[3] * (double)x1) * w);
+            position_x[start + x1] = fx;
+            position_y[start + x1] = fy;
+            inside &= fx >= 0.0 && fx <= right && fy >= 0.0 && fy <= bottom;
+        }
+    }
+    return inside;
+}
+
+#if defined(__x86_64__)
+// row_positions four columns at a time with AVX2: the same double operations in the same order (no FMA), the
+// division done for every lane and zeroed where W is 0, as OpenCV's SSE4.1 line does; NaN to the low end as
+// clamp_position sends it. About three times as fast as the scalar loop, whose division dominates the crop.
+__attribute__((target("avx2")))
+static int row_positions_avx2(const double m[9], int64_t width, int64_t height, int64_t output_width, int64_t output_height,
+                              int64_t y, double *position_x, double *position_y) {
+    int64_t block_height = output_height < 16 ? output_height : 16;
+    int64_t block_width = 1024 / block_height < output_width ? 1024 / block_height : output_width;
+    const double right = (double)((width - 1) * 32 - 1), bottom = (double)((height - 1) * 32 - 1);
+    const __m256d limit = _mm256_set1_pd(position_limit), negative_limit = _mm256_set1_pd(-position_limit);
+    const __m256d zero = _mm256_setzero_pd(), thirty_two = _mm256_set1_pd(32.0), four = _mm256_set1_pd(4.0);
+    const __m256d m0 = _mm256_set1_pd(m[0]), m3 = _mm256_set1_pd(m[3]), m6 = _mm256_set1_pd(m[6]);
+    const __m256d right_v = _mm256_set1_pd(right), bottom_v = _mm256_set1_pd(bottom);
+    __m256d inside_v = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+    int inside = 1;
+    for (int64_t start = 0; start < output_width; start += block_width) {
+        int64_t count = output_width - start < block_width ? output_width - start : block_width;
+        double x0 = m[0] * (double)start + m[1] * (double)y + m[2];
+        double y0 = m[3] * (double)start + m[4] * (double)y + m[5];
+        double w0 = m[6] * (double)start + m[7] * (double)y + m[8];
+        const __m256d x0_v = _mm256_set1_pd(x0), y0_v = _mm256_set1_pd(y0), w0_v = _mm256_set1_pd(w0);
+        __m256d column = _mm256_setr_pd(0, 1, 2, 3);
+        int64_t x1 = 0;
+        for (; x1 + 4 <= count; x1 += 4) {
+            __m256d w = _mm256_add_pd(w0_v, _mm256_mul_pd(m6, column));
+            w = _mm256_andnot_pd(_mm256_cmp_pd(w, zero, _CMP_EQ_OQ), _mm256_div_pd(thirty_two, w));
+            __m256d fx = _mm256_mul_pd(_mm256_add_pd(x0_v, _mm256_mul_pd(m0, column)), w);
+            __m256d fy = _mm256_mul_pd(_mm256_add_pd(y0_v, _mm256_mul_pd(m3, column)), w);
+            // value >= -limit ? min(value, limit) : -limit (NaN fails the comparison: -limit).
+            fx = _mm256_blendv_pd(negative_limit, _mm256_min_pd(fx, limit), _mm256_cmp_pd(fx, negative_limit, _CMP_GE_OQ));
+            fy = _mm256_blendv_pd(negative_limit, _mm256_min_pd(fy, limit), _mm256_cmp_pd(fy, negative_limit, _CMP_GE_OQ));
+            _mm256_storeu_pd(position_x + start + x1, fx);
+            _mm256_storeu_pd(position_y + start + x1, fy);
+            __m256d ok = _mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(fx, zero, _CMP_GE_OQ), _mm256_cmp_pd(fx, right_v, _CMP_LE_OQ)),
+                                       _mm256_and_pd(_mm256_cmp_pd(fy, zero, _CMP_GE_OQ), _mm256_cmp_pd(fy, bottom_v, _CMP_LE_OQ)));
+            inside_v = _mm256_and_pd(inside_v, ok);
+            column = _mm256_add_pd(column, four);
+        }
+        for (; x1 < count; x1++) {
+            double w = w0 + m[6] * (double)x1;
+            w = w != 0 ? 32.0 / w : 0;
+            double fx = clamp_position((x0 + m[0] * (double)x1) * w);
+            double fy = clamp_position((y0 + m[3] * (double)x1) * w);
+            position_x[start + x1] = fx;
+            position_y[start + x1] = fy;
+            inside &= fx >= 0.0 && fx <= right && fy >= 0.0 && fy <= bottom;
+        }
+    }
+    return inside && _mm256_movemask_pd(inside_v) == 0xF;
+}
+
+// row_positions_avx2 eight columns at a time with AVX-512F.
+__attribute__((target("avx512f,avx2")))
+static int row_positions_avx512(const double m[9], int64_t width, int64_t height, int64_t output_width, int64_t output_height,
+                                int64_t y, double *position_x, double *position_y) {
+    int64_t block_height = output_height < 16 ? output_height : 16;
+    int64_t block_width = 1024 / block_height < output_width ? 1024 / block_height : output_width;
+    const double right = (double)((width - 1) * 32 - 1), bottom = (double)((height - 1) * 32 - 1);
+    const __m512d limit = _mm512_set1_pd(position_limit), negative_limit = _mm512_set1_pd(-position_limit);
+    const __m512d zero = _mm512_setzero_pd(), thirty_two = _mm512_set1_pd(32.0), eight = _mm512_set1_pd(8.0);
+    const __m512d m0 = _mm512_set1_pd(m[0]), m3 = _mm512_set1_pd(m[3]), m6 = _mm512_set1_pd(m[6]);
+    const __m512d right_v = _mm512_set1_pd(right), bottom_v = _mm512_set1_pd(bottom);
+    __mmask8 inside_mask = 0xFF;
+    int inside = 1;
+    for (int64_t start = 0; start < output_width; start += block_width) {
+        int64_t count = output_width - start < block_width ? output_width - start : block_width;
+        double x0 = m[0] * (double)start + m[1] * (double)y + m[2];
+        double y0 = m[3] * (double)start + m[4] * (double)y + m[5];
+        double w0 = m[6] * (double)start + m[7] * (double)y + m[8];
+        const __m512d x0_v = _mm512_set1_pd(x0), y0_v = _mm512_set1_pd(y0), w0_v = _mm512_set1_pd(w0);
+        __m512d column = _mm512_setr_pd(0, 1, 2, 3, 4, 5, 6, 7);
+        int64_t x1 = 0;
+        for (; x1 + 8 <= count; x1 += 8) {
+            __m512d w = _mm512_add_pd(w0_v, _mm512_mul_pd(m6, column));
+            w = _mm512_maskz_div_pd(_mm512_cmp_pd_mask(w, zero, _CMP_NEQ_UQ), thirty_two, w);
+            __m512d fx = _mm512_mul_pd(_mm512_add_pd(x0_v, _mm512_mul_pd(m0, column)), w);
+            __m512d fy = _mm512_mul_pd(_mm512_add_pd(y0_v, _mm512_mul_pd(m3, column)), w);
+            fx = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(fx, negative_limit, _CMP_GE_OQ), negative_limit, _mm512_min_pd(fx, limit));
+            fy = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(fy, negative_limit, _CMP_GE_OQ), negative_limit, _mm512_min_pd(fy, limit));
+            _mm512_storeu_pd(position_x + start + x1, fx);
+            _mm512_storeu_pd(position_y + start + x1, fy);
+            inside_mask &= _mm512_cmp_pd_mask(fx, zero, _CMP_GE_OQ) & _mm512_cmp_pd_mask(fx, right_v, _CMP_LE_OQ)
+                & _mm512_cmp_pd_mask(fy, zero, _CMP_GE_OQ) & _mm512_cmp_pd_mask(fy, bottom_v, _CMP_LE_OQ);
+            column = _mm512_add_pd(column, eight);
+        }
+        for (; x1 < count; x1++) {
+            double w = w0 + m[6] * (double)x1;
+            w = w != 0 ? 32.0 / w : 0;
+            double fx = clamp_position((x0 + m[0] * (double)x1) * w);
+            double fy = clamp_position((y0 + m[3] * (double)x1) * w);
+            position_x[start + x1] = fx;
+            position_y[start + x1] = fy;
+            inside &= fx >= 0.0 && fx <= right && fy >= 0.0 && fy <= bottom;
+        }
+    }
+    return inside && inside_mask == 0xFF;
+}
+#endif
 
 // Asks for the photo's pixels under the region before the rows need them: the rows' reads depend on
 // computed addresses, one after another, and a photo that other work pushed out of the cache would make each
 // wait for memory in turn; prefetches of the region's bounding box (when it is at most 1 MiB of the photo)
 // let the memory fetch them all at once.
-static void prefetch_region(const uint8_t *pixels, int64_t width, int64_t height, double origin_x, double origin_y,
-                            double span_x, double span_y, double down_x, double down_y) {
-    double xs[4] = {origin_x, origin_x + span_x, origin_x + down_x, origin_x + span_x + down_x};
-    double ys[4] = {origin_y, origin_y + span_y, origin_y + down_y, origin_y + span_y + down_y};
-    double left = xs[0], right = xs[0], top = ys[0], bottom = ys[0];
+static void prefetch_region(const uint8_t *pixels, int64_t width, int64_t height, const float corners[8]) {
+    double left = corners[0], right = corners[0], top = corners[1], bottom = corners[1];
     for (int corner = 1; corner < 4; corner++) {
-        left = xs[corner] < left ? xs[corner] : left;
-        right = xs[corner] > right ? xs[corner] : right;
-        top = ys[corner] < top ? ys[corner] : top;
-        bottom = ys[corner] > bottom ? ys[corner] : bottom;
+        double x = corners[2 * corner], y = corners[2 * corner + 1];
+        left = x < left ? x : left;
+        right = x > right ? x : right;
+        top = y < top ? y : top;
+        bottom = y > bottom ? y : bottom;
     }
     if (!(left <= right && top <= bottom)) return;  // NaN
     left = left < 0 ? 0 : left;
@@ -269,14 +455,11 @@ static void prefetch_region(const uint8_t *pixels, int64_t width, int64_t height
     }
 }
 
-void tio_region_crop(const uint8_t *pixels, int64_t width, int64_t height,
-                     double origin_x, double origin_y, double across_x, double across_y, double down_x, double down_y,
+void tio_region_crop(const uint8_t *pixels, int64_t width, int64_t height, const float corners[8],
                      int64_t output_width, int64_t output_height, uint8_t *output,
-                     double *column_x, double *column_y, int allow_vector) {
-    for (int64_t x = 0; x < output_width; x++) {
-        column_x[x] = (origin_x + (double)x * across_x) * 32.0;
-        column_y[x] = (origin_y + (double)x * across_y) * 32.0;
-    }
+                     double *position_x, double *position_y, int allow_vector) {
+    double m[9];
+    tio_region_matrix(corners, output_width, output_height, m);
     int vector = 0, wide = 0;
 #if defined(__x86_64__)
     // The pair reads need two columns and two rows; the 32-bit lanes need the positions ((side - 1) × 32) and
@@ -285,25 +468,31 @@ void tio_region_crop(const uint8_t *pixels, int64_t width, int64_t height,
         && __builtin_cpu_supports("avx2");
     wide = vector && allow_vector >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
 #endif
-    prefetch_region(pixels, width, height, origin_x, origin_y, across_x * (double)output_width, across_y * (double)output_width,
-                    down_x * (double)output_height, down_y * (double)output_height);
+    prefetch_region(pixels, width, height, corners);
     for (int64_t y = 0; y < output_height; y++) {
         uint8_t *row = output + y * output_width * 4;
-        double row_x = (double)y * down_x * 32.0, row_y = (double)y * down_y * 32.0;
 #if defined(__x86_64__)
-        if (vector && row_inside(width, height, column_x, column_y, row_x, row_y, output_width)) {
+        int inside = wide ? row_positions_avx512(m, width, height, output_width, output_height, y, position_x, position_y)
+            : vector ? row_positions_avx2(m, width, height, output_width, output_height, y, position_x, position_y)
+                     : row_positions(m, width, height, output_width, output_height, y, position_x, position_y);
+#else
+        int inside = row_positions(m, width, height, output_width, output_height, y, position_x, position_y);
+#endif
+#if defined(__x86_64__)
+        if (vector && inside) {
             if (wide) {
-                crop_row_inside_avx512(pixels, width, height, column_x, column_y, row_x, row_y, output_width, row);
+                crop_row_inside_avx512(pixels, width, height, position_x, position_y, 0.0, 0.0, output_width, row);
             } else {
-                crop_row_inside_avx2(pixels, width, height, column_x, column_y, row_x, row_y, output_width, row);
+                crop_row_inside_avx2(pixels, width, height, position_x, position_y, 0.0, 0.0, output_width, row);
             }
             continue;
         }
         if (vector) {
-            crop_row_avx2(pixels, width, height, column_x, column_y, row_x, row_y, output_width, row);
+            crop_row_avx2(pixels, width, height, position_x, position_y, 0.0, 0.0, output_width, row);
             continue;
         }
 #endif
-        crop_row_portable(pixels, width, height, column_x, column_y, row_x, row_y, 0, output_width, row);
+        (void)inside;
+        crop_row_portable(pixels, width, height, position_x, position_y, 0.0, 0.0, 0, output_width, row);
     }
 }

@@ -59,7 +59,7 @@ extension TensorBinding {
                                    Int32(size.width), Int32(size.height))
                 }
                 let scale = normalizer.scale.luminance, bias = normalizer.bias.luminance
-                store(count: pixelCount, into: destination) { index in Float(luminance[index]) * scale + bias }
+                store(count: pixelCount, into: destination) { index in PixelNormalizer.fused(luminance[index], scale, bias) }
                 return
             }
             // BGRA in memory: blue at 0, green at 1, red at 2. Each tensor channel takes its colour's byte
@@ -88,9 +88,9 @@ extension TensorBinding {
                 let out = destination.elements(UInt8.self, count: pixelCount * 3)
                 for pixel in 0..<pixelCount {
                     let p = pixel * 4
-                    out[pixel * 3] = clampedByte(Float(bgra[p + o0]) * s0 + b0)
-                    out[pixel * 3 + 1] = clampedByte(Float(bgra[p + o1]) * s1 + b1)
-                    out[pixel * 3 + 2] = clampedByte(Float(bgra[p + o2]) * s2 + b2)
+                    out[pixel * 3] = clampedByte(PixelNormalizer.fused(bgra[p + o0], s0, b0))
+                    out[pixel * 3 + 1] = clampedByte(PixelNormalizer.fused(bgra[p + o1], s1, b1))
+                    out[pixel * 3 + 2] = clampedByte(PixelNormalizer.fused(bgra[p + o2], s2, b2))
                 }
             }
         }

@@ -15,6 +15,15 @@ struct PixelNormalizer: PixelTransform, Sendable, Hashable {
     /// BGR layers get each colour's own bias (the original applied the red bias to blue).
     @inlinable
     public func callAsFunction(_ value: UInt8, channel: ColorChannel) -> Float {
-        Float(value) * scale[channel] + bias[channel]
+        Self.fused(value, scale[channel], bias[channel])
+    }
+
+    /// `value × scale + bias` rounded once, as a fused multiply-add gives it — what OpenCV's `convertTo`
+    /// (MediaPipe's `ImageToTensorCalculator`, a [-1, 1] range) computes with its FMA instructions, and what
+    /// `CPixelTensor` computes for a float tensor (the same bits: the tests compare them). With no bias it is
+    /// the plain `Float` product, as before.
+    @inlinable
+    static func fused(_ value: UInt8, _ scale: Float, _ bias: Float) -> Float {
+        bias.addingProduct(Float(value), scale)
     }
 }

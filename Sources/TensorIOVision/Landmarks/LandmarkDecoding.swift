@@ -36,20 +36,36 @@ struct LandmarkDecoding: Sendable, Hashable {
     ///   - letterbox: The fractions of the crop's width and height that are padding on each side
     ///     (left, top, right, bottom), from fitting the region into the model's input.
     ///   - region: Where the crop is on the photo.
+    ///   - photo: The photo's size: the points are then computed as MediaPipe's calculators compute them, in
+    ///     `Float` on the region normalized by that size (``RegionOfInterest/normalized(imageWidth:imageHeight:)``),
+    ///     to the last bit — a tracker feeds each frame's points into the next frame's region, where a last-bit
+    ///     difference becomes, some frames later, a different crop. Without it, the same formulas in `Double`
+    ///     on the region's pixels.
     /// - Returns: One landmark per point.
     func landmarks(
         _ values: [Float], heatmap: (description: LandmarksDescription.Heatmap, values: [Float])? = nil,
         letterbox: (left: Double, top: Double, right: Double, bottom: Double) = (0, 0, 0, 0),
-        region: RegionOfInterest
+        region: RegionOfInterest, photo: (width: Int, height: Int)? = nil
     ) -> [Landmark] {
         precondition(values.count >= pointCount * valuesPerPoint, "\(values.count) values for \(pointCount) points")
         var points = (0..<pointCount).map { index in
             let base = index * valuesPerPoint
+            if photo != nil {
+                // TensorsToLandmarksCalculator: a Float divided by the input's size (and normalize_z, a float).
+                return CropPoint(
+                    x: Double(values[base] / Float(inputWidth)), y: Double(values[base + 1] / Float(inputHeight)),
+                    z: valuesPerPoint > 2 ? Double(values[base + 2] / Float(inputWidth) / Float(normalizeZ)) : 0)
+            }
             return CropPoint(
                 x: Double(values[base]) / Double(inputWidth), y: Double(values[base + 1]) / Double(inputHeight),
                 z: valuesPerPoint > 2 ? Double(values[base + 2]) / Double(inputWidth) / normalizeZ : 0)
         }
         if let heatmap { Self.refine(&points, from: heatmap.values, heatmap.description) }
+        if let photo {
+            return Self.project(points, values: values, valuesPerPoint: valuesPerPoint, letterbox: letterbox,
+                                rect: region.normalized(imageWidth: photo.width, imageHeight: photo.height),
+                                visibility: visibilityActivation, presence: presenceActivation)
+        }
         let keptWidth = 1 - letterbox.left - letterbox.right, keptHeight = 1 - letterbox.top - letterbox.bottom
         let cosine = cos(region.rotation), sine = sin(region.rotation)
         return points.enumerated().map { index, point in
@@ -63,6 +79,31 @@ struct LandmarkDecoding: Sendable, Hashable {
                 z: point.z / keptWidth * region.width,
                 visibility: valuesPerPoint > 3 ? visibilityActivation(values[base + 3]) : nil,
                 presence: valuesPerPoint > 4 ? presenceActivation(values[base + 4]) : nil)
+        }
+    }
+
+    /// `LandmarkLetterboxRemovalCalculator` then `LandmarkProjectionCalculator` (MediaPipe 0.10.21: the
+    /// region's normalized rectangle, no projection matrix), in their `Float` arithmetic; the normalized
+    /// results times the photo's size are the pixels.
+    private static func project(
+        _ points: [CropPoint], values: [Float], valuesPerPoint: Int, letterbox: (left: Double, top: Double, right: Double, bottom: Double),
+        rect: RegionOfInterest.Normalized, visibility: LandmarkScoreActivation, presence: LandmarkScoreActivation
+    ) -> [Landmark] {
+        let left = Float(letterbox.left), top = Float(letterbox.top)
+        let leftAndRight = left + Float(letterbox.right), topAndBottom = top + Float(letterbox.bottom)
+        let cosine = cos(rect.rotation), sine = sin(rect.rotation)
+        let imageWidth = Double(rect.imageWidth), imageHeight = Double(rect.imageHeight)
+        return points.enumerated().map { index, point in
+            let base = index * valuesPerPoint
+            let x = (Float(point.x) - left) / (1 - leftAndRight) - 0.5
+            let y = (Float(point.y) - top) / (1 - topAndBottom) - 0.5
+            let z = Float(point.z) / (1 - leftAndRight)
+            let turnedX = cosine * x - sine * y, turnedY = sine * x + cosine * y
+            let photoX = turnedX * rect.width + rect.x, photoY = turnedY * rect.height + rect.y
+            return Landmark(
+                x: Double(photoX) * imageWidth, y: Double(photoY) * imageHeight, z: Double(z * rect.width) * imageWidth,
+                visibility: valuesPerPoint > 3 ? visibility(values[base + 3]) : nil,
+                presence: valuesPerPoint > 4 ? presence(values[base + 4]) : nil)
         }
     }
 
@@ -87,7 +128,8 @@ struct LandmarkDecoding: Sendable, Hashable {
             var sum: Float = 0, weightedColumn: Float = 0, weightedRow: Float = 0, highest: Float = 0
             for y in rows {
                 for x in columns {
-                    let confidence = 1 / (1 + Float(exp(Double(-map[(y * width + x) * channels + index]))))
+                    // Sigmoid: 1.0f / (1.0f + std::exp(-value)), the float exp (expf), not a rounded double one.
+                    let confidence = 1 / (1 + exp(-map[(y * width + x) * channels + index]))
                     sum += confidence
                     highest = max(highest, confidence)
                     weightedColumn += Float(x) * confidence

@@ -319,7 +319,7 @@ public final class Landmarker: Sendable {
         if let map = description.heatmap {
             heatmap = (map, try Self.floats(outputs, map.output, atLeast: map.height * map.width * points.count))
         }
-        let all = decoding.landmarks(values, heatmap: heatmap, letterbox: letterbox, region: region)
+        let all = decoding.landmarks(values, heatmap: heatmap, letterbox: letterbox, region: region, photo: (photo.width, photo.height))
         let landmarks = Array(all.prefix(points.keep))
         // A model that answers NaN or infinity (a broken or crafted file) gives no instance rather than
         // points nobody can draw or print as JSON.

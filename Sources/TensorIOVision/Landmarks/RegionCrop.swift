@@ -9,7 +9,14 @@ internal import CRegionCrop
 /// OpenCV's arithmetic, as `cv::warpPerspective` does it for 8-bit images with `INTER_LINEAR`:
 /// - the region's corners are `cv::RotatedRect::points`, in `Float`;
 /// - each output pixel `(x, y)` (integer coordinates, no half-pixel offset) maps through the transform
-///   taking output corner (0, 0) to the region's top-left corner and (width, height) to its bottom-right;
+///   taking output corner (0, 0) to the region's top-left corner and (width, height) to its bottom-right —
+///   to the last bit as OpenCV computes it: `cv::getPerspectiveTransform` of the Float corners (an 8 × 8
+///   system solved by OpenCV's LU), inverted by `cv::invert`'s closed form, then each position as
+///   `WarpPerspectiveInvoker` sums it in blocks of columns and divides it by the projective term. Float
+///   corners are not an exact parallelogram, so that term is not exactly 1, and an affine sum of the corners'
+///   differences lands on the other side of a 1/32 step for a few pixels of many crops (a byte or two
+///   different: enough to move a hand's points, frame after frame, when each frame's points make the next
+///   frame's region);
 /// - the source position is rounded to 1/32 of a pixel (`INTER_BITS` 5, ties to even), its integer part
 ///   picks the four neighbours, its fraction the weights `(32 − f)·32` and `f·32` per axis, which sum to
 ///   2^15 exactly (`INTER_REMAP_COEF_BITS`);
@@ -85,21 +92,17 @@ enum RegionCrop {
         precondition(width > 0 && height > 0 && !overflow && area <= Int.max / 4 && pixels.count == area * 4)
         precondition(outputWidth > 0 && outputHeight > 0)
         // boxPoints' order is bottom-left, top-left, top-right, bottom-right; MediaPipe maps them to the
-        // output's (0, h), (0, 0), (w, 0), (w, h): the map is affine, origin at the top-left corner.
-        let corners = Self.corners(of: region)
-        let origin = (x: Double(corners[1].x), y: Double(corners[1].y))
-        let across = (x: (Double(corners[2].x) - origin.x) / Double(outputWidth), y: (Double(corners[2].y) - origin.y) / Double(outputWidth))
-        let down = (x: (Double(corners[0].x) - origin.x) / Double(outputHeight), y: (Double(corners[0].y) - origin.y) / Double(outputHeight))
-        var columnX = [Double](repeating: 0, count: outputWidth), columnY = columnX
+        // output's (0, h), (0, 0), (w, 0), (w, h) with getPerspectiveTransform, which the kernel solves as OpenCV does.
+        let corners = Self.corners(of: region).flatMap { [$0.x, $0.y] }
+        var positionX = [Double](repeating: 0, count: outputWidth), positionY = positionX
         // Not filled first: the kernel writes every byte (a 192 × 192 crop is 147 KB, a tenth of its time).
         return [UInt8](unsafeUninitializedCapacity: outputWidth * outputHeight * 4) { target, initialized in
             pixels.withUnsafeBufferPointer { source in
-                columnX.withUnsafeMutableBufferPointer { columnX in
-                    columnY.withUnsafeMutableBufferPointer { columnY in
+                positionX.withUnsafeMutableBufferPointer { positionX in
+                    positionY.withUnsafeMutableBufferPointer { positionY in
                         tio_region_crop(
-                            source.baseAddress, Int64(width), Int64(height), origin.x, origin.y, across.x, across.y, down.x, down.y,
-                            Int64(outputWidth), Int64(outputHeight), target.baseAddress, columnX.baseAddress, columnY.baseAddress,
-                            widest.rawValue)
+                            source.baseAddress, Int64(width), Int64(height), corners, Int64(outputWidth), Int64(outputHeight),
+                            target.baseAddress, positionX.baseAddress, positionY.baseAddress, widest.rawValue)
                     }
                 }
             }

@@ -19,6 +19,51 @@ public struct RegionOfInterest: Sendable, Hashable {
     /// screen (the y axis points down).
     public var rotation: Double
 
+    /// The rectangle as MediaPipe held it when the region was made from one (normalized, in `Float`), and
+    /// the photo size it was normalized by: MediaPipe's calculators after the crop (the landmarks' projection)
+    /// read these numbers, which the pixels alone do not give back (a `Float` times the photo's width is the
+    /// same `Float` for two neighbouring normalized values, one time in ten). Not part of the region's
+    /// identity (`==`, `hash`), and only used while the pixels are still its products (``normalized(imageWidth:imageHeight:)``).
+    var source: Normalized?
+
+    /// A rectangle normalized by a photo's size, in `Float`, as MediaPipe's `NormalizedRect` holds it.
+    struct Normalized: Sendable, Hashable {
+        var x: Float
+        var y: Float
+        var width: Float
+        var height: Float
+        var rotation: Float
+        var imageWidth: Int
+        var imageHeight: Int
+    }
+
+    /// The normalized rectangle MediaPipe's calculators read for this region on a photo of the given size:
+    /// the one it was made from while its pixels are still that one's (`GetRoi`'s `Float` products), else the
+    /// pixels divided by the size.
+    func normalized(imageWidth: Int, imageHeight: Int) -> Normalized {
+        let width = Float(imageWidth), height = Float(imageHeight)
+        if let source, source.imageWidth == imageWidth, source.imageHeight == imageHeight,
+           Double(source.x * width) == centerX, Double(source.y * height) == centerY, Double(source.width * width) == self.width,
+           Double(source.height * height) == self.height, Double(source.rotation) == rotation {
+            return source
+        }
+        return Normalized(
+            x: Float(centerX / Double(imageWidth)), y: Float(centerY / Double(imageHeight)), width: Float(self.width / Double(imageWidth)),
+            height: Float(self.height / Double(imageHeight)), rotation: Float(rotation), imageWidth: imageWidth, imageHeight: imageHeight)
+    }
+
+    public static func == (a: RegionOfInterest, b: RegionOfInterest) -> Bool {
+        a.centerX == b.centerX && a.centerY == b.centerY && a.width == b.width && a.height == b.height && a.rotation == b.rotation
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(centerX)
+        hasher.combine(centerY)
+        hasher.combine(width)
+        hasher.combine(height)
+        hasher.combine(rotation)
+    }
+
     /// Creates a region.
     ///
     /// - Parameters:
@@ -118,9 +163,11 @@ public struct RegionOfInterest: Sendable, Hashable {
         width *= Float(rule.scaleX)
         height *= Float(rule.scaleY)
         // GetRoi: into the photo's pixels, still in single precision.
-        let region = RegionOfInterest(
+        var region = RegionOfInterest(
             centerX: Double(xCenter * imageWidth), centerY: Double(yCenter * imageHeight),
             width: Double(width * imageWidth), height: Double(height * imageHeight), rotation: Double(rotation))
+        region.source = Normalized(
+            x: xCenter, y: yCenter, width: width, height: height, rotation: rotation, imageWidth: Int(imageWidth), imageHeight: Int(imageHeight))
         let numbers = [region.centerX, region.centerY, region.width, region.height]
         guard numbers.allSatisfy(\.isFinite), region.width > 0, region.height > 0 else { return nil }
         return region

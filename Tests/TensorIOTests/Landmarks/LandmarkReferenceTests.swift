@@ -135,17 +135,11 @@ struct LandmarkReferenceTests {
     }
 
     /// Differences understood and not TensorIO's: a pipeline, a photo (its name's end), a variant, a point.
-    static let knownIssues: [(pipeline: String, photo: String, variant: String, point: Int, why: String)] = [
-        // The left pinky of a body on a gesture photo. The pose model places it 0.0008 of a heatmap cell past
-        // a cell's edge in TensorIO's run (column 38.0008 of 64) and before it in MediaPipe's (37.93), so the
-        // 7×7 window the heatmap refinement averages over moves by a column and the point by 10.6 px (the
-        // tolerance is 8.3). The region is computed in MediaPipe's own single-precision steps and agrees with
-        // the reference to its six recorded digits; run through Python's LiteRT on OpenCV 4.11's crop of that
-        // rounded region the point lands at column 37.95 and within 0.1 px of MediaPipe's. What is left is the
-        // region's last digits, which the detector's outputs decide: its runtime (MediaPipe's bundled TFLite
-        // against LiteRT), not TensorIO's arithmetic. Every other of the 1,089 body points is within tolerance.
-        ("pose", "143f8b21-1dc3-4383-bf36-0a54244dfbc0.jpg", "original", 17, "a body point on a heatmap cell's edge: the refinement window moves by a column"),
-    ]
+    /// Points expected to differ, each with its measured cause (the test fails once one agrees). None now: the
+    /// one there was — a body's left pinky on a heatmap cell's edge, 10.6 px off — came from the detector's
+    /// input, whose [-1, 1] values MediaPipe's OpenCV computes with a fused multiply-add
+    /// (`PixelNormalizer.fused`), and the crop's last 1/32 steps (`RegionCrop`).
+    static let knownIssues: [(pipeline: String, photo: String, variant: String, point: Int, why: String)] = []
 
     /// A case's photo as the reference saw it: the file, or the file with an EXIF orientation segment
     /// inserted after its SOI marker, or its displayed pixels mirrored or turned by an orientation.

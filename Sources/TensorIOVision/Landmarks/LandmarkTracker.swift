@@ -97,18 +97,9 @@ public struct LandmarkTracker: Sendable {
         let upright = frame.orientedUpright()
         // Changed on a copy, so that a frame that throws leaves the tracker as it was.
         var found: [Landmarks] = [], next: [Track] = [], lost = lostSmoother
-        for var track in candidates(detected) {
-            guard let result = try landmarker.landmarks(onUpright: upright, region: track.region, score: track.score, settings: settings)
-            else {
-                lose(track, keeping: &lost)
-                continue
-            }
-            found.append(smoothed(result.instance, of: &track, lost: &lost, points: result.points, at: timestamp, width: upright.width, height: upright.height))
-            if follow(&track, points: result.points, at: timestamp, width: upright.width, height: upright.height) {
-                next.append(track)
-            } else {
-                lose(track, keeping: &lost)
-            }
+        for track in candidates(detected) {
+            let result = try landmarker.landmarks(onUpright: upright, region: track.region, score: track.score, settings: settings)
+            take(result, of: track, at: timestamp, upright: upright, found: &found, next: &next, lost: &lost)
         }
         tracks = next
         lostSmoother = lost
@@ -131,19 +122,10 @@ public struct LandmarkTracker: Sendable {
         let upright = frame.orientedUpright()
         // Changed on a copy, so that a frame that throws leaves the tracker as it was.
         var found: [Landmarks] = [], next: [Track] = [], lost = lostSmoother
-        for var track in candidates(detected) {
+        for track in candidates(detected) {
             try Task.checkCancellation()
-            guard let result = try await landmarker.landmarks(onUpright: upright, region: track.region, score: track.score, settings: settings)
-            else {
-                lose(track, keeping: &lost)
-                continue
-            }
-            found.append(smoothed(result.instance, of: &track, lost: &lost, points: result.points, at: timestamp, width: upright.width, height: upright.height))
-            if follow(&track, points: result.points, at: timestamp, width: upright.width, height: upright.height) {
-                next.append(track)
-            } else {
-                lose(track, keeping: &lost)
-            }
+            let result = try await landmarker.landmarks(onUpright: upright, region: track.region, score: track.score, settings: settings)
+            take(result, of: track, at: timestamp, upright: upright, found: &found, next: &next, lost: &lost)
         }
         tracks = next
         lostSmoother = lost
@@ -158,6 +140,23 @@ public struct LandmarkTracker: Sendable {
             throw TensorIOError(
                 .invalidInput, "the frame's time \(timestamp) is not later than the previous frame's (\(lastTimestamp)); reset() to start again",
                 location: "timestamp")
+        }
+    }
+
+    /// What one candidate's landmark run gives this frame (the sync and async calls share it): no instance
+    /// loses the track; an instance is kept, smoothed, and the track follows it to its next region, or is
+    /// lost when no region can be made of its points.
+    private func take(
+        _ result: (instance: Landmarks, points: [Landmark])?, of track: Track, at timestamp: Duration, upright: PixelBuffer,
+        found: inout [Landmarks], next: inout [Track], lost: inout LandmarkSmoother?
+    ) {
+        guard let result else { return lose(track, keeping: &lost) }
+        var track = track
+        found.append(smoothed(result.instance, of: &track, lost: &lost, points: result.points, at: timestamp, width: upright.width, height: upright.height))
+        if follow(&track, points: result.points, at: timestamp, width: upright.width, height: upright.height) {
+            next.append(track)
+        } else {
+            lose(track, keeping: &lost)
         }
     }
 

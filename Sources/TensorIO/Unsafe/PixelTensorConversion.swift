@@ -2,6 +2,10 @@ internal import CPixelTensor
 
 /// Four-byte pixels into a float tensor of three normalized channels, through `CPixelTensor` (AVX2 and FMA
 /// where the processor has them): the pass every float image model's input takes, once per run.
+///
+/// The contract: the C function reads four bytes a pixel and writes three floats a pixel, through raw
+/// pointers; the buffers' sizes and the channel offsets are checked here in every build (once a call), so a
+/// caller only keeps the buffers alive for the call, which the `UnsafeBufferPointer` arguments already do.
 enum PixelTensorConversion {
     /// The conversion's paths, for the tests that check they agree.
     enum Path: Int32 {

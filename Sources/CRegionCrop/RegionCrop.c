@@ -295,6 +295,24 @@ void tio_region_matrix(const float corners[8], int64_t output_width, int64_t out
 #undef S
 }
 
+// Columns [from, count) of one block, one at a time: W = W0 + M6·x1, W = W ? 32 / W : 0, X = (X0 + M0·x1)·W
+// (and Y), clamped to the int range — row_positions' steps, and the vector paths' last columns. Returns
+// whether every one is inside the photo with a pixel to its right and below.
+static int block_columns(const double m[9], double x0, double y0, double w0, int64_t from, int64_t count,
+                         double right, double bottom, double *position_x, double *position_y) {
+    int inside = 1;
+    for (int64_t x1 = from; x1 < count; x1++) {
+        double w = w0 + m[6] * (double)x1;
+        w = w != 0 ? 32.0 / w : 0;
+        double fx = clamp_position((x0 + m[0] * (double)x1) * w);
+        double fy = clamp_position((y0 + m[3] * (double)x1) * w);
+        position_x[x1] = fx;
+        position_y[x1] = fy;
+        inside &= fx >= 0.0 && fx <= right && fy >= 0.0 && fy <= bottom;
+    }
+    return inside;
+}
+
 // One output row's source positions in 1/32 pixels, as WarpPerspectiveInvoker (modules/imgproc/src/imgwarp.cpp)
 // computes them before rounding: the output in blocks of bw0 columns (BLOCK_SZ 32: bh0 = min(16, h),
 // bw0 = min(1024 / bh0, w)), each block's row start X0 = M0·x + M1·y + M2 (and Y0, W0 alike), then per column
@@ -312,15 +330,7 @@ static int row_positions(const double m[9], int64_t width, int64_t height, int64
         double x0 = m[0] * (double)start + m[1] * (double)y + m[2];
         double y0 = m[3] * (double)start + m[4] * (double)y + m[5];
         double w0 = m[6] * (double)start + m[7] * (double)y + m[8];
-        for (int64_t x1 = 0; x1 < count; x1++) {
-            double w = w0 + m[6] * (double)x1;
-            w = w != 0 ? 32.0 / w : 0;
-            double fx = clamp_position((x0 + m[0] * (double)x1) * w);
-            double fy = clamp_position((y0 + m[3] * (double)x1) * w);
-            position_x[start + x1] = fx;
-            position_y[start + x1] = fy;
-            inside &= fx >= 0.0 && fx <= right && fy >= 0.0 && fy <= bottom;
-        }
+        inside &= block_columns(m, x0, y0, w0, 0, count, right, bottom, position_x + start, position_y + start);
     }
     return inside;
 }
@@ -377,11 +387,7 @@ static int row_positions_avx2(const double m[9], int64_t width, int64_t height, 
                 _mm256_storeu_pd(position_y + start + x1, _mm256_mul_pd(_mm256_add_pd(y0_v, _mm256_mul_pd(m3, column)), w));
                 column = _mm256_add_pd(column, four);
             }
-            for (; x1 < count; x1++) {
-                double w = 32.0 / (w0 + m[6] * (double)x1);
-                position_x[start + x1] = (x0 + m[0] * (double)x1) * w;
-                position_y[start + x1] = (y0 + m[3] * (double)x1) * w;
-            }
+            block_columns(m, x0, y0, w0, x1, count, right, bottom, position_x + start, position_y + start);
             continue;
         }
         for (; x1 + 4 <= count; x1 += 4) {
@@ -399,15 +405,7 @@ static int row_positions_avx2(const double m[9], int64_t width, int64_t height, 
             inside_v = _mm256_and_pd(inside_v, ok);
             column = _mm256_add_pd(column, four);
         }
-        for (; x1 < count; x1++) {
-            double w = w0 + m[6] * (double)x1;
-            w = w != 0 ? 32.0 / w : 0;
-            double fx = clamp_position((x0 + m[0] * (double)x1) * w);
-            double fy = clamp_position((y0 + m[3] * (double)x1) * w);
-            position_x[start + x1] = fx;
-            position_y[start + x1] = fy;
-            inside &= fx >= 0.0 && fx <= right && fy >= 0.0 && fy <= bottom;
-        }
+        inside &= block_columns(m, x0, y0, w0, x1, count, right, bottom, position_x + start, position_y + start);
     }
     return inside && _mm256_movemask_pd(inside_v) == 0xF;
 }
@@ -441,11 +439,7 @@ static int row_positions_avx512(const double m[9], int64_t width, int64_t height
                 _mm512_storeu_pd(position_y + start + x1, _mm512_mul_pd(_mm512_add_pd(y0_v, _mm512_mul_pd(m3, column)), w));
                 column = _mm512_add_pd(column, eight);
             }
-            for (; x1 < count; x1++) {
-                double w = 32.0 / (w0 + m[6] * (double)x1);
-                position_x[start + x1] = (x0 + m[0] * (double)x1) * w;
-                position_y[start + x1] = (y0 + m[3] * (double)x1) * w;
-            }
+            block_columns(m, x0, y0, w0, x1, count, right, bottom, position_x + start, position_y + start);
             continue;
         }
         for (; x1 + 8 <= count; x1 += 8) {
@@ -461,15 +455,7 @@ static int row_positions_avx512(const double m[9], int64_t width, int64_t height
                 & _mm512_cmp_pd_mask(fy, zero, _CMP_GE_OQ) & _mm512_cmp_pd_mask(fy, bottom_v, _CMP_LE_OQ);
             column = _mm512_add_pd(column, eight);
         }
-        for (; x1 < count; x1++) {
-            double w = w0 + m[6] * (double)x1;
-            w = w != 0 ? 32.0 / w : 0;
-            double fx = clamp_position((x0 + m[0] * (double)x1) * w);
-            double fy = clamp_position((y0 + m[3] * (double)x1) * w);
-            position_x[start + x1] = fx;
-            position_y[start + x1] = fy;
-            inside &= fx >= 0.0 && fx <= right && fy >= 0.0 && fy <= bottom;
-        }
+        inside &= block_columns(m, x0, y0, w0, x1, count, right, bottom, position_x + start, position_y + start);
     }
     return inside && inside_mask == 0xFF;
 }

@@ -58,8 +58,8 @@ extension TensorBinding {
                     _ = ARGBToJ400(source, Int32(size.width * 4), gray.baseAddress, Int32(size.width),
                                    Int32(size.width), Int32(size.height))
                 }
-                let scale = normalizer.scale.luminance, bias = normalizer.bias.luminance
-                store(count: pixelCount, into: destination) { index in PixelNormalizer.fused(luminance[index], scale, bias) }
+                let table = PixelNormalizer.table(scale: normalizer.scale.luminance, bias: normalizer.bias.luminance)
+                store(count: pixelCount, into: destination) { index in table[Int(luminance[index])] }
                 return
             }
             // BGRA in memory: blue at 0, green at 1, red at 2. Each tensor channel takes its colour's byte
@@ -85,12 +85,15 @@ extension TensorBinding {
                         scales: (s0, s1, s2), biases: (b0, b1, b2), into: out)
                 }
             } else {
+                // A byte in, a byte out: each channel's 256 answers once, then a lookup a value.
+                let bytes = { (scale: Float, bias: Float) in PixelNormalizer.table(scale: scale, bias: bias).map(clampedByte) }
+                let (t0, t1, t2) = (bytes(s0, b0), bytes(s1, b1), bytes(s2, b2))
                 let out = destination.elements(UInt8.self, count: pixelCount * 3)
                 for pixel in 0..<pixelCount {
                     let p = pixel * 4
-                    out[pixel * 3] = clampedByte(PixelNormalizer.fused(bgra[p + o0], s0, b0))
-                    out[pixel * 3 + 1] = clampedByte(PixelNormalizer.fused(bgra[p + o1], s1, b1))
-                    out[pixel * 3 + 2] = clampedByte(PixelNormalizer.fused(bgra[p + o2], s2, b2))
+                    out[pixel * 3] = t0[Int(bgra[p + o0])]
+                    out[pixel * 3 + 1] = t1[Int(bgra[p + o1])]
+                    out[pixel * 3 + 2] = t2[Int(bgra[p + o2])]
                 }
             }
         }

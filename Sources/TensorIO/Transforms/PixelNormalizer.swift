@@ -26,4 +26,10 @@ struct PixelNormalizer: PixelTransform, Sendable, Hashable {
     static func fused(_ value: UInt8, _ scale: Float, _ bias: Float) -> Float {
         bias.addingProduct(Float(value), scale)
     }
+
+    /// ``fused(_:_:_:)`` for every byte, indexed by it: a pixel loop looks each value up rather than calling
+    /// the fused multiply-add per value (a library call where the build does not assume the FMA instruction).
+    static func table(scale: Float, bias: Float) -> [Float] {
+        (0...255).map { fused(UInt8($0), scale, bias) }
+    }
 }

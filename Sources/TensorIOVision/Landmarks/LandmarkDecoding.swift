@@ -36,50 +36,28 @@ struct LandmarkDecoding: Sendable, Hashable {
     ///   - letterbox: The fractions of the crop's width and height that are padding on each side
     ///     (left, top, right, bottom), from fitting the region into the model's input.
     ///   - region: Where the crop is on the photo.
-    ///   - photo: The photo's size: the points are then computed as MediaPipe's calculators compute them, in
+    ///   - photo: The photo's size: the points are computed as MediaPipe's calculators compute them, in
     ///     `Float` on the region normalized by that size (``RegionOfInterest/normalized(imageWidth:imageHeight:)``),
     ///     to the last bit — a tracker feeds each frame's points into the next frame's region, where a last-bit
-    ///     difference becomes, some frames later, a different crop. Without it, the same formulas in `Double`
-    ///     on the region's pixels.
+    ///     difference becomes, some frames later, a different crop.
     /// - Returns: One landmark per point.
     func landmarks(
         _ values: [Float], heatmap: (description: LandmarksDescription.Heatmap, values: [Float])? = nil,
         letterbox: (left: Double, top: Double, right: Double, bottom: Double) = (0, 0, 0, 0),
-        region: RegionOfInterest, photo: (width: Int, height: Int)? = nil
+        region: RegionOfInterest, photo: (width: Int, height: Int)
     ) -> [Landmark] {
         precondition(values.count >= pointCount * valuesPerPoint, "\(values.count) values for \(pointCount) points")
         var points = (0..<pointCount).map { index in
             let base = index * valuesPerPoint
-            if photo != nil {
-                // TensorsToLandmarksCalculator: a Float divided by the input's size (and normalize_z, a float).
-                return CropPoint(
-                    x: Double(values[base] / Float(inputWidth)), y: Double(values[base + 1] / Float(inputHeight)),
-                    z: valuesPerPoint > 2 ? Double(values[base + 2] / Float(inputWidth) / Float(normalizeZ)) : 0)
-            }
+            // TensorsToLandmarksCalculator: a Float divided by the input's size (and normalize_z, a float).
             return CropPoint(
-                x: Double(values[base]) / Double(inputWidth), y: Double(values[base + 1]) / Double(inputHeight),
-                z: valuesPerPoint > 2 ? Double(values[base + 2]) / Double(inputWidth) / normalizeZ : 0)
+                x: Double(values[base] / Float(inputWidth)), y: Double(values[base + 1] / Float(inputHeight)),
+                z: valuesPerPoint > 2 ? Double(values[base + 2] / Float(inputWidth) / Float(normalizeZ)) : 0)
         }
         if let heatmap { Self.refine(&points, from: heatmap.values, heatmap.description) }
-        if let photo {
-            return Self.project(points, values: values, valuesPerPoint: valuesPerPoint, letterbox: letterbox,
-                                rect: region.normalized(imageWidth: photo.width, imageHeight: photo.height),
-                                visibility: visibilityActivation, presence: presenceActivation)
-        }
-        let keptWidth = 1 - letterbox.left - letterbox.right, keptHeight = 1 - letterbox.top - letterbox.bottom
-        let cosine = cos(region.rotation), sine = sin(region.rotation)
-        return points.enumerated().map { index, point in
-            let base = index * valuesPerPoint
-            // LetterboxRemoval: normalized by the part of the crop that is photo.
-            let x = (point.x - letterbox.left) / keptWidth, y = (point.y - letterbox.top) / keptHeight
-            let photo = region.photoPoint(x: x, y: y, cosine: cosine, sine: sine)
-            return Landmark(
-                x: photo.x, y: photo.y,
-                // LandmarkProjection scales z by the region's width: on the photo, z is on x's scale.
-                z: point.z / keptWidth * region.width,
-                visibility: valuesPerPoint > 3 ? visibilityActivation(values[base + 3]) : nil,
-                presence: valuesPerPoint > 4 ? presenceActivation(values[base + 4]) : nil)
-        }
+        return Self.project(points, values: values, valuesPerPoint: valuesPerPoint, letterbox: letterbox,
+                            rect: region.normalized(imageWidth: photo.width, imageHeight: photo.height),
+                            visibility: visibilityActivation, presence: presenceActivation)
     }
 
     /// `LandmarkLetterboxRemovalCalculator` then `LandmarkProjectionCalculator` (MediaPipe 0.10.21: the

@@ -210,11 +210,7 @@ public struct RegionOfInterest: Sendable, Hashable {
     ///   - y: The vertical position down the crop, 0 at its top and 1 at its bottom.
     /// - Returns: The point in pixels of the photo.
     public func photoPoint(x: Double, y: Double) -> (x: Double, y: Double) {
-        photoPoint(x: x, y: y, cosine: cos(rotation), sine: sin(rotation))
-    }
-
-    /// ``photoPoint(x:y:)`` with the rotation's cosine and sine computed once by the caller, for many points.
-    func photoPoint(x: Double, y: Double, cosine: Double, sine: Double) -> (x: Double, y: Double) {
+        let cosine = cos(rotation), sine = sin(rotation)
         let dx = (x - 0.5) * width, dy = (y - 0.5) * height
         return (
             centerX + dx * cosine - dy * sine,

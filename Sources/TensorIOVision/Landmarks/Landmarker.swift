@@ -200,10 +200,12 @@ public final class Landmarker: Sendable {
 
     /// Loads both models now, at once (each on a thread of TensorIO's own, as async runs use), without
     /// blocking the calling task's thread: a caller that will run several photos at once starts sooner.
+    /// (Not an `async` overload of ``load()``: existing `try landmarker.load()` calls in async code would
+    /// then need `await`.)
     ///
     /// - Throws: What `Model.load()` throws (the detector's error first when both fail);
     ///   `CancellationError` when the task is cancelled before the loads start.
-    public func load() async throws {
+    public func loadConcurrently() async throws {
         let (detector, landmarkModel) = (detector, landmarkModel)
         async let detectorLoaded: Void = RunThreads.shared.perform { _ in try detector.load() }
         async let landmarkModelLoaded: Void = RunThreads.shared.perform { _ in try landmarkModel.load() }

@@ -32,10 +32,10 @@ struct LandmarkerTests {
         }
     }
 
-    @Test("loaded at once (async), a profiled call gives the same hands and accounts for its parts", TestData.required(twoHands))
+    @Test("loaded at once (loadConcurrently), a profiled call gives the same hands and accounts for its parts", TestData.required(twoHands))
     func profiled() async throws {
         let landmarker = try LandmarkBundles.landmarker("hand-full")
-        try await landmarker.load()
+        try await landmarker.loadConcurrently()
         let photo = try PixelBuffer(contentsOf: TestData.url(Self.twoHands))
         let (hands, profile) = try Self.profiledLandmarks(landmarker, photo)
         #expect(hands == (try Self.landmarks(landmarker, photo)) && hands.count == 2)

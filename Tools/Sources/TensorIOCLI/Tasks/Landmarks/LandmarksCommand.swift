@@ -87,7 +87,7 @@ struct LandmarksCommand: AsyncParsableCommand {
         if jobs > 1 {
             // Several photos at once: the two models load at once too (each job loads its own copies
             // later, beside the others' runs), so the first runs start sooner.
-            try await RuntimeLog.capturing { try await landmarker.load() }
+            try await RuntimeLog.capturing { try await landmarker.loadConcurrently() }
         } else {
             try RuntimeLog.capturing { try landmarker.load() }
         }
